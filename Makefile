@@ -1,0 +1,56 @@
+# Transit toolkit: build, demo, tests and benchmarks.
+SWIFT ?= swift
+BIN_DEBUG = .build/debug
+BIN_RELEASE = .build/release
+SHARED ?= ../shared
+OUT = out
+
+.PHONY: all deps build release demo test test-fast test-real schema bench fuzz clean
+
+all: build
+
+# Installs the system libraries a bare machine lacks (Debian/Ubuntu).
+deps:
+	@missing=""; \
+	for p in libsqlite3-dev zlib1g-dev tzdata; do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+# Regenerates the Swift copy of schemas/bundle.sql (a test fails when they differ).
+schema:
+	@{ printf '// Generated from schemas/bundle.sql by `make schema`. Do not edit.\nextension BundleSchema {\n    package static let sql = #"""\n'; \
+	  cat schemas/bundle.sql; printf '"""#\n}\n'; } > Sources/TransitStore/BundleSchema+SQL.swift
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Compiles the sample feeds and cities into one bundle and asks it a few questions.
+demo: build
+	@mkdir -p $(OUT)
+	$(BIN_DEBUG)/gtfs-compile gtfs-samples/metro gtfs-samples/valley --cities gtfs-samples/cities.json -o $(OUT)/demo.db
+	$(BIN_DEBUG)/transit-query info --bundle $(OUT)/demo.db
+	$(BIN_DEBUG)/transit-query departures --bundle $(OUT)/demo.db --stop CENTRAL --at 2026-03-28T23:50 --window 90
+	$(BIN_DEBUG)/transit-query stops --bundle $(OUT)/demo.db --search "zurich"
+
+# Unit tests (debug), then the real-feed suite in release mode (skips without $(SHARED)).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter TransitToolkitTests
+	$(SWIFT) test -c release --filter RealFeedTests
+
+test-fast: deps
+	$(SWIFT) test --filter TransitToolkitTests
+
+bench: release
+	bash bench/run.sh
+
+clean:
+	rm -rf .build $(OUT)

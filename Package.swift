@@ -1,0 +1,32 @@
+// swift-tools-version:5.10
+import PackageDescription
+
+let package = Package(
+    name: "TransitToolkit",
+    platforms: [.macOS(.v12), .iOS(.v15)],
+    products: [
+        .library(name: "TransitRuntime", targets: ["TransitRuntime"]),
+        .library(name: "GTFSCompiler", targets: ["GTFSCompiler"]),
+        .executable(name: "gtfs-compile", targets: ["gtfs-compile"]),
+        .executable(name: "transit-query", targets: ["transit-query"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The SQLite layer and the bundle schema, shared by the compiler and the runtime.
+        .target(name: "TransitStore", dependencies: ["CSQLite"]),
+        .target(name: "GTFSCompiler", dependencies: ["TransitStore", "CZlib"]),
+        .target(name: "TransitRuntime", dependencies: ["TransitStore"]),
+        .executableTarget(name: "gtfs-compile", dependencies: [
+            "GTFSCompiler", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "transit-query", dependencies: [
+            "TransitRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
+        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
+    ]
+)

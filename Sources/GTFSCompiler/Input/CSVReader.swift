@@ -1,0 +1,255 @@
+import Foundation
+
+/// Reads RFC 4180 CSV from a byte stream, one record at a time, without making
+/// Strings: fields are byte ranges into an internal buffer, valid until the next
+/// `nextRecord()`. Handles quoted fields (commas, doubled quotes, line breaks),
+/// a UTF-8 BOM, CRLF/LF/CR line ends and blank lines. Refuses UTF-16, invalid
+/// UTF-8, NUL bytes and records over `maxRecordBytes`.
+final class CSVReader {
+    static let maxRecordBytes = 1 << 20
+    private static let chunk = 1 << 18
+
+    let fileName: String
+    private let stream: ByteStream
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var filled = 0
+    private var position = 0
+    private var atEnd = false
+    private var startedFile = false
+    /// Physical line where the next record starts (1-based).
+    private var nextLine = 1
+    /// Line where the current record starts.
+    private(set) var line = 0
+    /// Field bounds of the current record; raw storage keeps the hot loop free of
+    /// exclusivity checks and copy-on-write tests.
+    private let fields = FieldBounds()
+
+    init(stream: ByteStream, fileName: String) {
+        self.stream = stream
+        self.fileName = fileName
+        capacity = Self.chunk * 2
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    var fieldCount: Int { fields.count }
+
+    /// The bytes of field `index`, trimmed of surrounding spaces; empty when the record is shorter.
+    func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        guard index >= 0, index < fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        var s = fields.starts[index], e = fields.ends[index]
+        if !fields.quoted[index] {
+            while s < e && (buffer[s] == 0x20 || buffer[s] == 0x09) { s += 1 }
+            while e > s && (buffer[e - 1] == 0x20 || buffer[e - 1] == 0x09) { e -= 1 }
+        }
+        return UnsafeBufferPointer(start: buffer + s, count: e - s)
+    }
+
+    /// Field `index` as a String (empty when absent).
+    func string(_ index: Int) -> String { String(decoding: field(index), as: UTF8.self) }
+
+    private func fail(_ code: DiagnosticCode, _ message: String, line: Int? = nil) -> Diagnostic {
+        Diagnostic(code, file: fileName, line: line ?? nextLine, message: message)
+    }
+
+    private func fill() throws {
+        if position > 0 {
+            let keep = filled - position
+            if keep > 0 { (buffer).update(from: buffer + position, count: keep) }
+            filled = keep
+            position = 0
+        }
+        if capacity - filled < Self.chunk {
+            let newCapacity = capacity * 2
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            bigger.update(from: buffer, count: filled)
+            buffer.deallocate()
+            buffer = bigger
+            capacity = newCapacity
+        }
+        let got = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
+        if got == 0 { atEnd = true }
+        if memchr(buffer + filled, 0, got) != nil {
+            throw fail(.nulByte, "file contains a NUL byte (not a text file)")
+        }
+        filled += got
+    }
+
+    private func checkStartOfFile() throws {
+        startedFile = true
+        while filled < 3 && !atEnd { try fill() }
+        if filled >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
+            throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
+        }
+        if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { position = 3 }
+    }
+
+    /// Moves to the next non-blank record; false at the end of the file.
+    func nextRecord() throws -> Bool {
+        if !startedFile { try checkStartOfFile() }
+        while true {
+            guard let parsed = try parseRecord() else { return false }
+            if parsed { return true }
+        }
+    }
+
+    /// Parses one record at `position`: true for a record, false for a blank line, nil at the end.
+    /// Whenever the record runs past the buffered bytes, more are read and the record is parsed again.
+    private func parseRecord() throws -> Bool? {
+        restart: while true {
+            if position >= filled {
+                if atEnd { return nil }
+                try fill()
+                continue restart
+            }
+            fields.removeAll()
+            let buffer = self.buffer, filled = self.filled, atEnd = self.atEnd, position = self.position
+            let fields = self.fields
+            var p = position
+            var lines = 0
+            var fieldStart = p
+            var isQuoted = false
+            var hasDoubledQuote = false
+            while true {
+                // Two bytes of look-ahead (a doubled quote, CR LF) must be in the buffer unless the file ends.
+                if p + 1 >= filled && !atEnd {
+                    if p - position > Self.maxRecordBytes { throw fail(.lineTooLong, "record longer than 1 MB") }
+                    try fill()
+                    continue restart
+                }
+                if p >= filled {
+                    if isQuoted { throw fail(.badValue, "quoted field is not closed before the end of the file") }
+                    fields.append(fieldStart, p, quoted: false)
+                    return try finishRecord(end: p, next: p, lines: lines)
+                }
+                let byte = buffer[p]
+                if isQuoted {
+                    if byte == 0x22 {
+                        if p + 1 < filled && buffer[p + 1] == 0x22 {
+                            hasDoubledQuote = true
+                            p += 2
+                            continue
+                        }
+                        // The closing quote; bytes between it and the delimiter are ignored.
+                        fields.append(fieldStart + 1, p, quoted: true, doubledQuotes: hasDoubledQuote)
+                        isQuoted = false
+                        hasDoubledQuote = false
+                        p += 1
+                        while p < filled && buffer[p] != 0x2C && buffer[p] != 0x0A && buffer[p] != 0x0D { p += 1 }
+                        if p + 1 >= filled && !atEnd { try fill(); continue restart }
+                        if p >= filled { return try finishRecord(end: p, next: p, lines: lines) }
+                        if buffer[p] == 0x2C {
+                            p += 1
+                            fieldStart = p
+                            if p >= filled { fields.append(p, p, quoted: false); return try finishRecord(end: p, next: p, lines: lines) }
+                            continue
+                        }
+                        return try finishRecord(end: p, next: lineEnd(p), lines: lines + 1)
+                    }
+                    if byte == 0x0A { lines += 1 }
+                    p += 1
+                    continue
+                }
+                if byte > 0x2C { p += 1; continue }
+                switch byte {
+                case 0x2C:
+                    fields.append(fieldStart, p, quoted: false)
+                    p += 1
+                    fieldStart = p
+                case 0x0A, 0x0D:
+                    fields.append(fieldStart, p, quoted: false)
+                    return try finishRecord(end: p, next: lineEnd(p), lines: lines + 1)
+                case 0x22 where p == fieldStart:
+                    isQuoted = true
+                    p += 1
+                default:
+                    p += 1
+                }
+            }
+        }
+    }
+
+    /// The position after the line break at `p` (LF, CR LF or CR).
+    private func lineEnd(_ p: Int) -> Int {
+        buffer[p] == 0x0D && p + 1 < filled && buffer[p + 1] == 0x0A ? p + 2 : p + 1
+    }
+
+    private func finishRecord(end: Int, next: Int, lines: Int) throws -> Bool {
+        let start = position
+        line = nextLine
+        nextLine += lines
+        position = next
+        if end - start > Self.maxRecordBytes { throw fail(.lineTooLong, "record longer than 1 MB", line: line) }
+        if !UTF8Check.isValid(buffer + start, end - start) {
+            throw fail(.notUTF8, "invalid UTF-8 byte sequence", line: line)
+        }
+        if fields.hasDoubledQuotes {
+            for index in 0..<fields.count where fields.doubled[index] { collapseDoubledQuotes(index) }
+        }
+        // A blank line is one empty, unquoted field.
+        return !(fields.count == 1 && fields.starts[0] == fields.ends[0] && !fields.quoted[0])
+    }
+
+    private func collapseDoubledQuotes(_ index: Int) {
+        var read = fields.starts[index], write = fields.starts[index]
+        let end = fields.ends[index]
+        while read < end {
+            buffer[write] = buffer[read]
+            read += (buffer[read] == 0x22 && read + 1 < end && buffer[read + 1] == 0x22) ? 2 : 1
+            write += 1
+        }
+        fields.ends[index] = write
+    }
+}
+
+/// Start and end offsets of a record's fields, in manually managed storage.
+final class FieldBounds {
+    private(set) var starts: UnsafeMutablePointer<Int>
+    private(set) var ends: UnsafeMutablePointer<Int>
+    private(set) var quoted: UnsafeMutablePointer<Bool>
+    private(set) var doubled: UnsafeMutablePointer<Bool>
+    private(set) var count = 0
+    private(set) var hasDoubledQuotes = false
+    private var capacity = 64
+
+    init() {
+        starts = .allocate(capacity: capacity)
+        ends = .allocate(capacity: capacity)
+        quoted = .allocate(capacity: capacity)
+        doubled = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        starts.deallocate(); ends.deallocate(); quoted.deallocate(); doubled.deallocate()
+    }
+
+    func removeAll() {
+        count = 0
+        hasDoubledQuotes = false
+    }
+
+    @inline(__always)
+    func append(_ start: Int, _ end: Int, quoted isQuoted: Bool, doubledQuotes: Bool = false) {
+        if count == capacity { grow() }
+        starts[count] = start
+        ends[count] = end
+        quoted[count] = isQuoted
+        doubled[count] = doubledQuotes
+        hasDoubledQuotes = hasDoubledQuotes || doubledQuotes
+        count += 1
+    }
+
+    private func grow() {
+        let newCapacity = capacity * 2
+        func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
+            new.moveInitialize(from: old, count: capacity)
+            old.deallocate()
+            return new
+        }
+        starts = moved(starts); ends = moved(ends); quoted = moved(quoted); doubled = moved(doubled)
+        capacity = newCapacity
+    }
+}

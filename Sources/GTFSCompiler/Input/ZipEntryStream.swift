@@ -1,0 +1,104 @@
+import CZlib
+import Foundation
+
+/// Streams one zip entry's uncompressed bytes, inflating as it goes. Checks that the
+/// output matches the declared size (so a deflate bomb stops at the declared size)
+/// and the CRC-32.
+final class ZipEntryStream: ByteStream {
+    private let file: FileHandleStream
+    private let entry: ZipArchive.Entry
+    private var compressedLeft: UInt64
+    private var produced: UInt64 = 0
+    private var crc: UInt = 0
+    private var finished = false
+    private let input: UnsafeMutableRawBufferPointer
+    private var zstream: UnsafeMutablePointer<z_stream>?
+
+    init(archivePath: String, entry: ZipArchive.Entry) throws {
+        self.entry = entry
+        file = try FileHandleStream(path: archivePath)
+        compressedLeft = entry.compressedSize
+        input = .allocate(byteCount: 256 << 10, alignment: 8)
+        guard entry.flags & 1 == 0 else { throw failure("entry is encrypted") }
+        guard entry.method == 0 || entry.method == 8 else { throw failure("compression method \(entry.method) is not supported (only stored and deflate)") }
+        let header = try file.read(at: entry.localHeaderOffset, count: 30)
+        guard header.u32(0) == 0x0403_4B50 else { throw failure("local header missing") }
+        let dataOffset = entry.localHeaderOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))
+        try file.seek(to: dataOffset)
+        if entry.method == 8 {
+            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            guard inflateInit2_(stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                stream.deallocate()
+                throw failure("cannot start inflate")
+            }
+            zstream = stream
+        } else if entry.compressedSize != entry.uncompressedSize {
+            throw failure("stored entry's sizes disagree")
+        }
+    }
+
+    deinit {
+        if let zstream {
+            inflateEnd(zstream)
+            zstream.deallocate()
+        }
+        input.deallocate()
+    }
+
+    private func failure(_ message: String) -> Diagnostic {
+        Diagnostic(.unreadableArchive, file: entry.name, message: message)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard !finished, buffer.count > 0 else { return 0 }
+        let count = try (zstream == nil ? readStored(into: buffer) : inflate(into: buffer))
+        if count > 0 {
+            produced += UInt64(count)
+            crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count))
+        }
+        if produced > entry.uncompressedSize {
+            throw failure("expands beyond its declared size of \(entry.uncompressedSize) bytes")
+        }
+        if count == 0 {
+            finished = true
+            guard produced == entry.uncompressedSize else {
+                throw failure("holds \(produced) bytes, but its header declares \(entry.uncompressedSize)")
+            }
+            guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else { throw failure("CRC-32 mismatch: the entry is damaged") }
+        }
+        return count
+    }
+
+    private func readStored(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let want = Int(min(UInt64(buffer.count), compressedLeft))
+        guard want > 0 else { return 0 }
+        let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+        guard got > 0 else { throw failure("archive ends inside the entry") }
+        compressedLeft -= UInt64(got)
+        return got
+    }
+
+    private func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let z = zstream else { return 0 }
+        z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        z.pointee.avail_out = uInt(min(buffer.count, Int(UInt32.max)))
+        while z.pointee.avail_out > 0 {
+            if z.pointee.avail_in == 0 && compressedLeft > 0 {
+                let want = Int(min(UInt64(input.count), compressedLeft))
+                let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]))
+                guard got > 0 else { throw failure("archive ends inside the entry") }
+                compressedLeft -= UInt64(got)
+                z.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                z.pointee.avail_in = uInt(got)
+            }
+            let rc = CZlib.inflate(z, Z_NO_FLUSH)
+            if rc == Z_STREAM_END { break }
+            if rc == Z_BUF_ERROR && z.pointee.avail_in == 0 && compressedLeft == 0 {
+                throw failure("deflate stream is truncated")
+            }
+            guard rc == Z_OK else { throw failure("deflate data is damaged (zlib \(rc))") }
+        }
+        return buffer.count - Int(z.pointee.avail_out)
+    }
+}

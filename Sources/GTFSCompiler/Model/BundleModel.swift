@@ -1,0 +1,77 @@
+/// Everything the bundle will hold, with final integer ids: the output of the model
+/// stage and the input of `BundleWriter`. Rows are in id order.
+struct BundleModel {
+    struct Feed {
+        var fid: Int
+        var feedID: String
+        var timezone: String
+        var version: String?
+        var publisher: String?
+        var firstDate: Int?
+        var lastDate: Int?
+        var maxTimeSecs: Int
+        var hasFrequencies: Bool
+        var sha256: String
+    }
+
+    struct Agency { var aid: Int; var fid: Int; var record: FeedData.Agency }
+
+    struct Stop {
+        var sid: Int
+        var fid: Int
+        var stopID: String
+        var record: FeedData.Stop
+        var parentSid: Int?
+    }
+
+    struct Route { var rid: Int; var fid: Int; var routeID: String; var aid: Int?; var record: FeedData.Route }
+
+    struct Service { var sv: Int; var fid: Int; var serviceID: String }
+
+    struct Calendar { var sv: Int; var record: FeedData.Calendar }
+
+    struct CalendarDate { var date: Int; var sv: Int; var exceptionType: Int }
+
+    struct PatternStop: Hashable {
+        var stopSequence: Int32
+        var sid: Int32
+        var arrivalOffset: Int32
+        var departureOffset: Int32
+        var pickupType: UInt8
+        var dropOffType: UInt8
+        var interpolated: Bool
+        var hid: Int32   // -1 when the stop_time has no stop_headsign
+    }
+
+    struct Pattern { var pid: Int; var fid: Int; var stops: [PatternStop] }
+
+    struct Trip {
+        var tid: Int
+        var fid: Int
+        var tripID: String
+        var pid: Int
+        var rid: Int
+        var sv: Int
+        var startTimeSecs: Int
+        var hid: Int?
+        var directionID: Int?
+        var wheelchairAccessible: Int
+        var frequency: Bool
+    }
+
+    struct Frequency { var tid: Int; var start: Int; var end: Int; var headway: Int; var exactTimes: Int }
+
+    var feeds: [Feed] = []
+    var agencies: [Agency] = []
+    var stops: [Stop] = []
+    var routes: [Route] = []
+    var services: [Service] = []
+    var calendar: [Calendar] = []
+    var calendarDates: [CalendarDate] = []
+    var patterns: [Pattern] = []
+    var trips: [Trip] = []
+    var frequencies: [Frequency] = []
+    /// Trip and stop headsigns; hid = index + 1.
+    var headsigns: [String] = []
+    var stopTimeCount = 0
+}

@@ -1,0 +1,130 @@
+/// The model stage: turns the records of every feed into bundle rows with final
+/// integer ids. Feeds are ordered by feed id, and within a feed stops, routes,
+/// services and trips take ids in byte order of their text ids, so the bundle is
+/// deterministic and ordering by id is ordering by text.
+struct ModelBuilder {
+    let log: DiagnosticLog
+    private(set) var model = BundleModel()
+    private var patternTable = PatternTable()
+    private var headsignIDs: [String: Int] = [:]
+
+    init(log: DiagnosticLog) { self.log = log }
+
+    mutating func add(_ feed: FeedData) throws {
+        let fid = model.feeds.count + 1
+        let aidBase = model.agencies.count
+        for (i, agency) in feed.agencies.enumerated() { model.agencies.append(.init(aid: aidBase + i + 1, fid: fid, record: agency)) }
+
+        let sidOf = ranks(feed.stopIDs, base: model.stops.count)
+        for local in feed.stopIDs.idsInByteOrder() {
+            let record = feed.stops[Int(local)]
+            model.stops.append(.init(sid: sidOf[Int(local)], fid: fid, stopID: feed.stopIDs.string(local), record: record,
+                                     parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
+        }
+        let ridOf = ranks(feed.routeIDs, base: model.routes.count)
+        for local in feed.routeIDs.idsInByteOrder() {
+            let record = feed.routes[Int(local)]
+            model.routes.append(.init(rid: ridOf[Int(local)], fid: fid, routeID: feed.routeIDs.string(local),
+                                      aid: record.agency >= 0 ? aidBase + Int(record.agency) + 1 : nil, record: record))
+        }
+        let svOf = ranks(feed.serviceIDs, base: model.services.count)
+        for local in feed.serviceIDs.idsInByteOrder() {
+            model.services.append(.init(sv: svOf[Int(local)], fid: fid, serviceID: feed.serviceIDs.string(local)))
+            if let record = feed.calendar[local] { model.calendar.append(.init(sv: svOf[Int(local)], record: record)) }
+        }
+        for entry in feed.calendarDates {
+            model.calendarDates.append(.init(date: entry.date, sv: svOf[Int(entry.service)], exceptionType: entry.exceptionType))
+        }
+
+        let windows = frequencyWindows(feed)
+        let assembler = TripAssembler(feed: feed, log: log)
+        var maxTime = 0
+        var keptTrips = 0
+        for local in feed.tripIDs.idsInByteOrder() {
+            guard let stops = assembler.assemble(trip: local) else { continue }
+            let trip = feed.trips[Int(local)]
+            let start = stops[0].departure
+            let patternStops = stops.map { s in
+                BundleModel.PatternStop(stopSequence: s.sequence, sid: Int32(sidOf[Int(s.stop)]), arrivalOffset: s.arrival - start,
+                                        departureOffset: s.departure - start, pickupType: s.pickup, dropOffType: s.dropOff,
+                                        interpolated: s.interpolated,
+                                        hid: s.headsign >= 0 ? Int32(headsign(feed.stopHeadsigns.string(s.headsign))) : -1)
+            }
+            let pid = patternTable.pid(for: patternStops, fid: fid)
+            let tid = model.trips.count + 1
+            let tripWindows = windows[local] ?? []
+            let span = Int(stops.last!.departure - start)
+            maxTime = max(maxTime, Int(stops.last!.departure))
+            for window in tripWindows {
+                maxTime = max(maxTime, Int(window.end) - 1 + span)
+                model.frequencies.append(.init(tid: tid, start: Int(window.start), end: Int(window.end),
+                                               headway: Int(window.headway), exactTimes: window.exactTimes))
+            }
+            model.trips.append(.init(tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
+                                     sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
+                                     directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
+                                     frequency: !tripWindows.isEmpty))
+            keptTrips += 1
+            model.stopTimeCount += stops.count
+        }
+        guard keptTrips > 0 else {
+            throw Diagnostic(.noUsableTrips, feed: feed.name, file: "stop_times.txt",
+                             message: "no trip has usable stop_times, so the feed has no departures")
+        }
+        let (first, last) = serviceRange(feed)
+        model.feeds.append(.init(fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
+                                 publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
+                                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
+                                 sha256: feed.sha256))
+    }
+
+    /// Takes the patterns once every feed is added.
+    mutating func finish() -> BundleModel {
+        model.patterns = patternTable.patterns
+        return model
+    }
+
+    private mutating func headsign(_ text: String) -> Int {
+        if let hid = headsignIDs[text] { return hid }
+        model.headsigns.append(text)
+        headsignIDs[text] = model.headsigns.count
+        return model.headsigns.count
+    }
+
+    /// Global ids for an interner's local ids: base + 1 + rank in byte order.
+    private func ranks(_ interner: ByteInterner, base: Int) -> [Int] {
+        var result = [Int](repeating: 0, count: interner.count)
+        for (rank, local) in interner.idsInByteOrder().enumerated() { result[Int(local)] = base + rank + 1 }
+        return result
+    }
+
+    /// Valid frequency windows per trip, sorted; overlapping windows are reported and dropped.
+    private func frequencyWindows(_ feed: FeedData) -> [Int32: [FeedData.Frequency]] {
+        var byTrip: [Int32: [FeedData.Frequency]] = [:]
+        for window in feed.frequencies { byTrip[window.trip, default: []].append(window) }
+        for (trip, windows) in byTrip {
+            var kept: [FeedData.Frequency] = []
+            for window in windows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
+                if let last = kept.last, window.start < last.end {
+                    log.add(Diagnostic(.badFrequency, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
+                                       entityID: feed.tripIDs.string(trip), value: formatTime(window.start),
+                                       message: "window overlaps the one ending at \(formatTime(last.end)); window dropped"))
+                    continue
+                }
+                kept.append(window)
+            }
+            byTrip[trip] = kept
+        }
+        return byTrip
+    }
+
+    /// First and last dates on which some service may run (calendar ranges and added dates).
+    private func serviceRange(_ feed: FeedData) -> (Int?, Int?) {
+        var dates: [Int] = []
+        for record in feed.calendar.values where record.days != 0 && record.startDate <= record.endDate {
+            dates += [record.startDate, record.endDate]
+        }
+        dates += feed.calendarDates.filter { $0.exceptionType == 1 }.map(\.date)
+        return (dates.min(), dates.max())
+    }
+}

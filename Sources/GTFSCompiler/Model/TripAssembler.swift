@@ -1,0 +1,132 @@
+import TransitStore
+
+/// Turns the stop_times columns of one feed into checked, fully timed trips:
+/// groups rows by trip, orders them by stop_sequence, drops what is invalid (with
+/// a diagnostic) and interpolates untimed stops as the departures contract says.
+struct TripAssembler {
+    /// One trip's stop times after checks: times in GTFS seconds, all present.
+    struct AssembledStop {
+        var stop: Int32
+        var sequence: Int32
+        var arrival: Int32
+        var departure: Int32
+        var pickup: UInt8
+        var dropOff: UInt8
+        var headsign: Int32
+        var interpolated: Bool
+    }
+
+    let feed: FeedData
+    let log: DiagnosticLog
+    /// Row indexes grouped by local trip id: rows of trip t are order[first[t]..<first[t+1]].
+    private var order: [Int32] = []
+    private var first: [Int] = []
+
+    init(feed: FeedData, log: DiagnosticLog) {
+        self.feed = feed
+        self.log = log
+        let columns = feed.stopTimes
+        let tripCount = feed.trips.count
+        first = [Int](repeating: 0, count: tripCount + 1)
+        for trip in columns.trip { first[Int(trip) + 1] += 1 }
+        for t in 0..<tripCount { first[t + 1] += first[t] }
+        var next = first
+        order = [Int32](repeating: 0, count: columns.count)
+        for row in 0..<columns.count {
+            let t = Int(columns.trip[row])
+            order[next[t]] = Int32(row)
+            next[t] += 1
+        }
+    }
+
+    /// The checked stops of local trip `trip`, or nil when the trip must be dropped.
+    func assemble(trip: Int32) -> [AssembledStop]? {
+        let c = feed.stopTimes
+        var rows = Array(order[first[Int(trip)]..<first[Int(trip) + 1]])
+        let tripID = feed.tripIDs.string(trip)
+        func report(_ code: DiagnosticCode, row: Int32?, field: String?, _ message: String) {
+            let line = row.map { Int(c.line[Int($0)]) } ?? feed.trips[Int(trip)].line
+            log.add(Diagnostic(code, feed: feed.name, file: row == nil ? "trips.txt" : "stop_times.txt", line: line,
+                               field: field, entityID: tripID, message: message))
+        }
+        // Stable sort by stop_sequence (rows are usually in order already).
+        if !zip(rows, rows.dropFirst()).allSatisfy({ c.sequence[Int($0)] <= c.sequence[Int($1)] }) {
+            rows.sort { (c.sequence[Int($0)], $0) < (c.sequence[Int($1)], $1) }
+        }
+        var unique: [Int32] = []
+        unique.reserveCapacity(rows.count)
+        for row in rows {
+            if let last = unique.last, c.sequence[Int(last)] == c.sequence[Int(row)] {
+                report(.sequenceNotIncreasing, row: row, field: "stop_sequence", "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
+                continue
+            }
+            unique.append(row)
+        }
+        guard unique.count >= 2 else {
+            report(.tooFewStops, row: nil, field: "trip_id", "trip has \(unique.count) usable stop_times, needs at least 2; trip dropped")
+            return nil
+        }
+        guard c.arrival[Int(unique.first!)] >= 0, c.arrival[Int(unique.last!)] >= 0 else {
+            let row = c.arrival[Int(unique.first!)] < 0 ? unique.first! : unique.last!
+            report(.missingEndpointTime, row: row, field: "arrival_time", "the trip's first and last stop_times must have times; trip dropped")
+            return nil
+        }
+        var stops = unique.map { row -> AssembledStop in
+            let r = Int(row)
+            return AssembledStop(stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
+                                 pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false)
+        }
+        // Times must not go backwards among the timed stops.
+        var previous: Int32 = -1
+        for (index, stop) in stops.enumerated() where stop.arrival >= 0 {
+            if stop.arrival < previous || stop.departure < stop.arrival {
+                report(.timeTravel, row: unique[index], field: stop.departure < stop.arrival ? "departure_time" : "arrival_time",
+                       "time goes backwards (\(formatTime(min(stop.arrival, stop.departure))) after \(formatTime(max(previous, stop.arrival)))); trip dropped")
+                return nil
+            }
+            previous = stop.departure
+        }
+        interpolate(&stops, rows: unique)
+        return stops
+    }
+
+    /// Fills untimed stops linearly in distance between the timed stops around them.
+    private func interpolate(_ stops: inout [AssembledStop], rows: [Int32]) {
+        guard stops.contains(where: { $0.arrival < 0 }) else { return }
+        let c = feed.stopTimes
+        var distance = [Double](repeating: 0, count: stops.count)
+        if rows.allSatisfy({ !c.distance[Int($0)].isNaN }) {
+            for i in rows.indices { distance[i] = c.distance[Int(rows[i])] }
+        } else {
+            for i in 1..<stops.count {
+                let a = feed.stops[Int(stops[i - 1].stop)], b = feed.stops[Int(stops[i].stop)]
+                var step = 0.0
+                if let la = a.lat, let oa = a.lon, let lb = b.lat, let ob = b.lon { step = GeoDistance.metres(la, oa, lb, ob) }
+                distance[i] = distance[i - 1] + step
+            }
+        }
+        var before = 0
+        while before < stops.count - 1 {
+            var after = before + 1
+            while stops[after].arrival < 0 { after += 1 }
+            if after > before + 1 {
+                let t0 = Double(stops[before].departure), t1 = Double(stops[after].arrival)
+                let d0 = distance[before], span = distance[after] - d0
+                for i in (before + 1)..<after {
+                    let fraction = span > 0 ? (distance[i] - d0) / span : Double(i - before) / Double(after - before)
+                    let time = Int32((t0 + (t1 - t0) * fraction).rounded(.down))
+                    stops[i].arrival = time
+                    stops[i].departure = time
+                    stops[i].interpolated = true
+                }
+            }
+            before = after
+        }
+    }
+}
+
+/// `HH:MM:SS` for messages.
+func formatTime(_ seconds: Int32) -> String {
+    let s = Int(seconds)
+    return "\(s / 3600):\(s / 60 % 60 < 10 ? "0" : "")\(s / 60 % 60):\(s % 60 < 10 ? "0" : "")\(s % 60)"
+}

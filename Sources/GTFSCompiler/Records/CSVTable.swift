@@ -1,0 +1,118 @@
+/// One GTFS file opened for reading: its header mapped to column indexes, with
+/// helpers that report problems at the current row (file, line, column, field).
+final class CSVTable {
+    let fileName: String
+    let feed: String
+    let log: DiagnosticLog
+    private let reader: CSVReader
+    private var columns: [String: Int] = [:]
+    private var headerCount = 0
+    private(set) var rowCount = 0
+
+    /// Opens `name` from `source`; nil when the feed lacks the file. Throws when a
+    /// required column is missing.
+    init?(_ name: String, in source: FeedSource, feed: String, log: DiagnosticLog, required: [String]) throws {
+        guard let stream = try source.open(name) else { return nil }
+        fileName = name
+        self.feed = feed
+        self.log = log
+        reader = CSVReader(stream: stream, fileName: name)
+        do {
+            try readHeader(required: required)
+        } catch var diagnostic as Diagnostic {
+            diagnostic.feed = feed
+            throw diagnostic
+        }
+    }
+
+    private func readHeader(required: [String]) throws {
+        guard try reader.nextRecord() else {
+            log.add(Diagnostic(.emptyFile, feed: feed, file: fileName, line: 1, message: "file is empty: no header row"))
+            headerCount = 0
+            if !required.isEmpty {
+                throw Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: required[0],
+                                 message: "file is empty, so required column \(required.joined(separator: ", ")) is missing")
+            }
+            return
+        }
+        headerCount = reader.fieldCount
+        for index in 0..<reader.fieldCount {
+            let name = reader.string(index).trimmingSpaces
+            if columns[name] != nil {
+                log.add(Diagnostic(.duplicateColumn, feed: feed, file: fileName, line: reader.line, column: index + 1,
+                                   field: name, message: "column appears twice in the header; the first is used"))
+            } else {
+                columns[name] = index
+            }
+        }
+        for name in required where columns[name] == nil {
+            throw Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: name,
+                             message: "required column is missing from the header")
+        }
+    }
+
+    /// The index of a column, or -1 when the header lacks it.
+    func column(_ name: String) -> Int { columns[name] ?? -1 }
+
+    var line: Int { reader.line }
+
+    /// Advances to the next data row, reporting rows whose cell count differs from the header.
+    func next() throws -> Bool {
+        guard headerCount > 0 else { return false }
+        do {
+            guard try reader.nextRecord() else { return false }
+        } catch var diagnostic as Diagnostic {
+            diagnostic.feed = feed
+            throw diagnostic
+        }
+        rowCount += 1
+        if reader.fieldCount != headerCount {
+            warn(.cellCount, column: nil, message: "row has \(reader.fieldCount) cells, the header has \(headerCount)")
+        }
+        return true
+    }
+
+    func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> { reader.field(column) }
+
+    func isEmpty(_ column: Int) -> Bool { reader.field(column).isEmpty }
+
+    /// The field as a String, nil when empty or absent.
+    func text(_ column: Int) -> String? {
+        let field = reader.field(column)
+        return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+    }
+
+    func warn(_ code: DiagnosticCode, column: Int?, entity: String? = nil, message: String) {
+        let name = column.flatMap { c in columns.first { $0.value == c }?.key }
+        let value = column.flatMap { text($0) }
+        log.add(Diagnostic(code, feed: feed, file: fileName, line: reader.line, column: column.map { $0 + 1 },
+                           field: name, entityID: entity, value: value, message: message))
+    }
+
+    /// Reads an optional integer field within `range`, warning and using `fallback` when invalid.
+    func integer(_ column: Int, in range: ClosedRange<Int>, default fallback: Int, entity: String? = nil) -> Int {
+        let field = bytes(column)
+        if field.isEmpty { return fallback }
+        if let value = FieldParser.integer(field), range.contains(value) { return value }
+        warn(.badValue, column: column, entity: entity, message: "expected an integer in \(range.lowerBound)...\(range.upperBound); using \(fallback)")
+        return fallback
+    }
+
+    /// An optional integer that stays nil when empty or invalid (with a warning).
+    func optionalInteger(_ column: Int, in range: ClosedRange<Int>, entity: String? = nil) -> Int? {
+        let field = bytes(column)
+        if field.isEmpty { return nil }
+        if let value = FieldParser.integer(field), range.contains(value) { return value }
+        warn(.badValue, column: column, entity: entity, message: "expected an integer in \(range.lowerBound)...\(range.upperBound); left empty")
+        return nil
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+        while s.last == " " || s.last == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,101 @@
+/// The typed records of one feed, as read from its files, with local integer ids
+/// given by each `ByteInterner` (in order of first appearance).
+final class FeedData {
+    struct Agency {
+        var agencyID: String
+        var name: String
+        var url: String?
+        var timezone: String
+        var lang: String?
+        var phone: String?
+    }
+
+    struct Stop {
+        var name: String
+        var code: String?
+        var lat: Double?
+        var lon: Double?
+        var locationType: Int
+        var parentText: String?
+        var parent: Int32 = -1
+        var platformCode: String?
+        var wheelchairBoarding: Int
+        var line: Int
+    }
+
+    struct Route {
+        var agency: Int32
+        var shortName: String?
+        var longName: String?
+        var routeType: Int
+        var color: String?
+        var textColor: String?
+    }
+
+    struct Calendar {
+        var days: Int
+        var startDate: Int
+        var endDate: Int
+    }
+
+    struct CalendarDate {
+        var service: Int32
+        var date: Int
+        var exceptionType: Int
+    }
+
+    struct Trip {
+        var route: Int32
+        var service: Int32
+        var headsign: String?
+        var directionID: Int?
+        var wheelchairAccessible: Int
+        var line: Int
+    }
+
+    struct Frequency {
+        var trip: Int32
+        var start: Int32
+        var end: Int32
+        var headway: Int32
+        var exactTimes: Int
+        var line: Int
+    }
+
+    /// stop_times.txt, one array per column (row i across all of them).
+    struct StopTimes {
+        var trip: [Int32] = []
+        var sequence: [Int32] = []
+        var stop: [Int32] = []
+        var arrival: [Int32] = []     // -1 when empty
+        var departure: [Int32] = []   // -1 when empty
+        var pickup: [UInt8] = []
+        var dropOff: [UInt8] = []
+        var headsign: [Int32] = []    // index into stopHeadsigns, -1 when empty
+        var distance: [Double] = []   // shape_dist_traveled, NaN when empty
+        var line: [Int32] = []
+        var count: Int { trip.count }
+    }
+
+    let name: String
+    var agencies: [Agency] = []
+    var agencyIDs = ByteInterner(capacity: 8)
+    var timezone = ""
+    var stopIDs = ByteInterner(capacity: 4096)
+    var stops: [Stop] = []
+    var routeIDs = ByteInterner(capacity: 256)
+    var routes: [Route] = []
+    var serviceIDs = ByteInterner(capacity: 256)
+    var calendar: [Int32: Calendar] = [:]
+    var calendarDates: [CalendarDate] = []
+    var tripIDs = ByteInterner(capacity: 16384)
+    var trips: [Trip] = []
+    var stopTimes = StopTimes()
+    var stopHeadsigns = ByteInterner(capacity: 64)
+    var frequencies: [Frequency] = []
+    var feedVersion: String?
+    var publisherName: String?
+    var sha256 = ""
+
+    init(name: String) { self.name = name }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// stop_times.txt, the large one: read row by row into columns, with ids looked up
+/// as bytes. Rows are grouped into trips later, so the file may be in any order.
+enum StopTimesFile {
+    static func read(_ t: CSVTable, into feed: FeedData) throws {
+        let tripColumn = t.column("trip_id"), arrivalColumn = t.column("arrival_time"), departureColumn = t.column("departure_time")
+        let stopColumn = t.column("stop_id"), sequenceColumn = t.column("stop_sequence"), headsignColumn = t.column("stop_headsign")
+        let pickupColumn = t.column("pickup_type"), dropColumn = t.column("drop_off_type"), distanceColumn = t.column("shape_dist_traveled")
+        var columns = FeedData.StopTimes()
+        var lastTripKey: [UInt8] = []
+        var lastTrip: Int32 = -1
+        while try t.next() {
+            // The trip: most files are sorted by trip, so compare with the previous row first.
+            let tripKey = t.bytes(tripColumn)
+            var trip = lastTrip
+            if tripKey.count != lastTripKey.count || !lastTripKey.withUnsafeBufferPointer({ memcmpEqual($0, tripKey) }) {
+                lastTripKey = Array(tripKey)
+                lastTrip = feed.tripIDs.find(tripKey) ?? -1
+                trip = lastTrip
+            }
+            guard trip >= 0 else {
+                t.warn(.unknownReference, column: tripColumn, message: "trip_id names no trip; row dropped")
+                continue
+            }
+            guard let stop = feed.stopIDs.find(t.bytes(stopColumn)) else {
+                t.warn(.unknownReference, column: stopColumn, entity: lastTripKeyString(lastTripKey), message: "stop_id names no stop; row dropped")
+                continue
+            }
+            let locationType = feed.stops[Int(stop)].locationType
+            guard locationType == 0 || locationType == 4 else {
+                t.warn(.badValue, column: stopColumn, entity: lastTripKeyString(lastTripKey),
+                       message: "stop_times must name a stop or platform, not location_type \(locationType); row dropped")
+                continue
+            }
+            guard let sequence = FieldParser.integer(t.bytes(sequenceColumn)), sequence >= 0, sequence <= Int(Int32.max) else {
+                t.warn(.sequenceNotIncreasing, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
+                       message: "stop_sequence must be a non-negative integer; row dropped")
+                continue
+            }
+            var arrival = time(t, arrivalColumn, lastTripKey)
+            var departure = time(t, departureColumn, lastTripKey)
+            if arrival < 0 { arrival = departure }
+            if departure < 0 { departure = arrival }
+            var headsign: Int32 = -1
+            if !t.isEmpty(headsignColumn) { headsign = feed.stopHeadsigns.intern(t.bytes(headsignColumn)).id }
+            var distance = Double.nan
+            if !t.isEmpty(distanceColumn) {
+                if let value = FieldParser.double(t.bytes(distanceColumn)), value >= 0 {
+                    distance = value
+                } else {
+                    t.warn(.badValue, column: distanceColumn, entity: lastTripKeyString(lastTripKey), message: "shape_dist_traveled is not a non-negative number; ignored")
+                }
+            }
+            columns.trip.append(trip)
+            columns.sequence.append(Int32(sequence))
+            columns.stop.append(stop)
+            columns.arrival.append(arrival)
+            columns.departure.append(departure)
+            columns.pickup.append(UInt8(t.integer(pickupColumn, in: 0...3, default: 0)))
+            columns.dropOff.append(UInt8(t.integer(dropColumn, in: 0...3, default: 0)))
+            columns.headsign.append(headsign)
+            columns.distance.append(distance)
+            columns.line.append(Int32(clamping: t.line))
+        }
+        feed.stopTimes = columns
+    }
+
+    /// A time in seconds, or -1 when empty or malformed (malformed ones are reported).
+    private static func time(_ t: CSVTable, _ column: Int, _ trip: [UInt8]) -> Int32 {
+        let field = t.bytes(column)
+        if field.isEmpty { return -1 }
+        if let seconds = FieldParser.time(field) { return seconds }
+        t.warn(.badTime, column: column, entity: lastTripKeyString(trip), message: "not a H:MM:SS time; treated as empty")
+        return -1
+    }
+
+    private static func lastTripKeyString(_ key: [UInt8]) -> String { String(decoding: key, as: UTF8.self) }
+
+    private static func memcmpEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+}

@@ -1,0 +1,62 @@
+/// stops.txt: stops, stations and their platforms.
+enum StopsFile {
+    static func read(_ t: CSVTable, into feed: FeedData) throws {
+        let id = t.column("stop_id"), name = t.column("stop_name"), code = t.column("stop_code")
+        let lat = t.column("stop_lat"), lon = t.column("stop_lon"), type = t.column("location_type")
+        let parent = t.column("parent_station"), platform = t.column("platform_code"), wheelchair = t.column("wheelchair_boarding")
+        while try t.next() {
+            let key = t.bytes(id)
+            if key.isEmpty {
+                t.warn(.missingValue, column: id, message: "stop_id is empty; row dropped")
+                continue
+            }
+            let stopID = String(decoding: key, as: UTF8.self)
+            guard feed.stopIDs.intern(key).added else {
+                t.warn(.duplicateID, column: id, entity: stopID, message: "stop_id defined twice; the first wins")
+                continue
+            }
+            let locationType = t.integer(type, in: 0...4, default: 0, entity: stopID)
+            var latitude: Double?, longitude: Double?
+            if !t.isEmpty(lat) || !t.isEmpty(lon) {
+                if let la = FieldParser.double(t.bytes(lat)), let lo = FieldParser.double(t.bytes(lon)),
+                   (-90...90).contains(la), (-180...180).contains(lo) {
+                    latitude = la
+                    longitude = lo
+                } else {
+                    t.warn(.badValue, column: lat, entity: stopID, message: "stop_lat/stop_lon missing, not a number or out of range; coordinates left empty")
+                }
+            }
+            feed.stops.append(.init(name: t.text(name) ?? "", code: t.text(code), lat: latitude, lon: longitude,
+                                    locationType: locationType, parentText: t.text(parent),
+                                    platformCode: t.text(platform),
+                                    wheelchairBoarding: t.integer(wheelchair, in: 0...2, default: 0, entity: stopID),
+                                    line: t.line))
+        }
+        linkParents(feed, log: t.log)
+    }
+
+    /// Resolves parent_station once every stop is known: a platform's parent must be a
+    /// station, a boarding area's parent a platform; stations have none.
+    private static func linkParents(_ feed: FeedData, log: DiagnosticLog) {
+        for index in feed.stops.indices {
+            guard let parentText = feed.stops[index].parentText else { continue }
+            let stop = feed.stops[index]
+            let stopID = feed.stopIDs.string(Int32(index))
+            func reject(_ message: String) {
+                log.add(Diagnostic(.badParentStation, feed: feed.name, file: "stops.txt", line: stop.line, field: "parent_station",
+                                   entityID: stopID, value: parentText, message: message))
+            }
+            guard let parent = feed.stopIDs.find(parentText) else {
+                reject("parent_station names no stop; link dropped")
+                continue
+            }
+            let parentType = feed.stops[Int(parent)].locationType
+            switch stop.locationType {
+            case 1: reject("a station cannot have a parent_station; link dropped")
+            case 4 where parentType != 0: reject("a boarding area's parent must be a platform (location_type 0); link dropped")
+            case 0, 2, 3 where parentType != 1: reject("parent_station is not a station (location_type 1); link dropped")
+            default: feed.stops[index].parent = parent
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// trips.txt: each trip's route, service and headsign.
+enum TripsFile {
+    static func read(_ t: CSVTable, into feed: FeedData) throws {
+        let id = t.column("trip_id"), route = t.column("route_id"), service = t.column("service_id")
+        let headsign = t.column("trip_headsign"), direction = t.column("direction_id"), wheelchair = t.column("wheelchair_accessible")
+        while try t.next() {
+            let key = t.bytes(id)
+            if key.isEmpty {
+                t.warn(.missingValue, column: id, message: "trip_id is empty; row dropped")
+                continue
+            }
+            let tripID = String(decoding: key, as: UTF8.self)
+            if feed.tripIDs.find(key) != nil {
+                t.warn(.duplicateID, column: id, entity: tripID, message: "trip_id defined twice; the first wins")
+                continue
+            }
+            guard let routeIndex = feed.routeIDs.find(t.bytes(route)) else {
+                t.warn(.unknownReference, column: route, entity: tripID, message: "route_id names no route; trip dropped")
+                continue
+            }
+            guard let serviceIndex = feed.serviceIDs.find(t.bytes(service)) else {
+                t.warn(.unknownReference, column: service, entity: tripID, message: "service_id is in neither calendar.txt nor calendar_dates.txt; trip dropped")
+                continue
+            }
+            _ = feed.tripIDs.intern(key)
+            feed.trips.append(.init(route: routeIndex, service: serviceIndex, headsign: t.text(headsign),
+                                    directionID: t.optionalInteger(direction, in: 0...1, entity: tripID),
+                                    wheelchairAccessible: t.integer(wheelchair, in: 0...2, default: 0, entity: tripID),
+                                    line: t.line))
+        }
+    }
+}

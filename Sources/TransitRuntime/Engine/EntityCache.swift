@@ -1,0 +1,89 @@
+import TransitStore
+
+/// Small, often-needed rows (stops, routes, headsigns, pattern ends), read on first
+/// use and kept. Safe to share between threads.
+final class EntityCache: @unchecked Sendable {
+    struct StopRow: Sendable {
+        let sid: Int
+        let fid: Int
+        let stopID: String
+        let name: String
+        let code: String?
+        let lat: Double?
+        let lon: Double?
+        let locationType: Int
+        let parentSid: Int?
+        let platformCode: String?
+        let wheelchairBoarding: Int
+    }
+
+    struct RouteRow: Sendable {
+        let routeID: String
+        let shortName: String?
+        let longName: String?
+        let routeType: Int
+        let color: String?
+        let textColor: String?
+    }
+
+    private let stops = LockedCache<Int, StopRow>()
+    private let children = LockedCache<Int, [Int]>()
+    private let routes = LockedCache<Int, RouteRow>()
+    private let headsigns = LockedCache<Int, String>()
+    private let lastStops = LockedCache<Int, Int>()
+
+    func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
+        try stops.value(sid) {
+            let q = try db.cached("""
+                SELECT s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code,
+                       s.wheelchair_boarding FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1
+                """)
+            q.bind(1, sid)
+            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
+            return StopRow(sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
+                           lat: q.optionalDouble(4), lon: q.optionalDouble(5), locationType: q.int(6),
+                           parentSid: q.optionalInt(7), platformCode: q.optionalString(8), wheelchairBoarding: q.int(9))
+        }
+    }
+
+    /// The stops whose parent_station is `sid`, in id order.
+    func children(of sid: Int, db: SQLiteDatabase) throws -> [Int] {
+        try children.value(sid) {
+            let q = try db.cached("SELECT sid FROM stops WHERE parent_sid = ?1 ORDER BY sid")
+            q.bind(1, sid)
+            var result: [Int] = []
+            while try q.step() { result.append(q.int(0)) }
+            return result
+        }
+    }
+
+    func route(_ rid: Int, db: SQLiteDatabase) throws -> RouteRow {
+        try routes.value(rid) {
+            let q = try db.cached("""
+                SELECT d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color
+                FROM routes r JOIN dict_route d ON d.rid = r.rid WHERE r.rid = ?1
+                """)
+            q.bind(1, rid)
+            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
+            return RouteRow(routeID: q.string(0), shortName: q.optionalString(1), longName: q.optionalString(2),
+                            routeType: q.int(3), color: q.optionalString(4), textColor: q.optionalString(5))
+        }
+    }
+
+    func headsign(_ hid: Int, db: SQLiteDatabase) throws -> String {
+        try headsigns.value(hid) {
+            let q = try db.cached("SELECT text FROM headsigns WHERE hid = ?1")
+            q.bind(1, hid)
+            return try q.step() ? q.string(0) : ""
+        }
+    }
+
+    /// The sid of a pattern's last stop (the fallback headsign).
+    func lastStop(ofPattern pid: Int, db: SQLiteDatabase) throws -> Int {
+        try lastStops.value(pid) {
+            let q = try db.cached("SELECT sid FROM pattern_stops WHERE pid = ?1 ORDER BY idx DESC LIMIT 1")
+            q.bind(1, pid)
+            return try q.step() ? q.int(0) : 0
+        }
+    }
+}

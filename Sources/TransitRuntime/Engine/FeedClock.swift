@@ -1,0 +1,49 @@
+import Foundation
+import TransitStore
+
+/// Time arithmetic in one feed's timezone, following the departures contract:
+/// a GTFS time counts from noon minus 12 hours of its service day.
+struct FeedClock: Sendable {
+    let timeZone: TimeZone
+
+    /// The UTC offset in seconds at an instant (epoch seconds).
+    func offset(at epoch: Int) -> Int {
+        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(epoch)))
+    }
+
+    /// The instant of `noon - 12 h` on `day`: GTFS time 0 of that service day.
+    func serviceDayStart(_ day: CivilDate) -> Int {
+        let noonAsUTC = day.dayNumber * 86_400 + 43_200
+        var noon = noonAsUTC - offset(at: noonAsUTC)
+        noon = noonAsUTC - offset(at: noon)
+        return noon - 43_200
+    }
+
+    /// The local calendar date of an instant.
+    func localDay(of epoch: Int) -> CivilDate {
+        CivilDate(dayNumber: Int((Double(epoch + offset(at: epoch)) / 86_400).rounded(.down)))
+    }
+
+    /// The instant of a wall-clock time. A time skipped by a clock change, or one that
+    /// happens twice, is read with the UTC offset in force before the change.
+    func instant(localDay day: CivilDate, secondsOfDay: Int) -> Int {
+        let wall = day.dayNumber * 86_400 + secondsOfDay
+        let before = offset(at: wall - 86_400)
+        let after = offset(at: wall + 86_400)
+        let withBefore = wall - before
+        if before == after || offset(at: withBefore) == before { return withBefore }
+        let withAfter = wall - after
+        return offset(at: withAfter) == after ? withAfter : withBefore
+    }
+
+    /// ISO 8601 local time with offset, e.g. `2026-03-29T08:00:00+02:00`.
+    func iso(_ epoch: Int) -> String {
+        let off = offset(at: epoch)
+        let local = epoch + off
+        let day = CivilDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
+        let seconds = local - day.dayNumber * 86_400
+        let sign = off < 0 ? "-" : "+"
+        let absolute = abs(off)
+        return "\(day.iso)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))\(sign)\(pad(absolute / 3600, 2)):\(pad(absolute / 60 % 60, 2))"
+    }
+}

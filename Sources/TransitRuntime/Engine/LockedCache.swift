@@ -1,0 +1,27 @@
+import Foundation
+
+/// A dictionary shared between threads, guarded by a lock; values are computed
+/// outside the lock (two threads may compute the same value once each, harmlessly).
+final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
+    private var storage: [Key: Value] = [:]
+    private let lock = NSLock()
+    private let limit: Int
+
+    /// `limit`: when exceeded, the cache is emptied (simple, and enough for date-keyed data).
+    init(limit: Int = .max) { self.limit = limit }
+
+    func value(_ key: Key, compute: () throws -> Value) rethrows -> Value {
+        lock.lock()
+        if let value = storage[key] {
+            lock.unlock()
+            return value
+        }
+        lock.unlock()
+        let value = try compute()
+        lock.lock()
+        if storage.count >= limit { storage.removeAll(keepingCapacity: true) }
+        storage[key] = value
+        lock.unlock()
+        return value
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// One departure from a stop, with everything a departure board shows.
+public struct Departure: Sendable, Equatable {
+    public var feed: String
+    public var stopID: String
+    public var stopName: String
+    public var platformCode: String?
+    public var tripID: String
+    public var routeID: String
+    public var routeShortName: String?
+    public var routeLongName: String?
+    public var routeType: Int
+    public var routeColor: String?
+    public var routeTextColor: String?
+    /// stop_headsign, else trip_headsign, else the name of the trip's last stop.
+    public var headsign: String
+    /// The service day the trip belongs to (not always the calendar day it leaves).
+    public var serviceDate: ServiceDate
+    /// GTFS seconds from noon minus 12 h of the service day; may pass 86400.
+    public var departureSecs: Int
+    /// The departure instant.
+    public var departure: Date
+    /// The departure as ISO 8601 local time with its UTC offset (`2026-03-29T08:00:00+02:00`).
+    public var departureTime: String
+    public var pickupType: Int
+    /// True for instances of a frequencies.txt trip with exact_times = 0 (times are estimates).
+    public var frequencyBased: Bool
+    public var wheelchairAccessible: Int
+}

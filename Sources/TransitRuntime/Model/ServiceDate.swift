@@ -1,0 +1,28 @@
+import TransitStore
+
+/// A service day (a calendar date in the feed's timezone), as `YYYY-MM-DD`.
+///
+/// ```swift
+/// let day = ServiceDate("2026-03-29")!
+/// day.description   // "2026-03-29"
+/// ```
+public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    let civil: CivilDate
+
+    /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
+    public init?(_ text: String) {
+        guard let civil = CivilDate(iso: text) else { return nil }
+        self.civil = civil
+    }
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard let civil = CivilDate(year: year, month: month, day: day) else { return nil }
+        self.civil = civil
+    }
+
+    init(_ civil: CivilDate) { self.civil = civil }
+
+    public var description: String { civil.iso }
+
+    public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.civil < b.civil }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import TransitStore
+
+extension TransitBundle {
+    /// Stops whose names match `text`: case- and diacritics-insensitive, each word a
+    /// prefix ("hauptb" finds "Hauptbahnhof"). Best matches first: names equal to the
+    /// query, then names starting with it, then by relevance; a station before its platforms.
+    ///
+    /// ```swift
+    /// let hits = try bundle.searchStops("zurich hb")
+    /// ```
+    /// An empty or punctuation-only query returns no stops.
+    public func searchStops(_ text: String, limit: Int = 20) throws -> [Stop] {
+        guard let match = FullTextQuery.prefixMatch(text) else { return [] }
+        let wanted = FullTextQuery.normalize(text)
+        return try pool.with { db in
+            let q = try db.cached("SELECT rowid, bm25(stops_fts) FROM stops_fts WHERE stops_fts MATCH ?1 ORDER BY rank LIMIT 1000")
+            q.bind(1, match)
+            var scored: [(rank: (Int, Double, Int), row: EntityCache.StopRow)] = []
+            while try q.step() {
+                let row = try entities.stop(q.int(0), db: db)
+                let name = FullTextQuery.normalize(row.name)
+                let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
+                scored.append(((closeness, q.double(1), row.locationType == 1 ? 0 : 1), row))
+            }
+            scored.sort { a, b in
+                if a.rank.0 != b.rank.0 { return a.rank.0 < b.rank.0 }
+                if a.rank.1 != b.rank.1 { return a.rank.1 < b.rank.1 }
+                if a.rank.2 != b.rank.2 { return a.rank.2 < b.rank.2 }
+                return a.row.sid < b.row.sid
+            }
+            return try scored.prefix(max(0, limit)).map { try publicStop($0.row, distance: nil, db: db) }
+        }
+    }
+
+    /// Stops within `radius` metres of a coordinate, nearest first, with their distance.
+    ///
+    /// ```swift
+    /// let near = try bundle.stopsNear(lat: 48.5839, lon: 7.7455, radius: 300)
+    /// ```
+    public func stopsNear(lat: Double, lon: Double, radius: Double = 500, limit: Int = 20) throws -> [Stop] {
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw TransitError.badArgument("coordinate \(lat),\(lon) is out of range")
+        }
+        guard radius >= 0, radius <= 100_000 else { throw TransitError.badArgument("radius must be 0 to 100000 metres") }
+        return try pool.with { db in
+            let box = BoundingBox(lat: lat, lon: lon, radius: radius)
+            let q = try db.cached("""
+                SELECT sid FROM stops_rtree WHERE max_lat >= ?1 AND min_lat <= ?2 AND max_lon >= ?3 AND min_lon <= ?4
+                """)
+            q.bind(1, box.minLat); q.bind(2, box.maxLat); q.bind(3, box.minLon); q.bind(4, box.maxLon)
+            var hits: [(Double, EntityCache.StopRow)] = []
+            while try q.step() {
+                let row = try entities.stop(q.int(0), db: db)
+                guard let slat = row.lat, let slon = row.lon else { continue }
+                let distance = GeoDistance.metres(lat, lon, slat, slon)
+                if distance <= radius { hits.append((distance, row)) }
+            }
+            hits.sort { ($0.0, $0.1.sid) < ($1.0, $1.1.sid) }
+            return try hits.prefix(max(0, limit)).map { try publicStop($0.1, distance: $0.0, db: db) }
+        }
+    }
+
+    func publicStop(_ row: EntityCache.StopRow, distance: Double?, db: SQLiteDatabase) throws -> Stop {
+        let parent = try row.parentSid.map { try entities.stop($0, db: db).stopID }
+        return Stop(feed: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
+                    lon: row.lon, locationType: row.locationType, parentStation: parent, platformCode: row.platformCode,
+                    wheelchairBoarding: row.wheelchairBoarding, distanceMetres: distance)
+    }
+}
+
+/// A latitude/longitude box around a circle (wider near the poles, clipped at ±180°).
+struct BoundingBox {
+    let minLat: Double, maxLat: Double, minLon: Double, maxLon: Double
+
+    init(lat: Double, lon: Double, radius: Double) {
+        let dLat = radius / GeoDistance.earthRadius * 180 / .pi
+        minLat = max(-90, lat - dLat)
+        maxLat = min(90, lat + dLat)
+        let cosine = cos(min(89.9, abs(lat) + dLat) * .pi / 180)
+        let dLon = min(180, dLat / max(cosine, 1e-6))
+        minLon = dLon >= 180 ? -180 : lon - dLon
+        maxLon = dLon >= 180 ? 180 : lon + dLon
+    }
+}

@@ -1,0 +1,70 @@
+import TransitStore
+
+extension TransitBundle {
+    /// A trip's stops in order with times on `date`. For a frequency-based trip the times
+    /// are the template's, and `frequencies` lists its windows.
+    ///
+    /// ```swift
+    /// let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-28")!)
+    /// trip.stopTimes.map(\.departureTime)
+    /// ```
+    /// - Throws: `TransitError.unknownTrip`, `.unknownFeed`, `.dateOutOfRange`.
+    public func trip(id: String, feed: String? = nil, date: ServiceDate) throws -> TripDetails {
+        try pool.with { db in
+            let lookup = try db.cached("SELECT tid FROM dict_trip WHERE fid = ?1 AND trip_id = ?2")
+            let candidates = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
+            var found: [(tid: Int, feed: FeedCatalog.Feed)] = []
+            for candidate in candidates {
+                lookup.reset()
+                lookup.bind(1, candidate.fid)
+                lookup.bind(2, id)
+                if try lookup.step() { found.append((lookup.int(0), candidate)) }
+            }
+            guard let match = found.first else { throw TransitError.unknownTrip(id) }
+            guard found.count == 1 else {
+                throw TransitError.badArgument("trip \"\(id)\" is in several feeds (\(found.map(\.feed.feedID).joined(separator: ", "))); choose one with --feed")
+            }
+            let source = match.feed
+            if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
+                throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
+            }
+            let t = try db.cached("SELECT pid, rid, sv, start_time_secs, hid, frequency FROM trips WHERE tid = ?1")
+            t.bind(1, match.tid)
+            guard try t.step() else { throw TransitError.unknownTrip(id) }
+            let pid = t.int(0), rid = t.int(1), sv = t.int(2), start = t.int(3), tripHeadsign = t.optionalInt(4)
+            var windows: [TripDetails.FrequencyWindow] = []
+            if t.int(5) != 0 {
+                let f = try db.cached("SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
+                f.bind(1, match.tid)
+                while try f.step() {
+                    windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
+                }
+            }
+            let base = windows.first?.startSecs ?? start
+            let dayStart = source.clock.serviceDayStart(date.civil)
+            let ps = try db.cached("""
+                SELECT stop_sequence, sid, arrival_offset_secs, departure_offset_secs, pickup_type, drop_off_type, interpolated
+                FROM pattern_stops WHERE pid = ?1 ORDER BY idx
+                """)
+            ps.bind(1, pid)
+            var rows: [(Int, Int, Int, Int, Int, Int, Bool)] = []
+            while try ps.step() {
+                let departure = ps.int(3)
+                rows.append((ps.int(0), ps.int(1), ps.optionalInt(2) ?? departure, departure, ps.int(4), ps.int(5), ps.int(6) != 0))
+            }
+            let stopTimes = try rows.map { row -> TripDetails.StopTime in
+                let stop = try entities.stop(row.1, db: db)
+                let arrival = base + row.2, departure = base + row.3
+                return .init(stopID: stop.stopID, stopName: stop.name, stopSequence: row.0, arrivalSecs: arrival,
+                             departureSecs: departure, arrivalTime: source.clock.iso(dayStart + arrival),
+                             departureTime: source.clock.iso(dayStart + departure), pickupType: row.4, dropOffType: row.5,
+                             interpolated: row.6)
+            }
+            let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
+            let active = try calendar.active(on: date.civil, db: db).contains(sv)
+            return TripDetails(feed: source.feedID, tripID: id, routeID: try entities.route(rid, db: db).routeID,
+                               serviceDate: date, headsign: headsign, runsOnDate: active, stopTimes: stopTimes,
+                               frequencies: windows)
+        }
+    }
+}

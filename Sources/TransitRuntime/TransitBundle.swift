@@ -1,0 +1,148 @@
+import Foundation
+import TransitStore
+
+/// A compiled transit bundle, opened read-only. Answers departures, stop searches,
+/// trips and bundle facts offline. One instance may be shared by many threads.
+///
+/// ```swift
+/// let bundle = try TransitBundle(path: "city.db")
+/// let next = try bundle.departures(stop: "GARE_01", at: .local(ServiceDate("2026-03-29")!, secondsOfDay: 8 * 3600))
+/// for d in next { print(d.departureTime, d.routeShortName ?? "", d.headsign) }
+/// ```
+public final class TransitBundle: Sendable {
+    public let path: String
+    let pool: ConnectionPool
+    let catalog: FeedCatalog
+    let calendar: ServiceCalendar
+    let entities = EntityCache()
+    let dayStarts = LockedCache<Int, Int>(limit: 4096)
+    let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
+
+    /// Opens the bundle at `path` and checks its schema.
+    /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
+    ///   `TransitError.unsupportedSchemaVersion`.
+    public init(path: String) throws {
+        self.path = path
+        let db = try ConnectionPool.openChecked(path)
+        do {
+            catalog = try FeedCatalog(db: db)
+            calendar = try ServiceCalendar(db: db)
+        } catch let error as SQLiteError {
+            throw TransitError.notABundle(path: path, reason: error.message)
+        }
+        pool = ConnectionPool(path: path, first: db)
+    }
+
+    /// The feeds in the bundle, by id.
+    public var feedIDs: [String] { catalog.feeds.map(\.feedID) }
+
+    // MARK: - Departures
+
+    /// Departures from a stop (or, for a station, from its platforms) in `[at, at + window)`,
+    /// ordered by instant, feed, stop_id, trip_id.
+    ///
+    /// ```swift
+    /// let board = try bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-28T23:50"), windowMinutes: 90)
+    /// ```
+    /// - Parameters:
+    ///   - stop: the stop_id; `feed` is needed only when several feeds use it.
+    ///   - at: the window's start; a local time is read in the stop's feed timezone.
+    ///   - windowMinutes: the window's length (default 60).
+    ///   - limit: the most departures returned (default 20).
+    /// - Throws: `TransitError.unknownStop`, `.ambiguousStop`, `.unknownFeed`, `.dateOutOfRange`.
+    public func departures(stop: String, feed: String? = nil, at: QueryTime = .instant(Date()),
+                           windowMinutes: Int = 60, limit: Int = 20) throws -> [Departure] {
+        guard windowMinutes >= 0, windowMinutes <= 7 * 1440 else { throw TransitError.badArgument("window must be 0 to 10080 minutes") }
+        guard limit >= 0 else { throw TransitError.badArgument("limit must not be negative") }
+        return try pool.with { db in
+            let sid = try resolveStop(stop, feed: feed, db: db)
+            let row = try entities.stop(sid, db: db)
+            let source = catalog.feed(fid: row.fid)
+            let from = instant(at, in: source)
+            try checkRange(source, from: from, to: from + windowMinutes * 60)
+            var sids = [sid]
+            if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
+            let finder = DepartureFinder(feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates, db: db)
+            let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
+            return try found.map { try departure($0, feed: source, db: db) }
+        }
+    }
+
+    func instant(_ time: QueryTime, in feed: FeedCatalog.Feed) -> Int {
+        switch time {
+        case .instant(let date): return Int(date.timeIntervalSince1970.rounded(.down))
+        case .local(let day, let seconds): return feed.clock.instant(localDay: day.civil, secondsOfDay: seconds)
+        }
+    }
+
+    /// Refuses windows that no service day of the feed can reach.
+    private func checkRange(_ feed: FeedCatalog.Feed, from: Int, to: Int) throws {
+        guard let first = feed.firstDate, let last = feed.lastDate else { return }
+        let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
+        let startDay = feed.clock.localDay(of: from), endDay = feed.clock.localDay(of: max(from, to - 1))
+        if endDay < first.adding(days: -1) || startDay > last.adding(days: earlierDays) {
+            throw TransitError.dateOutOfRange(startDay.iso, feed: feed.feedID, first: first.iso, last: last.iso)
+        }
+    }
+
+    private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
+        let stop = try entities.stop(c.sid, db: db)
+        let q = try db.cached("""
+            SELECT t.rid, t.hid, t.wheelchair_accessible, d.trip_id FROM trips t JOIN dict_trip d ON d.tid = t.tid WHERE t.tid = ?1
+            """)
+        q.bind(1, c.tid)
+        guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(c.tid) is missing from the bundle") }
+        let route = try entities.route(q.int(0), db: db)
+        let headsign: String
+        if let hid = c.stopHeadsign ?? q.optionalInt(1) {
+            headsign = try entities.headsign(hid, db: db)
+        } else {
+            headsign = try entities.stop(entities.lastStop(ofPattern: c.pid, db: db), db: db).name
+        }
+        return Departure(feed: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
+                         tripID: q.string(3), routeID: route.routeID, routeShortName: route.shortName,
+                         routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
+                         routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
+                         departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
+                         departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
+                         frequencyBased: c.frequencyBased, wheelchairAccessible: q.int(2))
+    }
+
+    /// The sid of a stop_id, in `feed` or in the only feed that has it.
+    func resolveStop(_ stopID: String, feed: String?, db: SQLiteDatabase) throws -> Int {
+        let q = try db.cached("SELECT sid FROM dict_stop WHERE fid = ?1 AND stop_id = ?2")
+        let candidates = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
+        var found: [(Int, String)] = []
+        for candidate in candidates {
+            q.reset()
+            q.bind(1, candidate.fid)
+            q.bind(2, stopID)
+            if try q.step() { found.append((q.int(0), candidate.feedID)) }
+        }
+        guard let first = found.first else { throw TransitError.unknownStop(stopID) }
+        guard found.count == 1 else { throw TransitError.ambiguousStop(stopID, feeds: found.map(\.1)) }
+        return first.0
+    }
+
+    // MARK: - Info
+
+    /// Feeds, their timezones and service ranges, counts and the schema version.
+    public func info() throws -> BundleInfo {
+        try pool.with { db in
+            func count(_ sql: String) throws -> Int { try db.scalarInt(sql) ?? 0 }
+            let meta = try db.prepare("SELECT value FROM metadata WHERE key = 'stop_times'")
+            let stopTimes = try meta.step() ? Int(meta.string(0)) ?? 0 : 0
+            let hasCities = try count("SELECT count(*) FROM sqlite_master WHERE name = 'cities'") > 0
+            return BundleInfo(
+                schemaVersion: BundleSchema.version,
+                feeds: catalog.feeds.map {
+                    .init(feedID: $0.feedID, timezone: $0.timezone, version: $0.version,
+                          firstServiceDate: $0.firstDate.map(ServiceDate.init), lastServiceDate: $0.lastDate.map(ServiceDate.init),
+                          sha256: $0.sha256)
+                },
+                stops: try count("SELECT count(*) FROM stops"), routes: try count("SELECT count(*) FROM routes"),
+                trips: try count("SELECT count(*) FROM trips"), patterns: try count("SELECT count(*) FROM patterns"),
+                stopTimes: stopTimes, cities: hasCities ? try count("SELECT count(*) FROM cities") : 0)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+// Generated from schemas/bundle.sql by `make schema`. Do not edit.
+extension BundleSchema {
+    package static let sql = #"""
+-- Transit bundle schema, version 1.
+-- Written by gtfs-compile, read by TransitRuntime. Every text id lives once, in a
+-- dict_* table; all other tables link by integer keys. Integer ids are given in
+-- byte order of (feed_id, text id), so ordering by id is ordering by text.
+-- Dates are INTEGER YYYYMMDD; times are GTFS seconds from noon minus 12 h.
+-- pattern_stops.arrival_offset_secs is NULL when it equals departure_offset_secs.
+
+CREATE TABLE metadata (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE feeds (
+  fid INTEGER PRIMARY KEY,
+  feed_id TEXT NOT NULL UNIQUE,
+  timezone TEXT NOT NULL,
+  feed_version TEXT,
+  publisher_name TEXT,
+  first_service_date INTEGER,
+  last_service_date INTEGER,
+  max_time_secs INTEGER NOT NULL,
+  has_frequencies INTEGER NOT NULL,
+  sha256 TEXT NOT NULL
+);
+
+CREATE TABLE agencies (
+  aid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  agency_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  url TEXT,
+  timezone TEXT NOT NULL,
+  lang TEXT,
+  phone TEXT
+);
+
+CREATE TABLE dict_stop (
+  fid INTEGER NOT NULL,
+  stop_id TEXT NOT NULL,
+  sid INTEGER NOT NULL,
+  PRIMARY KEY (fid, stop_id)
+) WITHOUT ROWID;
+
+CREATE UNIQUE INDEX dict_stop_by_sid ON dict_stop (sid);
+
+CREATE TABLE dict_route (
+  fid INTEGER NOT NULL,
+  route_id TEXT NOT NULL,
+  rid INTEGER NOT NULL,
+  PRIMARY KEY (fid, route_id)
+) WITHOUT ROWID;
+
+CREATE UNIQUE INDEX dict_route_by_rid ON dict_route (rid);
+
+CREATE TABLE dict_trip (
+  fid INTEGER NOT NULL,
+  trip_id TEXT NOT NULL,
+  tid INTEGER NOT NULL,
+  PRIMARY KEY (fid, trip_id)
+) WITHOUT ROWID;
+
+CREATE UNIQUE INDEX dict_trip_by_tid ON dict_trip (tid);
+
+CREATE TABLE dict_service (
+  fid INTEGER NOT NULL,
+  service_id TEXT NOT NULL,
+  sv INTEGER NOT NULL,
+  PRIMARY KEY (fid, service_id)
+) WITHOUT ROWID;
+
+CREATE TABLE stops (
+  sid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  code TEXT,
+  lat REAL,
+  lon REAL,
+  location_type INTEGER NOT NULL,
+  parent_sid INTEGER,
+  platform_code TEXT,
+  wheelchair_boarding INTEGER NOT NULL
+);
+
+CREATE INDEX stops_by_parent ON stops (parent_sid) WHERE parent_sid IS NOT NULL;
+
+CREATE VIRTUAL TABLE stops_rtree USING rtree(sid, min_lat, max_lat, min_lon, max_lon);
+
+CREATE VIRTUAL TABLE stops_fts USING fts5(name, content='', tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+
+CREATE TABLE routes (
+  rid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  aid INTEGER,
+  short_name TEXT,
+  long_name TEXT,
+  route_type INTEGER NOT NULL,
+  color TEXT,
+  text_color TEXT
+);
+
+CREATE TABLE headsigns (
+  hid INTEGER PRIMARY KEY,
+  text TEXT NOT NULL
+);
+
+CREATE TABLE patterns (
+  pid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  n_stops INTEGER NOT NULL
+);
+
+CREATE TABLE pattern_stops (
+  pid INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  stop_sequence INTEGER NOT NULL,
+  sid INTEGER NOT NULL,
+  arrival_offset_secs INTEGER,
+  departure_offset_secs INTEGER NOT NULL,
+  pickup_type INTEGER NOT NULL,
+  drop_off_type INTEGER NOT NULL,
+  hid INTEGER,
+  interpolated INTEGER NOT NULL,
+  PRIMARY KEY (pid, idx)
+) WITHOUT ROWID;
+
+CREATE INDEX pattern_stops_by_stop ON pattern_stops (sid);
+
+CREATE TABLE trips (
+  tid INTEGER PRIMARY KEY,
+  pid INTEGER NOT NULL,
+  rid INTEGER NOT NULL,
+  sv INTEGER NOT NULL,
+  start_time_secs INTEGER NOT NULL,
+  hid INTEGER,
+  direction_id INTEGER,
+  wheelchair_accessible INTEGER NOT NULL,
+  frequency INTEGER NOT NULL
+);
+
+CREATE INDEX trips_by_pattern ON trips (pid, start_time_secs, sv) WHERE frequency = 0;
+
+CREATE INDEX trips_templates ON trips (pid) WHERE frequency = 1;
+
+CREATE TABLE frequencies (
+  tid INTEGER NOT NULL,
+  start_time_secs INTEGER NOT NULL,
+  end_time_secs INTEGER NOT NULL,
+  headway_secs INTEGER NOT NULL,
+  exact_times INTEGER NOT NULL,
+  PRIMARY KEY (tid, start_time_secs)
+) WITHOUT ROWID;
+
+CREATE TABLE calendar (
+  sv INTEGER PRIMARY KEY,
+  days INTEGER NOT NULL,
+  start_date INTEGER NOT NULL,
+  end_date INTEGER NOT NULL
+);
+
+CREATE TABLE calendar_dates (
+  date INTEGER NOT NULL,
+  sv INTEGER NOT NULL,
+  exception_type INTEGER NOT NULL,
+  PRIMARY KEY (date, sv)
+) WITHOUT ROWID;
+"""#
+}

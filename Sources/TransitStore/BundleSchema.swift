@@ -1,0 +1,33 @@
+/// The bundle format version and schema shared by the compiler and the runtime.
+/// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
+package enum BundleSchema {
+    /// Bumped on any change a reader must know about.
+    package static let version = 1
+
+    /// The CREATE statements of `schemas/bundle.sql`, one per element, comments outside them dropped.
+    package static var statements: [String] { splitStatements(sql) }
+
+    /// Tables every bundle has; a reader checks them before trusting a file.
+    package static let requiredTables = [
+        "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_trip", "dict_service",
+        "stops", "routes", "headsigns", "patterns", "pattern_stops", "trips", "frequencies",
+        "calendar", "calendar_dates", "stops_fts", "stops_rtree",
+    ]
+
+    /// Splits SQL text into statements at `;` ending a line, dropping `--` comment lines between them.
+    package static func splitStatements(_ text: String) -> [String] {
+        var statements: [String] = []
+        var current: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current.isEmpty && (line.hasPrefix("--") || line.allSatisfy(\.isWhitespace)) { continue }
+            if line.hasSuffix(";") {
+                current.append(line.dropLast())
+                statements.append(current.joined(separator: "\n"))
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        return statements
+    }
+}

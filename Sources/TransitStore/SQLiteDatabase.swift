@@ -1,0 +1,62 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe on its own: use one per thread or guard it.
+package final class SQLiteDatabase {
+    package let handle: OpaquePointer
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens `path` read-only, or read-write (creating the file) when `writable` is true.
+    package init(path: String, writable: Bool) throws {
+        var db: OpaquePointer?
+        let flags = writable
+            ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+            : (SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message)
+        }
+        handle = db
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    package func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// A new prepared statement; finalized when released.
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// A prepared statement kept for reuse on this connection, reset and unbound.
+    package func cached(_ sql: String) throws -> SQLiteStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The integer in the first column of the first row, or nil.
+    package func scalarInt(_ sql: String) throws -> Int? {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.optionalInt(0) : nil
+    }
+
+    package var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}

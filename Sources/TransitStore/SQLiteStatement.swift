@@ -1,0 +1,85 @@
+import CSQLite
+
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A compiled SQL statement with positional parameters (1-based) and columns (0-based).
+package final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private unowned let database: SQLiteDatabase
+    package let sql: String
+
+    init(database: SQLiteDatabase, sql: String) throws {
+        var pointer: OpaquePointer?
+        let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard rc == SQLITE_OK, let pointer else {
+            throw SQLiteError(code: rc, message: database.lastMessage, sql: sql)
+        }
+        self.statement = pointer
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    package func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    package func bind(_ index: Int32, _ value: Int) {
+        sqlite3_bind_int64(statement, index, Int64(value))
+    }
+
+    package func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(statement, index, value)
+    }
+
+    package func bind(_ index: Int32, _ value: String) {
+        sqlite3_bind_text(statement, index, value, -1, transientDestructor)
+    }
+
+    package func bind(_ index: Int32, _ value: Int?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    package func bind(_ index: Int32, _ value: Double?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    package func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Advances to the next row; false when done.
+    @discardableResult
+    package func step() throws -> Bool {
+        let rc = sqlite3_step(statement)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw SQLiteError(code: rc, message: database.lastMessage, sql: sql)
+    }
+
+    /// Runs a statement that returns no rows, then resets it for reuse.
+    package func run() throws {
+        defer { sqlite3_reset(statement) }
+        _ = try step()
+    }
+
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+
+    package func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+
+    package func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+}

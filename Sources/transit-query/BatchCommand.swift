@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import TransitRuntime
+
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Answer one JSON query per input line with one JSON result per output line.",
+        discussion: """
+        Each line is an object with "op" (departures, stops, trip, info, city, cities) and an optional "id" \
+        echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on.
+        """)
+
+    @Option(help: "The bundle to read (default: $TRANSIT_BUNDLE).")
+    var bundle: String?
+
+    func run() throws {
+        try reportingErrors {
+            let opened = try BundleOptions.parse(bundle.map { ["--bundle", $0] } ?? []).open()
+            let runner = BatchRunner(bundle: opened)
+            var out = OutputBuffer()
+            while let line = readLine(strippingNewline: true) {
+                if line.allSatisfy(\.isWhitespace) { continue }
+                out.append(runner.answer(line))
+            }
+            out.flush()
+        }
+    }
+}
+
+/// Buffers stdout writes into large chunks.
+struct OutputBuffer {
+    private var pending = ""
+
+    mutating func append(_ line: String) {
+        pending += line
+        pending += "\n"
+        if pending.utf8.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(pending.utf8))
+        pending = ""
+    }
+}

@@ -1,0 +1,83 @@
+import TransitRuntime
+
+/// The JSON shapes of the command's results, with GTFS-style snake_case keys.
+enum JSONOutput {
+    static func write(_ d: Departure, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("feed", d.feed); w.field("stop_id", d.stopID); w.field("stop_name", d.stopName)
+        w.field("platform_code", d.platformCode); w.field("trip_id", d.tripID); w.field("route_id", d.routeID)
+        w.field("route_short_name", d.routeShortName); w.field("route_long_name", d.routeLongName)
+        w.field("route_type", d.routeType); w.field("route_color", d.routeColor); w.field("route_text_color", d.routeTextColor)
+        w.field("headsign", d.headsign); w.field("service_date", d.serviceDate.description)
+        w.field("departure_secs", d.departureSecs); w.field("departure_time", d.departureTime)
+        w.field("pickup_type", d.pickupType); w.field("frequency_based", d.frequencyBased)
+        w.field("wheelchair_accessible", d.wheelchairAccessible)
+        w.endObject()
+    }
+
+    static func write(_ s: Stop, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("feed", s.feed); w.field("stop_id", s.stopID); w.field("stop_name", s.name); w.field("stop_code", s.code)
+        w.field("lat", s.lat); w.field("lon", s.lon); w.field("location_type", s.locationType)
+        w.field("parent_station", s.parentStation); w.field("platform_code", s.platformCode)
+        w.field("wheelchair_boarding", s.wheelchairBoarding)
+        if let distance = s.distanceMetres { w.field("distance_m", (distance * 10).rounded() / 10) }
+        w.endObject()
+    }
+
+    static func write(_ t: TripDetails, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("feed", t.feed); w.field("trip_id", t.tripID); w.field("route_id", t.routeID)
+        w.field("service_date", t.serviceDate.description); w.field("headsign", t.headsign); w.field("runs_on_date", t.runsOnDate)
+        w.key("stop_times"); w.beginArray()
+        for s in t.stopTimes {
+            w.beginObject()
+            w.field("stop_id", s.stopID); w.field("stop_name", s.stopName); w.field("stop_sequence", s.stopSequence)
+            w.field("arrival_secs", s.arrivalSecs); w.field("departure_secs", s.departureSecs)
+            w.field("arrival_time", s.arrivalTime); w.field("departure_time", s.departureTime)
+            w.field("pickup_type", s.pickupType); w.field("drop_off_type", s.dropOffType); w.field("interpolated", s.interpolated)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("frequencies"); w.beginArray()
+        for f in t.frequencies {
+            w.beginObject()
+            w.field("start_secs", f.startSecs); w.field("end_secs", f.endSecs); w.field("headway_secs", f.headwaySecs)
+            w.field("exact_times", f.exactTimes)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    static func write(_ i: BundleInfo, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("schema_version", i.schemaVersion)
+        w.key("feeds"); w.beginArray()
+        for f in i.feeds {
+            w.beginObject()
+            w.field("feed", f.feedID); w.field("timezone", f.timezone); w.field("feed_version", f.version)
+            w.field("first_service_date", f.firstServiceDate?.description); w.field("last_service_date", f.lastServiceDate?.description)
+            w.field("sha256", f.sha256)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("stops", i.stops); w.field("routes", i.routes); w.field("trips", i.trips); w.field("patterns", i.patterns)
+        w.field("stop_times", i.stopTimes); w.field("cities", i.cities)
+        w.endObject()
+    }
+
+    static func array<T>(_ items: [T], _ write: (T, inout JSONWriter) -> Void) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for item in items { write(item, &w) }
+        w.endArray()
+        return w.text
+    }
+
+    static func object<T>(_ item: T, _ write: (T, inout JSONWriter) -> Void) -> String {
+        var w = JSONWriter()
+        write(item, &w)
+        return w.text
+    }
+}

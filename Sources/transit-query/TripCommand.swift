@@ -1,0 +1,47 @@
+import ArgumentParser
+import TransitRuntime
+
+struct TripCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "trip", abstract: "A trip's stops and times on a service date.")
+
+    @OptionGroup var options: BundleOptions
+
+    @Option(help: "The trip_id.")
+    var trip: String
+
+    @Option(help: "The feed id, when several feeds have the trip.")
+    var feed: String?
+
+    @Option(help: "The service date, YYYY-MM-DD.")
+    var date: String
+
+    func validate() throws {
+        if ServiceDate(date) == nil { throw ValidationError("--date takes YYYY-MM-DD") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let details = try options.open().trip(id: trip, feed: feed, date: ServiceDate(date)!)
+            if options.json {
+                output(JSONOutput.object(details, JSONOutput.write))
+                return
+            }
+            var table = TextTable(["seq", "stop_id", "stop", "arrives", "departs", "pickup", "drop-off"])
+            for s in details.stopTimes {
+                table.add([String(s.stopSequence), s.stopID, s.stopName, String(s.arrivalTime.dropFirst(11).prefix(8)),
+                           String(s.departureTime.dropFirst(11).prefix(8)) + (s.interpolated ? " *" : ""),
+                           String(s.pickupType), String(s.dropOffType)])
+            }
+            var lines = ["trip \(details.tripID) (\(details.feed)), route \(details.routeID), to \(details.headsign), "
+                         + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render()]
+            for f in details.frequencies {
+                lines.append("repeats every \(f.headwaySecs / 60) min from \(f.startSecs / 3600):\(pad2(f.startSecs / 60 % 60)) "
+                             + "until \(f.endSecs / 3600):\(pad2(f.endSecs / 60 % 60))\(f.exactTimes ? "" : " (approximate times)")")
+            }
+            if details.stopTimes.contains(where: \.interpolated) { lines.append("* interpolated time") }
+            output(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
