@@ -37,7 +37,7 @@ demo: build
 	@mkdir -p $(OUT)
 	$(BIN_DEBUG)/gtfs-compile gtfs-samples/metro gtfs-samples/valley --cities gtfs-samples/cities.json -o $(OUT)/demo.db
 	$(BIN_DEBUG)/transit-query info --bundle $(OUT)/demo.db
-	$(BIN_DEBUG)/transit-query departures --bundle $(OUT)/demo.db --stop CENTRAL --at 2026-03-28T23:50 --window 90
+	$(BIN_DEBUG)/transit-query departures --bundle $(OUT)/demo.db --stop CENTRAL --at 2026-03-28T23:50 --window 120
 	$(BIN_DEBUG)/transit-query stops --bundle $(OUT)/demo.db --search "zurich"
 
 # Unit tests (debug), then the real-feed suite in release mode (skips without $(SHARED)).

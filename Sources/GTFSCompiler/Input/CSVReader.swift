@@ -71,6 +71,9 @@ final class CSVReader {
         }
         let got = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
         if got == 0 { atEnd = true }
+        if !startedFile && filled == 0 && got >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
+            throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
+        }
         if memchr(buffer + filled, 0, got) != nil {
             throw fail(.nulByte, "file contains a NUL byte (not a text file)")
         }
@@ -78,8 +81,8 @@ final class CSVReader {
     }
 
     private func checkStartOfFile() throws {
-        startedFile = true
         while filled < 3 && !atEnd { try fill() }
+        startedFile = true
         if filled >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
             throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
         }

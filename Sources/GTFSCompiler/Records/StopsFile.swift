@@ -51,11 +51,14 @@ enum StopsFile {
                 continue
             }
             let parentType = feed.stops[Int(parent)].locationType
-            switch stop.locationType {
-            case 1: reject("a station cannot have a parent_station; link dropped")
-            case 4 where parentType != 0: reject("a boarding area's parent must be a platform (location_type 0); link dropped")
-            case 0, 2, 3 where parentType != 1: reject("parent_station is not a station (location_type 1); link dropped")
-            default: feed.stops[index].parent = parent
+            if stop.locationType == 1 {
+                reject("a station cannot have a parent_station; link dropped")
+            } else if stop.locationType == 4 && parentType != 0 {
+                reject("a boarding area's parent must be a platform (location_type 0); link dropped")
+            } else if stop.locationType != 4 && parentType != 1 {
+                reject("parent_station is not a station (location_type 1); link dropped")
+            } else {
+                feed.stops[index].parent = parent
             }
         }
     }

@@ -1,0 +1,79 @@
+import XCTest
+@testable import GTFSCompiler
+
+final class CSVReaderTests: XCTestCase {
+    /// Reads every record as arrays of strings, through a stream of `step`-byte chunks.
+    private func records(_ text: String, step: Int = 1) throws -> [[String]] {
+        let reader = CSVReader(stream: DribbleStream(text, step: step), fileName: "t.txt")
+        var out: [[String]] = []
+        while try reader.nextRecord() { out.append((0..<reader.fieldCount).map(reader.string)) }
+        return out
+    }
+
+    private func records(bytes: [UInt8]) throws -> [[String]] {
+        let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: 7), fileName: "t.txt")
+        var out: [[String]] = []
+        while try reader.nextRecord() { out.append((0..<reader.fieldCount).map(reader.string)) }
+        return out
+    }
+
+    func testQuotedFieldsWithCommasDoubledQuotesAndLineBreaks() throws {
+        let text = "a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\nplain,,end\n"
+        for step in [1, 2, 3, 5, 1000] {
+            XCTAssertEqual(try records(text, step: step), [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["plain", "", "end"]], "step \(step)")
+        }
+    }
+
+    func testLineEndingsBOMBlankLinesAndMissingFinalNewline() throws {
+        let text = "\u{FEFF}id,name\r\n1,One\r2,Two\n\n\r\n3,Three"
+        XCTAssertEqual(try records(text, step: 1), [["id", "name"], ["1", "One"], ["2", "Two"], ["3", "Three"]])
+        XCTAssertEqual(try records(text, step: 4096), [["id", "name"], ["1", "One"], ["2", "Two"], ["3", "Three"]])
+    }
+
+    func testLineNumbersCountPhysicalLinesIncludingQuotedBreaks() throws {
+        let reader = CSVReader(stream: DribbleStream("h\n\"a\nb\"\nc\n\nd\n", step: 2), fileName: "t.txt")
+        var lines: [Int] = []
+        while try reader.nextRecord() { lines.append(reader.line) }
+        XCTAssertEqual(lines, [1, 2, 4, 6])
+    }
+
+    func testFieldsAreTrimmedOfSpacesUnlessQuoted() throws {
+        XCTAssertEqual(try records("agency_id, agency_name ,\" padded \"\n"), [["agency_id", "agency_name", " padded "]])
+    }
+
+    func testTrailingEmptyFieldIsKept() throws {
+        XCTAssertEqual(try records("a,b,\n1,2,"), [["a", "b", ""], ["1", "2", ""]])
+    }
+
+    func testUTF16IsRefused() {
+        XCTAssertThrowsError(try records(bytes: [0xFE, 0xFF, 0, 0x61])) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .notUTF8)
+        }
+    }
+
+    func testNULByteIsRefused() {
+        XCTAssertThrowsError(try records(bytes: Array("a,b\n1,".utf8) + [0] + Array("2\n".utf8))) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .nulByte)
+        }
+    }
+
+    func testInvalidUTF8IsRefusedWithItsLine() {
+        XCTAssertThrowsError(try records(bytes: Array("a\nok\n".utf8) + [0xC3, 0x28, 0x0A])) { error in
+            let diagnostic = error as? Diagnostic
+            XCTAssertEqual(diagnostic?.code, .notUTF8)
+            XCTAssertEqual(diagnostic?.line, 3)
+        }
+    }
+
+    func testRecordOverOneMegabyteIsRefused() {
+        let long = "a\n" + String(repeating: "x", count: CSVReader.maxRecordBytes + 10) + "\n"
+        let reader = CSVReader(stream: DribbleStream(long, step: 65536), fileName: "t.txt")
+        XCTAssertThrowsError(try { while try reader.nextRecord() {} }()) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .lineTooLong)
+        }
+    }
+
+    func testUnclosedQuoteAtEndOfFileIsAnError() {
+        XCTAssertThrowsError(try records("a\n\"never closed\n"))
+    }
+}

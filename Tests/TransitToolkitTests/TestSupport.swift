@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+@testable import GTFSCompiler
+import TransitRuntime
+
+/// Paths and helpers shared by the unit tests.
+enum TestSupport {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var samples: String { repository.appendingPathComponent("gtfs-samples").path }
+    static var zips: String { repository.appendingPathComponent("Tests/Fixtures/zips").path }
+
+    /// A fresh temporary folder, removed by the test case's teardown.
+    static func temporaryDirectory() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("transit-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The sample bundle (metro + valley + cities), compiled once per test run.
+    static let sampleBundlePath: String = {
+        let path = temporaryDirectory().appendingPathComponent("samples.db").path
+        let request = CompileRequest(feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
+                                     outputPath: path)
+        _ = try! Compiler.compile(request)
+        return path
+    }()
+
+    static let sampleBundle: TransitBundle = try! TransitBundle(path: sampleBundlePath)
+
+    /// Writes a feed folder from file name -> CSV text.
+    static func writeFeed(_ files: [String: String], in directory: URL) -> String {
+        for (name, text) in files {
+            try! Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        return directory.path
+    }
+
+    /// A minimal valid feed; tests override single files to make one problem.
+    static let minimalFeed: [String: String] = [
+        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Paris\n",
+        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n",
+        "routes.txt": "route_id,route_short_name,route_type\nR,1,3\n",
+        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n",
+        "trips.txt": "route_id,service_id,trip_id\nR,D,T1\nR,D,T2\n",
+        "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:10:00,09:10:00,S2,2\n",
+    ]
+
+    /// Compiles a feed made of `minimalFeed` with `overrides`; returns the log and, on success, the bundle path.
+    static func compile(_ overrides: [String: String?], strict: Bool = false) -> (log: DiagnosticLog, bundle: String?) {
+        var files = minimalFeed
+        for (name, text) in overrides { files[name] = text }
+        let directory = temporaryDirectory()
+        let feedDirectory = directory.appendingPathComponent("feed")
+        try! FileManager.default.createDirectory(at: feedDirectory, withIntermediateDirectories: true)
+        _ = writeFeed(files.compactMapValues { $0 }, in: feedDirectory)
+        let output = directory.appendingPathComponent("out.db").path
+        let log = DiagnosticLog()
+        do {
+            _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "f", path: feedDirectory.path)], outputPath: output, strict: strict), log: log)
+            return (log, output)
+        } catch {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a failed compile must not leave a bundle")
+            return (log, nil)
+        }
+    }
+}
+
+/// A stream that hands out its bytes `step` at a time, to test chunk boundaries.
+final class DribbleStream: ByteStream {
+    private let bytes: [UInt8]
+    private var at = 0
+    private let step: Int
+
+    init(_ text: String, step: Int = 1) { bytes = Array(text.utf8); self.step = step }
+    init(bytes: [UInt8], step: Int = 1) { self.bytes = bytes; self.step = step }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(step, buffer.count, bytes.count - at)
+        for i in 0..<n { buffer[i] = bytes[at + i] }
+        at += n
+        return n
+    }
+}
