@@ -39,6 +39,8 @@ demo: build
 	$(BIN_DEBUG)/transit-query info --bundle $(OUT)/demo.db
 	$(BIN_DEBUG)/transit-query departures --bundle $(OUT)/demo.db --stop CENTRAL --at 2026-03-28T23:50 --window 120
 	$(BIN_DEBUG)/transit-query stops --bundle $(OUT)/demo.db --search "zurich"
+	$(BIN_DEBUG)/transit-query cities --bundle $(OUT)/demo.db --search "lisboa"
+	$(BIN_DEBUG)/transit-query city --bundle $(OUT)/demo.db zurich
 
 # Unit tests (debug), then the real-feed suite in release mode (skips without $(SHARED)).
 test: deps

@@ -17,6 +17,7 @@ public enum Compiler {
                                progress: ((String) -> Void)? = nil) throws -> CompileSummary {
         let clock = Date()
         var builder = ModelBuilder(log: log)
+        var cities: CityModel?
         do {
             let names = request.feeds.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
@@ -28,6 +29,11 @@ public enum Compiler {
                 progress?("building patterns for \(input.name)")
                 try builder.add(feed)
             }
+            if let path = request.citiesPath {
+                progress?("reading cities (\(path))")
+                let fids = Dictionary(uniqueKeysWithValues: builder.model.feeds.map { ($0.feedID, $0.fid) })
+                cities = try CityCatalog.read(path: path, feedIDs: fids, log: log)
+            }
         } catch let diagnostic as Diagnostic {
             log.add(diagnostic)
         }
@@ -37,13 +43,13 @@ public enum Compiler {
         let model = builder.finish()
         progress?("writing \(request.outputPath)")
         do {
-            try BundleWriter(outputPath: request.outputPath).write(model)
+            try BundleWriter(outputPath: request.outputPath).write(model, cities: cities)
         } catch let diagnostic as Diagnostic {
             log.add(diagnostic)
             throw CompileFailure(log: log)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: request.outputPath)[.size] as? Int) ?? 0
-        return CompileSummary(model: model, bundleBytes: size, seconds: Date().timeIntervalSince(clock),
+        return CompileSummary(model: model, cities: cities?.cities.count ?? 0, bundleBytes: size, seconds: Date().timeIntervalSince(clock),
                               warnings: log.warningCount)
     }
 }
@@ -101,7 +107,7 @@ public struct CompileSummary: Sendable {
     public let bundleBytes: Int
     public let seconds: Double
 
-    init(model: BundleModel, bundleBytes: Int, seconds: Double, warnings: Int) {
+    init(model: BundleModel, cities: Int, bundleBytes: Int, seconds: Double, warnings: Int) {
         feeds = model.feeds.count
         stops = model.stops.count
         routes = model.routes.count
@@ -109,7 +115,7 @@ public struct CompileSummary: Sendable {
         patterns = model.patterns.count
         stopTimes = model.stopTimeCount
         serviceDates = (model.feeds.compactMap(\.firstDate).min(), model.feeds.compactMap(\.lastDate).max())
-        cities = 0
+        self.cities = cities
         self.warnings = warnings
         self.bundleBytes = bundleBytes
         self.seconds = seconds

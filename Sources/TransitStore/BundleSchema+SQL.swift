@@ -166,5 +166,93 @@ CREATE TABLE calendar_dates (
   exception_type INTEGER NOT NULL,
   PRIMARY KEY (date, sv)
 ) WITHOUT ROWID;
+
+-- Cities: a catalogue compiled with --cities (empty when none was given).
+
+CREATE TABLE cities (
+  cid INTEGER PRIMARY KEY,
+  city_id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  country TEXT NOT NULL,
+  country_name TEXT,
+  lat REAL NOT NULL,
+  lng REAL NOT NULL,
+  timezone TEXT,
+  population INTEGER,
+  description TEXT,
+  cost_of_living REAL,
+  internet_speed REAL,
+  safety_rating REAL,
+  climate TEXT
+);
+
+CREATE INDEX cities_by_country ON cities (country, population DESC, cid);
+
+CREATE INDEX cities_by_population ON cities (population DESC, cid);
+
+-- A city's alternate names, in catalogue order, separated by newlines.
+CREATE TABLE city_alternate_names (
+  cid INTEGER PRIMARY KEY,
+  names TEXT NOT NULL
+);
+
+CREATE TABLE categories (
+  cat INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE city_categories (
+  cid INTEGER NOT NULL,
+  cat INTEGER NOT NULL,
+  PRIMARY KEY (cid, cat)
+) WITHOUT ROWID;
+
+CREATE INDEX city_categories_by_category ON city_categories (cat);
+
+CREATE TABLE city_attractions (
+  cid INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  attraction_id TEXT,
+  name TEXT NOT NULL,
+  description TEXT,
+  lat REAL,
+  lng REAL,
+  PRIMARY KEY (cid, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE city_images (
+  cid INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  image_id TEXT,
+  url TEXT NOT NULL,
+  type TEXT NOT NULL,
+  width INTEGER,
+  height INTEGER,
+  size INTEGER,
+  PRIMARY KEY (cid, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE city_related (
+  cid INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  related_cid INTEGER NOT NULL,
+  PRIMARY KEY (cid, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE city_feeds (
+  cid INTEGER NOT NULL,
+  fid INTEGER NOT NULL,
+  PRIMARY KEY (cid, fid)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE cities_fts USING fts5(name, alternate_names, country_name, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2');
+
+-- Spatial index for nearest-city queries: one-degree cells,
+-- cell = floor(lat + 90) * 360 + floor(lng + 180).
+CREATE TABLE city_cells (
+  cell INTEGER NOT NULL,
+  cid INTEGER NOT NULL,
+  PRIMARY KEY (cell, cid)
+) WITHOUT ROWID;
 """#
 }

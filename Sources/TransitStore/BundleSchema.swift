@@ -12,7 +12,16 @@ package enum BundleSchema {
         "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_trip", "dict_service",
         "stops", "routes", "headsigns", "patterns", "pattern_stops", "trips", "frequencies",
         "calendar", "calendar_dates", "stops_fts", "stops_rtree",
+        "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
+        "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
     ]
+
+    /// The `city_cells` cell of a coordinate: one-degree squares numbered row by row from the south-west.
+    package static func cityCell(lat: Double, lng: Double) -> Int {
+        cityCell(row: min(179, max(0, Int((lat + 90).rounded(.down)))), column: min(359, max(0, Int((lng + 180).rounded(.down)))))
+    }
+
+    package static func cityCell(row: Int, column: Int) -> Int { row * 360 + column }
 
     /// Splits SQL text into statements at `;` ending a line, dropping `--` comment lines between them.
     package static func splitStatements(_ text: String) -> [String] {

@@ -8,7 +8,7 @@ struct TransitQueryCommand: ParsableCommand {
         commandName: "transit-query",
         abstract: "Ask a transit bundle about departures, stops, trips and cities, offline.",
         subcommands: [DeparturesCommand.self, StopsCommand.self, TripCommand.self, InfoCommand.self,
-                      BatchCommand.self])
+                      CityCommand.self, CitiesCommand.self, BatchCommand.self])
 }
 
 /// Options every subcommand shares.

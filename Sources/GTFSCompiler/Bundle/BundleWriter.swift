@@ -7,13 +7,13 @@ import TransitStore
 struct BundleWriter {
     let outputPath: String
 
-    func write(_ model: BundleModel) throws {
+    func write(_ model: BundleModel, cities: CityModel?) throws {
         let url = URL(fileURLWithPath: outputPath)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
         try? FileManager.default.removeItem(atPath: temporary)
         do {
-            try fill(temporary, model)
+            try fill(temporary, model, cities)
             guard rename(temporary, outputPath) == 0 else {
                 throw Diagnostic(.unreadableInput, file: outputPath, message: "cannot write the bundle: \(String(cString: strerror(errno)))")
             }
@@ -23,7 +23,7 @@ struct BundleWriter {
         }
     }
 
-    private func fill(_ path: String, _ model: BundleModel) throws {
+    private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
         let db = try SQLiteDatabase(path: path, writable: true)
 
         try db.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144")
@@ -32,10 +32,13 @@ struct BundleWriter {
         try db.execute("BEGIN")
         for sql in statements where !isIndex(sql) { try db.execute(sql) }
         try BundleTables.insert(model, into: db)
+        if let cities { try CityTables.insert(cities, into: db) }
         for sql in statements where isIndex(sql) { try db.execute(sql) }
         try db.execute("INSERT INTO stops_fts(stops_fts) VALUES('optimize')")
+        try db.execute("INSERT INTO cities_fts(cities_fts) VALUES('optimize')")
         try db.execute("COMMIT")
         try db.execute("ANALYZE")
-        try db.execute("VACUUM")
+        // Rows are appended in key order, so pages are already full; only free pages need a VACUUM.
+        if try db.scalarInt("PRAGMA freelist_count") ?? 0 > 0 { try db.execute("VACUUM") }
     }
 }

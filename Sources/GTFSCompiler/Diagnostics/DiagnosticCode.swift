@@ -48,7 +48,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .noUsableTrips: return "no trip survives the checks: stop"
         case .unreadableInput: return "input path missing or unreadable: stop"
         case .noTimezone: return "no agency has a valid IANA timezone: stop"
-        case .badCatalogue: return "city catalogue is not valid JSON, or a city lacks a required field or has a wrong type: stop"
+        case .badCatalogue: return "city catalogue unreadable, not valid JSON, or without \"version\": 1 and a \"cities\" array: stop"
         case .cellCount: return "row has more or fewer cells than the header: extra cells ignored, missing ones read as empty"
         case .unknownReference: return "reference to an unknown stop, route, trip, service or agency: row dropped"
         case .duplicateID: return "an id defined twice: the first wins, later rows dropped"
@@ -66,7 +66,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unknownFile: return "file not used by the compiler (or __MACOSX, or unsafe path): ignored"
         case .emptyFile: return "file has no header row: treated as empty"
         case .duplicateColumn: return "a header names a column twice: the first is used"
-        case .badCity: return "city field invalid, duplicate id, or link naming nothing: value or city dropped"
+        case .badCity: return "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the path says which)"
         }
     }
 }

@@ -12,14 +12,14 @@ extension TransitBundle {
     /// An empty or punctuation-only query returns no stops.
     public func searchStops(_ text: String, limit: Int = 20) throws -> [Stop] {
         guard let match = FullTextQuery.prefixMatch(text) else { return [] }
-        let wanted = FullTextQuery.normalize(text)
+        let wanted = SearchKey.normalize(text)
         return try pool.with { db in
             let q = try db.cached("SELECT rowid, bm25(stops_fts) FROM stops_fts WHERE stops_fts MATCH ?1 ORDER BY rank LIMIT 1000")
             q.bind(1, match)
             var scored: [(rank: (Int, Double, Int), row: EntityCache.StopRow)] = []
             while try q.step() {
                 let row = try entities.stop(q.int(0), db: db)
-                let name = FullTextQuery.normalize(row.name)
+                let name = SearchKey.normalize(row.name)
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
                 scored.append(((closeness, q.double(1), row.locationType == 1 ? 0 : 1), row))
             }

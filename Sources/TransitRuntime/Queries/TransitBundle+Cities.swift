@@ -1,0 +1,196 @@
+import Foundation
+import TransitStore
+
+extension TransitBundle {
+    /// Columns read for every city, in this order.
+    static let cityColumns = """
+        c.cid, c.city_id, c.name, c.country, c.country_name, c.lat, c.lng, c.timezone, c.population, c.description,
+        c.cost_of_living, c.internet_speed, c.safety_rating, c.climate
+        """
+
+    /// The filter as SQL over parameters ?11 to ?15 (the text is fixed; values are bound).
+    static let cityFilterSQL = """
+        (?11 IS NULL OR c.country = ?11)
+        AND (?12 IS NULL OR EXISTS (SELECT 1 FROM city_categories cc JOIN categories k ON k.cat = cc.cat
+                                    WHERE cc.cid = c.cid AND k.name = ?12))
+        AND (?13 IS NULL OR c.internet_speed >= ?13) AND (?14 IS NULL OR c.cost_of_living <= ?14)
+        AND (?15 IS NULL OR c.safety_rating >= ?15)
+        """
+
+    /// Everything the catalogue had for a city, with its related cities and feeds.
+    ///
+    /// ```swift
+    /// let lisbon = try bundle.city(id: "2267057")
+    /// print(lisbon.name, lisbon.alternateNames.count, lisbon.feeds)
+    /// ```
+    /// - Throws: `TransitError.unknownCity`.
+    public func city(id: String) throws -> City {
+        try pool.with { db in
+            let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.city_id = ?1")
+            q.bind(1, id)
+            guard try q.step() else { throw TransitError.unknownCity(id) }
+            let cid = q.int(0)
+            var city = Self.city(from: q)
+            let names = try db.cached("SELECT names FROM city_alternate_names WHERE cid = ?1")
+            names.bind(1, cid)
+            if try names.step() { city.alternateNames = names.string(0).split(separator: "\n").map(String.init) }
+            city.categories = try strings(db, "SELECT k.name FROM city_categories cc JOIN categories k ON k.cat = cc.cat WHERE cc.cid = ?1 ORDER BY k.name", cid)
+            city.feeds = try strings(db, "SELECT f.feed_id FROM city_feeds cf JOIN feeds f ON f.fid = cf.fid WHERE cf.cid = ?1 ORDER BY f.fid", cid)
+            let attractions = try db.cached("SELECT attraction_id, name, description, lat, lng FROM city_attractions WHERE cid = ?1 ORDER BY idx")
+            attractions.bind(1, cid)
+            while try attractions.step() {
+                city.attractions.append(.init(id: attractions.optionalString(0), name: attractions.string(1), description: attractions.optionalString(2),
+                                              lat: attractions.optionalDouble(3), lng: attractions.optionalDouble(4)))
+            }
+            let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
+            images.bind(1, cid)
+            while try images.step() {
+                city.images.append(.init(id: images.optionalString(0), url: images.string(1), type: images.string(2),
+                                         width: images.optionalInt(3), height: images.optionalInt(4), size: images.optionalInt(5)))
+            }
+            let related = try db.cached("SELECT c.city_id, c.name FROM city_related r JOIN cities c ON c.cid = r.related_cid WHERE r.cid = ?1 ORDER BY r.idx")
+            related.bind(1, cid)
+            while try related.step() { city.relatedCities.append(.init(id: related.string(0), name: related.string(1))) }
+            return city
+        }
+    }
+
+    /// Cities whose name, alternate names or country name match `text` (case- and
+    /// diacritics-insensitive; each word a prefix). Cities with a name or alternate name
+    /// equal to the text come first, then the rest; each group by population, largest
+    /// first, then id.
+    ///
+    /// ```swift
+    /// try bundle.searchCities("lisboa").first?.name   // "Lisbon"
+    /// try bundle.searchCities("san fr", limit: 5)
+    /// ```
+    public func searchCities(_ text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
+        let words = SearchKey.words(text)
+        guard !words.isEmpty, limit > 0 else { return [] }
+        let wanted = words.joined(separator: " ")
+        return try pool.with { db in
+            // Full-name matches: cities holding every word as a whole token, checked name by name.
+            let exact = try db.cached("""
+                SELECT c.cid, c.name, c.population, n.names FROM cities_fts f JOIN cities c ON c.cid = f.rowid
+                LEFT JOIN city_alternate_names n ON n.cid = c.cid
+                WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL) LIMIT 2000
+                """)
+            exact.bind(1, words.map { "\"\($0)\"" }.joined(separator: " "))
+            bind(filter, to: exact)
+            var full: [(population: Int, cid: Int)] = []
+            while try exact.step() {
+                let names = [exact.string(1)] + (exact.optionalString(3)?.split(separator: "\n").map(String.init) ?? [])
+                if names.contains(where: { Self.mayEqual($0, wanted) && SearchKey.normalize($0) == wanted }) {
+                    full.append((exact.optionalInt(2) ?? -1, exact.int(0)))
+                }
+            }
+            full.sort { ($0.population, -$0.cid) > ($1.population, -$1.cid) }
+            var cids = full.prefix(limit).map(\.cid)
+            if cids.count < limit {
+                let partial = try db.cached("""
+                    SELECT c.cid FROM cities_fts f JOIN cities c ON c.cid = f.rowid
+                    WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL)
+                    ORDER BY c.population DESC, c.cid LIMIT ?2
+                    """)
+                partial.bind(1, words.map { "\"\($0)\"*" }.joined(separator: " "))
+                partial.bind(2, limit + full.count)
+                bind(filter, to: partial)
+                let taken = Set(cids)
+                while cids.count < limit, try partial.step() {
+                    if !taken.contains(partial.int(0)) { cids.append(partial.int(0)) }
+                }
+            }
+            return try cids.map { try cityRow(cid: $0, db: db) }
+        }
+    }
+
+    /// Cities matching `filter` (by country, category, internet speed, cost, safety),
+    /// by population, largest first, then id.
+    ///
+    /// ```swift
+    /// try bundle.cities(filter: CityFilter(country: "FR"), limit: 3).map(\.name)
+    /// ```
+    public func cities(filter: CityFilter, limit: Int = 20) throws -> [City] {
+        guard limit > 0 else { return [] }
+        return try pool.with { db in
+            let q = try db.cached("""
+                SELECT \(Self.cityColumns) FROM cities c WHERE \(Self.cityFilterSQL) ORDER BY c.population DESC, c.cid LIMIT ?1
+                """)
+            q.bind(1, limit)
+            bind(filter, to: q)
+            var result: [City] = []
+            while try q.step() { result.append(Self.city(from: q)) }
+            return result
+        }
+    }
+
+    /// The `limit` cities nearest a coordinate by great-circle distance, nearest first
+    /// (ties by id), each with `distanceMetres`.
+    ///
+    /// ```swift
+    /// try bundle.nearestCities(lat: 48.8566, lng: 2.3522, limit: 3)
+    /// ```
+    public func nearestCities(lat: Double, lng: Double, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
+        guard (-90...90).contains(lat), (-180...180).contains(lng) else {
+            throw TransitError.badArgument("coordinate \(lat),\(lng) is out of range")
+        }
+        guard limit > 0 else { return [] }
+        return try pool.with { db in
+            let search = NearestCitySearch(lat: lat, lng: lng, limit: limit)
+            let found = try search.run { first, last in
+                let q = try db.cached("""
+                    SELECT c.cid, c.lat, c.lng FROM city_cells g JOIN cities c ON c.cid = g.cid
+                    WHERE g.cell BETWEEN ?1 AND ?2 AND \(Self.cityFilterSQL)
+                    """)
+                q.bind(1, first)
+                q.bind(2, last)
+                bind(filter, to: q)
+                var rows: [(cid: Int, lat: Double, lng: Double)] = []
+                while try q.step() { rows.append((q.int(0), q.double(1), q.double(2))) }
+                return rows
+            }
+            return try found.map { hit in
+                var city = try cityRow(cid: hit.cid, db: db)
+                city.distanceMetres = hit.distance
+                return city
+            }
+        }
+    }
+
+    private func bind(_ filter: CityFilter, to q: SQLiteStatement) {
+        q.bind(11, filter.country)
+        q.bind(12, filter.category)
+        q.bind(13, filter.minInternetSpeed)
+        q.bind(14, filter.maxCostOfLiving)
+        q.bind(15, filter.minSafetyRating)
+    }
+
+    private func cityRow(cid: Int, db: SQLiteDatabase) throws -> City {
+        let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.cid = ?1")
+        q.bind(1, cid)
+        guard try q.step() else { throw TransitError.sqlite(code: 0, message: "city \(cid) is missing from the bundle") }
+        return Self.city(from: q)
+    }
+
+    private func strings(_ db: SQLiteDatabase, _ sql: String, _ cid: Int) throws -> [String] {
+        let q = try db.cached(sql)
+        q.bind(1, cid)
+        var result: [String] = []
+        while try q.step() { result.append(q.string(0)) }
+        return result
+    }
+
+    static func city(from q: SQLiteStatement) -> City {
+        City(id: q.string(1), name: q.string(2), country: q.string(3), countryName: q.optionalString(4), lat: q.double(5),
+             lng: q.double(6), timezone: q.optionalString(7), population: q.optionalInt(8), description: q.optionalString(9),
+             costOfLiving: q.optionalDouble(10), internetSpeed: q.optionalDouble(11), safetyRating: q.optionalDouble(12),
+             climate: q.optionalString(13))
+    }
+
+    /// A cheap test before normalizing: an ASCII query can only equal a name written in
+    /// Latin letters (possibly with diacritics).
+    static func mayEqual(_ name: String, _ wanted: String) -> Bool {
+        guard wanted.utf8.allSatisfy({ $0 < 0x80 }) else { return true }
+        return name.unicodeScalars.allSatisfy { $0.value < 0x2000 && !(0x0370..<0x1E00).contains($0.value) }
+    }
+}
