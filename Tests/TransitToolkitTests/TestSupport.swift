@@ -20,7 +20,7 @@ enum TestSupport {
     static let sampleBundlePath: String = {
         let path = temporaryDirectory().appendingPathComponent("samples.db").path
         let request = CompileRequest(feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
-                                     outputPath: path)
+                                     citiesPath: samples + "/cities.json", outputPath: path)
         _ = try! Compiler.compile(request)
         return path
     }()
