@@ -43,8 +43,7 @@ struct BatchRunner {
     private func writeID(_ id: Any?, to w: inout JSONWriter) {
         guard let id else { return }
         w.key("id")
-        if let number = id as? NSNumber, !(id is Bool) {
-            let value = number.doubleValue
+        if let value = number(id) {
             if value == value.rounded(), abs(value) < 1e15 { w.value(Int(value)) } else { w.value(value) }
         } else if let text = id as? String {
             w.value(text)
@@ -99,8 +98,11 @@ struct BatchRunner {
         return Int(value)
     }
 
+    /// A JSON number as Double; nil for anything else. JSONSerialization gives NSNumber for
+    /// numbers and booleans alike (and `1 is Bool` holds), so booleans are told apart by type.
     func number(_ raw: Any) -> Double? {
-        guard let n = raw as? NSNumber, !(raw is Bool) else { return nil }
-        return n.doubleValue
+        guard let value = raw as? NSNumber, !String(describing: type(of: raw)).contains("Boolean"),
+              type(of: raw) != Bool.self else { return nil }
+        return value.doubleValue
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+
+/// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
+final class CommandLineTests: XCTestCase {
+    struct Run { let status: Int32; let stdout: String; let stderr: String }
+
+    /// The folder holding the built products (the test bundle sits beside them).
+    static var products: URL {
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent() }
+            ?? Bundle.main.bundleURL
+    }
+
+    func run(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent(tool)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TRANSIT_BUNDLE"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inp
+        try process.run()
+        if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+        try inp.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testCompileSucceedsWithSummaryAndFailsWithNothingWritten() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let output = directory.appendingPathComponent("x.db").path
+        let ok = try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", TestSupport.samples + "/valley", "-o", output,
+                                          "--report", directory.appendingPathComponent("r.json").path])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertTrue(ok.stderr.contains("trips         11"), ok.stderr)
+        XCTAssertTrue(ok.stderr.contains("metro/trips.txt:11:2: warning: [W_UNKNOWN_REF] service_id \"GHOST\""), ok.stderr)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
+        XCTAssertEqual(report?["warnings"] as? Int, 1)
+
+        let strict = try run("gtfs-compile", [TestSupport.samples + "/metro", "-o", directory.appendingPathComponent("s.db").path, "--strict"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("nothing written"), strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("s.db").path))
+
+        let missing = try run("gtfs-compile", [TestSupport.zips + "/not-a-zip.zip", "-o", output])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("error: [E_ARCHIVE]"), missing.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output), "the earlier bundle is untouched")
+    }
+
+    func testDeparturesAsJSONAndAsATable() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let json = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(list.count, 2)
+        let keys = ["feed", "stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route_short_name", "route_long_name",
+                    "route_type", "route_color", "route_text_color", "headsign", "service_date", "departure_secs", "departure_time",
+                    "pickup_type", "frequency_based", "wheelchair_accessible"]
+        XCTAssertEqual(Set(list[0].keys), Set(keys))
+        XCTAssertEqual(list[1]["departure_time"] as? String, "2026-03-29T01:30:00+01:00")
+        XCTAssertEqual(list[1]["departure_secs"] as? Int, 91_800)
+        XCTAssertEqual(list[1]["service_date"] as? String, "2026-03-28")
+        let table = try run("transit-query", ["departures", "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120"],
+                            environment: ["TRANSIT_BUNDLE": bundle])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.contains("01:30  N1     Hub Süd   CENTRAL_2  2         N1_SAT_2530  2026-03-28"), table.stdout)
+    }
+
+    func testErrorsAreOneLineAndNonZero() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let ambiguous = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "HUB", "--at", "2026-03-30T08:00"])
+        XCTAssertEqual(ambiguous.status, 1)
+        XCTAssertEqual(ambiguous.stderr, "transit-query: stop \"HUB\" is in several feeds (metro, valley); choose one with --feed\n")
+        let badTime = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "yesterday"])
+        XCTAssertEqual(badTime.status, 1)
+        XCTAssertTrue(badTime.stderr.hasPrefix("transit-query: bad time \"yesterday\""), badTime.stderr)
+        let notBundle = try run("transit-query", ["info", "--bundle", TestSupport.zips + "/stored.zip"])
+        XCTAssertEqual(notBundle.status, 1)
+        XCTAssertTrue(notBundle.stderr.contains("is not a transit bundle: not an SQLite database"), notBundle.stderr)
+        let noBundle = try run("transit-query", ["info"])
+        XCTAssertEqual(noBundle.status, 1)
+        XCTAssertTrue(noBundle.stderr.contains("TRANSIT_BUNDLE"), noBundle.stderr)
+        let unknownCity = try run("transit-query", ["city", "--bundle", bundle, "atlantis"])
+        XCTAssertEqual(unknownCity.status, 1)
+        XCTAssertEqual(unknownCity.stderr, "transit-query: unknown city \"atlantis\"\n")
+    }
+
+    func testOtherCommands() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let stops = try run("transit-query", ["stops", "--bundle", bundle, "--near", "47.3667,8.5450", "--radius", "300", "--json"])
+        let near = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stops.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(near.map { $0["stop_id"] as? String }, ["BELLEVUE", "OPERA"])
+        XCTAssertNotNil(near.first?["distance_m"])
+        let trip = try run("transit-query", ["trip", "--bundle", bundle, "--trip", "T4_WK_0800", "--date", "2026-03-30", "--json"])
+        let details = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((details["stop_times"] as? [[String: Any]])?.count, 4)
+        XCTAssertEqual(details["headsign"] as? String, "Tiefenbrunnen")
+        let info = try run("transit-query", ["info", "--bundle", bundle, "--json"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["schema_version"] as? Int, 1)
+        let city = try run("transit-query", ["city", "--bundle", bundle, "lisbon", "--json"])
+        let lisbon = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(city.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(lisbon["alternate_names"] as? [String], ["Lisboa", "Lissabon", "Lisbonne"])
+        XCTAssertEqual((lisbon["related_cities"] as? [[String: Any]])?.first?["name"] as? String, "Zürich")
+        let cities = try run("transit-query", ["cities", "--bundle", bundle, "--country", "US", "--min-internet", "100"])
+        XCTAssertTrue(cities.stdout.contains("San Francisco"), cities.stdout)
+        XCTAssertFalse(cities.stdout.contains("Valleyton"), cities.stdout)
+    }
+
+    func testBatchAnswersEachLineInOrderAndSurvivesBadLines() throws {
+        let input = """
+            {"id":1,"op":"departures","stop":"CENTRAL","at":"2026-03-30T08:00","window":1}
+            not json
+            {"id":"x","op":"departures","stop":"NOWHERE","at":"2026-03-30T08:00"}
+            {"id":3,"op":"stops","search":"bellevue"}
+            {"id":4,"op":"trip","trip":"V1_0130","date":"2026-11-01"}
+            {"id":5,"op":"city","city":"zurich"}
+            {"id":6,"op":"cities","near":[38.7,-9.1],"limit":1}
+            {"id":7,"op":"teleport"}
+            """
+        let result = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath], input: input)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.count, 8)
+        XCTAssertEqual((lines[0]?["departures"] as? [[String: Any]])?.map { $0["trip_id"] as? String }, ["T4_WK_0800", "S2_FREQ"])
+        XCTAssertEqual((lines[1]?["error"] as? [String: Any])?["code"] as? String, "bad_json")
+        XCTAssertEqual(lines[2]?["id"] as? String, "x")
+        XCTAssertEqual((lines[2]?["error"] as? [String: Any])?["code"] as? String, "unknown_stop")
+        XCTAssertEqual((lines[3]?["stops"] as? [[String: Any]])?.first?["stop_id"] as? String, "BELLEVUE")
+        XCTAssertEqual(((lines[4]?["trip"] as? [String: Any])?["stop_times"] as? [[String: Any]])?.first?["departure_time"] as? String,
+                       "2026-11-01T01:30:00-05:00")
+        XCTAssertEqual((lines[5]?["city"] as? [String: Any])?["name"] as? String, "Zürich")
+        XCTAssertEqual((lines[6]?["cities"] as? [[String: Any]])?.first?["id"] as? String, "lisbon")
+        XCTAssertEqual(lines[7]?["id"] as? Int, 7)
+        XCTAssertEqual((lines[7]?["error"] as? [String: Any])?["code"] as? String, "bad_query")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+import TransitRuntime
+import TransitStore
+
+final class RuntimeTests: XCTestCase {
+    private func refuses(_ data: Data?, copyOf source: String? = nil, edit: ((SQLiteDatabase) throws -> Void)? = nil,
+                         file: StaticString = #filePath, line: UInt = #line) throws -> TransitError? {
+        let path = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
+        if let data { try data.write(to: URL(fileURLWithPath: path)) }
+        if let source { try FileManager.default.copyItem(atPath: source, toPath: path) }
+        if let edit { try edit(try SQLiteDatabase(path: path, writable: true)) }
+        do {
+            _ = try TransitBundle(path: path)
+            XCTFail("opened a bad bundle", file: file, line: line)
+            return nil
+        } catch let error as TransitError {
+            return error
+        }
+    }
+
+    func testDamagedOrForeignFilesAreRefusedWithAReason() throws {
+        func reason(_ error: TransitError?) -> String {
+            if case .notABundle(_, let reason)? = error { return reason }
+            return "\(String(describing: error))"
+        }
+        XCTAssertEqual(reason(try refuses(Data("agency_id,agency_name\n".utf8))), "not an SQLite database")
+        XCTAssertEqual(reason(try refuses(Data())), "the file is empty")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: TestSupport.sampleBundlePath))
+        XCTAssertFalse(reason(try refuses(whole.prefix(whole.count / 3))).isEmpty, "a truncated bundle is refused")
+        XCTAssertEqual(reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trips") }),
+                       "table trips is missing")
+        XCTAssertEqual(try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
+            try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")
+        }, .unsupportedSchemaVersion(found: 99, supported: BundleSchema.version))
+        XCTAssertNotNil(try refuses(nil))
+    }
+
+    func testInfoDescribesFeedsAndCounts() throws {
+        let info = try TestSupport.sampleBundle.info()
+        XCTAssertEqual(info.feeds.map(\.feedID), ["metro", "valley"])
+        XCTAssertEqual(info.feeds.map(\.timezone), ["Europe/Zurich", "America/New_York"])
+        XCTAssertEqual(info.feeds.first?.version, "2026.1")
+        XCTAssertEqual(info.feeds.last?.firstServiceDate?.description, "2026-10-01")
+        XCTAssertEqual(info.stops, 13)
+        XCTAssertEqual(info.trips, 11, "10 metro trips minus S2_GHOST, plus 2 valley trips")
+        XCTAssertEqual(info.stopTimes, 37)
+        XCTAssertEqual(info.cities, 6)
+        let sha = try XCTUnwrap(info.feeds.first?.sha256)
+        XCTAssertEqual(sha.count, 64)
+    }
+
+    func testStopSearchRanksStationsFirstAndMatchesPrefixes() throws {
+        let bundle = TestSupport.sampleBundle
+        XCTAssertEqual(try bundle.searchStops("zurich").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "AIRPORT"])
+        XCTAssertEqual(try bundle.searchStops("ZÜRICH hauptb").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2"])
+        XCTAssertEqual(try bundle.searchStops("opern").map(\.name), ["Opernhaus"])
+        XCTAssertEqual(try bundle.searchStops("\"*:( ").count, 0, "FTS syntax in the query is only text")
+        XCTAssertEqual(try bundle.searchStops("cafe").map(\.name), ["Café \"Corner\""])
+    }
+
+    func testNearbyStopsNearestFirstWithinRadius() throws {
+        let near = try TestSupport.sampleBundle.stopsNear(lat: 47.3667, lon: 8.5450, radius: 300)
+        XCTAssertEqual(near.map(\.stopID), ["BELLEVUE", "OPERA"])
+        XCTAssertEqual(try XCTUnwrap(near.first?.distanceMetres), 0, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(near.last?.distanceMetres), 229, accuracy: 5)
+        XCTAssertThrowsError(try TestSupport.sampleBundle.stopsNear(lat: 95, lon: 0))
+    }
+
+    func testConcurrentQueriesAgreeWithOneThread() throws {
+        let bundle = TestSupport.sampleBundle
+        let stops = ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON"]
+        let times = (0..<24).map { String(format: "2026-03-%02dT%02d:15", 28 + $0 % 4, $0) }
+        func answers() throws -> [String] {
+            try stops.flatMap { stop in try times.map { try bundle.departures(stop: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") } }
+        }
+        let expected = try answers()
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in results.append((try? answers()) == expected) }
+        XCTAssertEqual(results.values, [Bool](repeating: true, count: 8))
+    }
+}
+
+final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [Bool] = []
+    func append(_ value: Bool) { lock.lock(); values.append(value); lock.unlock() }
+}
