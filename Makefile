@@ -46,7 +46,7 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter TransitToolkitTests
-	$(SWIFT) test -c release --filter RealFeedTests
+	$(SWIFT) test -c release -Xswiftc -enable-testing --filter RealFeedTests
 
 test-fast: deps
 	$(SWIFT) test --filter TransitToolkitTests

@@ -1,0 +1,44 @@
+import Foundation
+import XCTest
+import TransitRuntime
+
+/// 8 threads x 10,000 mixed queries against one open bundle give exactly the answers
+/// of one thread.
+final class ConcurrencyTests: XCTestCase {
+    func testEightThreadsAgreeWithOneThread() throws {
+        try RealFeeds.requireShared()
+        let bundle = try RealFeeds.bundle("cts-strasbourg").bundle
+        let stops = try bundle.searchStops("a", limit: 200).map(\.stopID) + ["HOFER_04", "GACEN_11"]
+        var random = SplitMix64(state: 7)
+        let queries: [Int] = (0..<10_000).map { _ in Int.random(in: 0..<1_000_000, using: &random) }
+        func answer(_ q: Int) -> String {
+            let stop = stops[q % stops.count]
+            let at = QueryTime.instant(Date(timeIntervalSince1970: 1_772_000_000 + Double(q % 5_000_000)))
+            do {
+                switch q % 4 {
+                case 0, 1: return try bundle.departures(stop: stop, at: at, limit: 10).map { "\($0.tripID)\($0.departureTime)" }.joined()
+                case 2: return try bundle.searchStops(["gare", "homme", "place", "rue", "pont"][q % 5]).map(\.stopID).joined()
+                default: return try bundle.stopsNear(lat: 48.58 + Double(q % 100) / 5000, lon: 7.75, radius: 400).map(\.stopID).joined()
+                }
+            } catch {
+                return "error \(error)"
+            }
+        }
+        let expected = queries.map(answer)
+        let mismatches = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in 0..<queries.count {
+                let index = (i + thread * 1_250) % queries.count
+                if answer(queries[index]) != expected[index] { mismatches.increment() }
+            }
+        }
+        XCTAssertEqual(mismatches.value, 0)
+        XCTAssertFalse(expected.allSatisfy { $0.isEmpty || $0.hasPrefix("error") }, "queries returned real answers")
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var value = 0
+    func increment() { lock.lock(); value += 1; lock.unlock() }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+import GTFSCompiler
+import TransitRuntime
+
+/// The real feeds in ../shared/feeds, each compiled once per test run (release mode).
+/// Tests that use them skip when ../shared is absent (a user's clone has none; CI has it).
+enum RealFeeds {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/feeds")
+    static let output = FileManager.default.temporaryDirectory.appendingPathComponent("real-feeds-\(ProcessInfo.processInfo.processIdentifier)")
+
+    static func requireShared() throws {
+        guard FileManager.default.fileExists(atPath: folder.path) else { throw XCTSkip("needs ../shared/feeds") }
+    }
+
+    static var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".zip") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    private static let lock = NSLock()
+    private static var compiled: [String: (TransitBundle, CompileSummary, DiagnosticLog)] = [:]
+
+    /// The feed's bundle, compiled on first use.
+    static func bundle(_ name: String) throws -> (bundle: TransitBundle, summary: CompileSummary, log: DiagnosticLog) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let done = compiled[name] { return done }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let path = output.appendingPathComponent(name + ".db").path
+        let log = DiagnosticLog()
+        let summary = try Compiler.compile(CompileRequest(feeds: [.init(name: name, path: folder.appendingPathComponent(name + ".zip").path)],
+                                                          outputPath: path), log: log)
+        let result = (try TransitBundle(path: path), summary, log)
+        compiled[name] = result
+        return result
+    }
+
+    /// SOURCES.md's table: feed -> (stop_times, trips).
+    static func sources() throws -> [String: (stopTimes: Int, trips: Int)] {
+        let text = try String(contentsOf: folder.appendingPathComponent("SOURCES.md"), encoding: .utf8)
+        var result: [String: (Int, Int)] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 3, let st = Int(cells[1].replacingOccurrences(of: ",", with: "")),
+                  let trips = Int(cells[2].replacingOccurrences(of: ",", with: "")) else { continue }
+            result[cells[0]] = (st, trips)
+        }
+        return result
+    }
+}
+
+/// A small deterministic random generator, so failures can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

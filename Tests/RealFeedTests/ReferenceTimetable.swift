@@ -1,0 +1,212 @@
+import Foundation
+
+/// A deliberately plain reading of a GTFS feed and of departures-semantics.md, written
+/// separately from the compiler and runtime, to check them on real feeds: files come
+/// from `unzip -p`, CSV is split by a simple state machine, times are placed with
+/// Foundation's Calendar, and every query scans the stop's stop_times.
+final class ReferenceTimetable {
+    struct StopTime { var stop: String; var sequence: Int; var arrival: Int?; var departure: Int?; var pickup: Int; var distance: Double? }
+    struct Trip { var id: String; var service: String; var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)] }
+    struct Frequency { var start: Int; var end: Int; var headway: Int }
+    struct Departure: Equatable, CustomStringConvertible {
+        var epoch: Int; var stopID: String; var tripID: String; var serviceDate: String; var secs: Int
+        var description: String { "\(tripID)@\(stopID) \(epoch) \(serviceDate) \(secs)" }
+    }
+
+    let timeZone: TimeZone
+    var stops: [String: (lat: Double?, lon: Double?, type: Int, parent: String?)] = [:]
+    var trips: [String: Trip] = [:]
+    var frequencies: [String: [Frequency]] = [:]
+    var weekly: [String: (days: [Bool], start: String, end: String)] = [:]
+    var exceptions: [String: [String: Int]] = [:]
+    /// stop_id -> (trip_id, index in the trip)
+    var byStop: [String: [(String, Int)]] = [:]
+    var maxTime = 0
+
+    init(zip: String) throws {
+        func table(_ name: String) throws -> [[String: String]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+            process.arguments = ["-p", zip, name]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Self.parseCSV(data)
+        }
+        let agencies = try table("agency.txt")
+        timeZone = TimeZone(identifier: agencies.compactMap { $0["agency_timezone"] }.first { TimeZone(identifier: $0) != nil } ?? "UTC")!
+        for row in try table("stops.txt") {
+            guard let id = row["stop_id"], !id.isEmpty, stops[id] == nil else { continue }
+            stops[id] = (Double(row["stop_lat"] ?? ""), Double(row["stop_lon"] ?? ""), Int(row["location_type"] ?? "") ?? 0,
+                         (row["parent_station"] ?? "").isEmpty ? nil : row["parent_station"])
+        }
+        for row in try table("calendar.txt") {
+            guard let id = row["service_id"], weekly[id] == nil, let start = row["start_date"], let end = row["end_date"] else { continue }
+            let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { row[$0] == "1" }
+            weekly[id] = (days, start, end)
+        }
+        for row in try table("calendar_dates.txt") {
+            guard let id = row["service_id"], let date = row["date"], let type = Int(row["exception_type"] ?? "") else { continue }
+            if exceptions[id, default: [:]][date] == nil { exceptions[id, default: [:]][date] = type }
+        }
+        var services: [String: String] = [:]
+        for row in try table("trips.txt") {
+            guard let id = row["trip_id"], let service = row["service_id"], services[id] == nil else { continue }
+            services[id] = service
+        }
+        var raw: [String: [StopTime]] = [:]
+        for row in try table("stop_times.txt") {
+            guard let trip = row["trip_id"], services[trip] != nil, let stop = row["stop_id"], stops[stop] != nil,
+                  let sequence = Int(row["stop_sequence"] ?? "") else { continue }
+            let arrival = Self.seconds(row["arrival_time"]), departure = Self.seconds(row["departure_time"])
+            raw[trip, default: []].append(StopTime(stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
+                                                   pickup: Int(row["pickup_type"] ?? "") ?? 0, distance: Double(row["shape_dist_traveled"] ?? "")))
+        }
+        for (id, rows) in raw {
+            let sorted = rows.sorted { $0.sequence < $1.sequence }
+            guard sorted.count >= 2, sorted.first?.arrival != nil, sorted.last?.arrival != nil,
+                  let service = services[id], let times = interpolate(sorted) else { continue }
+            trips[id] = Trip(id: id, service: service, stopTimes: times)
+            for (index, st) in times.enumerated() { byStop[st.stop, default: []].append((id, index)) }
+            maxTime = max(maxTime, times.last!.departure)
+        }
+        for row in try table("frequencies.txt") {
+            guard let trip = row["trip_id"], let start = Self.seconds(row["start_time"]), let end = Self.seconds(row["end_time"]),
+                  let headway = Int(row["headway_secs"] ?? ""), headway > 0, end > start else { continue }
+            frequencies[trip, default: []].append(Frequency(start: start, end: end, headway: headway))
+            if let span = trips[trip].map({ $0.stopTimes.last!.departure - $0.stopTimes[0].departure }) { maxTime = max(maxTime, end + span) }
+        }
+    }
+
+    /// Linear in distance between timed stops (shape_dist_traveled when every row has it, else haversine).
+    private func interpolate(_ rows: [StopTime]) -> [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)]? {
+        var distance = [0.0]
+        let useShape = rows.allSatisfy { $0.distance != nil }
+        for i in 1..<rows.count {
+            if useShape { distance.append(rows[i].distance!); continue }
+            let a = stops[rows[i - 1].stop]!, b = stops[rows[i].stop]!
+            var d = 0.0
+            if let la = a.lat, let oa = a.lon, let lb = b.lat, let ob = b.lon {
+                let p1 = la * .pi / 180, p2 = lb * .pi / 180
+                let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((ob - oa) * .pi / 180 / 2), 2)
+                d = 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
+            }
+            distance.append(distance[i - 1] + d)
+        }
+        var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)] = []
+        var previous = 0
+        for (i, row) in rows.enumerated() {
+            if let arrival = row.arrival, let departure = row.departure {
+                result.append((row.stop, row.sequence, arrival, departure, row.pickup))
+                previous = i
+                continue
+            }
+            let next = rows[(i + 1)...].firstIndex { $0.arrival != nil }!
+            let t0 = Double(rows[previous].departure!), t1 = Double(rows[next].arrival!)
+            let span = distance[next] - distance[previous]
+            let f = span > 0 ? (distance[i] - distance[previous]) / span : Double(i - previous) / Double(next - previous)
+            let t = Int((t0 + (t1 - t0) * f).rounded(.down))
+            result.append((row.stop, row.sequence, t, t, row.pickup))
+        }
+        return result
+    }
+
+    func runs(_ service: String, on date: String, weekday: Int) -> Bool {
+        if let type = exceptions[service]?[date] { return type == 1 }
+        guard let w = weekly[service] else { return false }
+        return w.start <= date && date <= w.end && w.days[weekday]
+    }
+
+    /// GTFS time 0 of a service day: noon local time minus 12 hours.
+    func dayStart(_ y: Int, _ m: Int, _ d: Int) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let noon = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12))!
+        return Int(noon.timeIntervalSince1970) - 43_200
+    }
+
+    /// Departures at `stop` (or a station's children) in [from, to), in the contract's order.
+    func departures(stop: String, from: Int, to: Int) -> [Departure] {
+        var targets = [stop]
+        if stops[stop]?.type == 1 { targets += stops.filter { $0.value.parent == stop }.map(\.key) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let first = calendar.startOfDay(for: Date(timeIntervalSince1970: TimeInterval(from)))
+        var result: [Departure] = []
+        for offset in (-(maxTime / 86_400 + 1))...2 {
+            let day = calendar.date(byAdding: .day, value: offset, to: first)!
+            let c = calendar.dateComponents([.year, .month, .day, .weekday], from: day)
+            let date = String(format: "%04d%02d%02d", c.year!, c.month!, c.day!)
+            let iso = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+            let weekday = (c.weekday! + 5) % 7
+            let base = dayStart(c.year!, c.month!, c.day!)
+            for target in targets {
+                for (tripID, index) in byStop[target] ?? [] {
+                    let trip = trips[tripID]!
+                    guard index < trip.stopTimes.count - 1, trip.stopTimes[index].pickup != 1, runs(trip.service, on: date, weekday: weekday) else { continue }
+                    let offsetSecs = trip.stopTimes[index].departure - trip.stopTimes[0].departure
+                    var starts = [trip.stopTimes[0].departure]
+                    if let windows = frequencies[tripID] {
+                        starts = windows.flatMap { w in stride(from: w.start, to: w.end, by: w.headway).map { $0 } }
+                    }
+                    for start in starts {
+                        let secs = start + offsetSecs
+                        if base + secs >= from && base + secs < to {
+                            result.append(Departure(epoch: base + secs, stopID: target, tripID: tripID, serviceDate: iso, secs: secs))
+                        }
+                    }
+                }
+            }
+        }
+        return result.sorted { a, b in
+            if a.epoch != b.epoch { return a.epoch < b.epoch }
+            if a.stopID != b.stopID { return a.stopID.utf8.lexicographicallyPrecedes(b.stopID.utf8) }
+            return a.tripID.utf8.lexicographicallyPrecedes(b.tripID.utf8)
+        }
+    }
+
+    static func seconds(_ text: String?) -> Int? {
+        let parts = (text ?? "").trimmingCharacters(in: .whitespaces).split(separator: ":")
+        guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]) else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+
+    /// RFC 4180 rows as dictionaries keyed by the (trimmed) header.
+    static func parseCSV(_ data: Data) -> [[String: String]] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var rows: [[String]] = []
+        var row: [String] = [], field: [UInt8] = []
+        var quoted = false, i = 0
+        func endField() { row.append(String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces)); field = [] }
+        while i < bytes.count {
+            let b = bytes[i]
+            if quoted {
+                if b == 0x22 && i + 1 < bytes.count && bytes[i + 1] == 0x22 { field.append(0x22); i += 2; continue }
+                if b == 0x22 { quoted = false } else { field.append(b) }
+            } else if b == 0x22 && field.isEmpty {
+                quoted = true
+            } else if b == 0x2C {
+                endField()
+            } else if b == 0x0A || b == 0x0D {
+                endField()
+                if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+                row = []
+                if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+            } else {
+                field.append(b)
+            }
+            i += 1
+        }
+        if !field.isEmpty || !row.isEmpty { endField(); rows.append(row) }
+        guard let header = rows.first else { return [] }
+        return rows.dropFirst().map { values in
+            var dict: [String: String] = [:]
+            for (k, v) in zip(header, values) where dict[k] == nil { dict[k] = v }
+            return dict
+        }
+    }
+}
