@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "transit-query", dependencies: [
             "TransitRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // In-process query timings for `make bench`.
+        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
         .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
     ]

@@ -40,7 +40,8 @@ public enum Compiler {
         if log.hasErrors || (request.strict && log.warningCount > 0) {
             throw CompileFailure(log: log)
         }
-        let model = builder.finish()
+        var model = builder.finish()
+        model.cityCount = cities?.cities.count ?? 0
         progress?("writing \(request.outputPath)")
         do {
             try BundleWriter(outputPath: request.outputPath).write(model, cities: cities)

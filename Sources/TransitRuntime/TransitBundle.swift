@@ -62,7 +62,8 @@ public final class TransitBundle: Sendable {
             try checkRange(source, from: from, to: from + windowMinutes * 60)
             var sids = [sid]
             if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
-            let finder = DepartureFinder(feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates, db: db)
+            let finder = DepartureFinder(feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
+                                         entities: entities, db: db)
             let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
             return try found.map { try departure($0, feed: source, db: db) }
         }
@@ -129,10 +130,9 @@ public final class TransitBundle: Sendable {
     /// Feeds, their timezones and service ranges, counts and the schema version.
     public func info() throws -> BundleInfo {
         try pool.with { db in
-            func count(_ sql: String) throws -> Int { try db.scalarInt(sql) ?? 0 }
-            let meta = try db.prepare("SELECT value FROM metadata WHERE key = 'stop_times'")
-            let stopTimes = try meta.step() ? Int(meta.string(0)) ?? 0 : 0
-            let hasCities = try count("SELECT count(*) FROM sqlite_master WHERE name = 'cities'") > 0
+            var counts: [String: Int] = [:]
+            let meta = try db.cached("SELECT key, value FROM metadata")
+            while try meta.step() { counts[meta.string(0)] = Int(meta.string(1)) }
             return BundleInfo(
                 schemaVersion: BundleSchema.version,
                 feeds: catalog.feeds.map {
@@ -140,9 +140,8 @@ public final class TransitBundle: Sendable {
                           firstServiceDate: $0.firstDate.map(ServiceDate.init), lastServiceDate: $0.lastDate.map(ServiceDate.init),
                           sha256: $0.sha256)
                 },
-                stops: try count("SELECT count(*) FROM stops"), routes: try count("SELECT count(*) FROM routes"),
-                trips: try count("SELECT count(*) FROM trips"), patterns: try count("SELECT count(*) FROM patterns"),
-                stopTimes: stopTimes, cities: hasCities ? try count("SELECT count(*) FROM cities") : 0)
+                stops: counts["stops"] ?? 0, routes: counts["routes"] ?? 0, trips: counts["trips"] ?? 0,
+                patterns: counts["patterns"] ?? 0, stopTimes: counts["stop_times"] ?? 0, cities: counts["cities"] ?? 0)
         }
     }
 }

@@ -5,7 +5,9 @@ enum BundleTables {
     static func insert(_ m: BundleModel, into db: SQLiteDatabase) throws {
         let meta = try db.prepare("INSERT INTO metadata (key, value) VALUES (?, ?)")
         for (key, value) in [("generator", "gtfs-compile"), ("schema_version", String(BundleSchema.version)),
-                             ("stop_times", String(m.stopTimeCount))] {
+                             ("stop_times", String(m.stopTimeCount)), ("stops", String(m.stops.count)),
+                             ("routes", String(m.routes.count)), ("trips", String(m.trips.count)),
+                             ("patterns", String(m.patterns.count)), ("cities", String(m.cityCount))] {
             meta.bind(1, key); meta.bind(2, value); try meta.run()
         }
         let feed = try db.prepare("INSERT INTO feeds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")

@@ -74,4 +74,5 @@ struct BundleModel {
     /// Trip and stop headsigns; hid = index + 1.
     var headsigns: [String] = []
     var stopTimeCount = 0
+    var cityCount = 0
 }

@@ -26,7 +26,34 @@ final class EntityCache: @unchecked Sendable {
         let textColor: String?
     }
 
+    /// A pattern's stop where trips may be boarded (not its last stop, pickup_type not 1).
+    struct DepartingStop: Sendable {
+        let pid: Int
+        let departureOffset: Int
+        let pickupType: Int
+        let stopHeadsign: Int?
+    }
+
+    /// A pattern's regular (not frequency-based) trips, sorted by start time.
+    struct PatternTrips: Sendable {
+        let starts: [Int32]
+        let services: [Int32]
+        let tids: [Int32]
+
+        /// The first index whose start is >= `value`.
+        func lowerBound(_ value: Int) -> Int {
+            var low = 0, high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(starts[mid]) < value { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
+
     private let stops = LockedCache<Int, StopRow>()
+    private let departing = LockedCache<Int, [DepartingStop]>()
+    private let patternTrips = LockedCache<Int, PatternTrips>()
     private let children = LockedCache<Int, [Int]>()
     private let routes = LockedCache<Int, RouteRow>()
     private let headsigns = LockedCache<Int, String>()
@@ -43,6 +70,41 @@ final class EntityCache: @unchecked Sendable {
             return StopRow(sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
                            lat: q.optionalDouble(4), lon: q.optionalDouble(5), locationType: q.int(6),
                            parentSid: q.optionalInt(7), platformCode: q.optionalString(8), wheelchairBoarding: q.int(9))
+        }
+    }
+
+    /// The pattern stops at `sid` that are departures.
+    func departingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
+        try departing.value(sid) {
+            let q = try db.cached("""
+                SELECT ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
+                JOIN patterns p ON p.pid = ps.pid
+                WHERE ps.sid = ?1 AND ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
+                """)
+            q.bind(1, sid)
+            var result: [DepartingStop] = []
+            while try q.step() {
+                result.append(DepartingStop(pid: q.int(0), departureOffset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3)))
+            }
+            return result
+        }
+    }
+
+    /// The regular trips of pattern `pid` by start time, read once.
+    func trips(ofPattern pid: Int, db: SQLiteDatabase) throws -> PatternTrips {
+        try patternTrips.value(pid) {
+            let q = try db.cached("""
+                SELECT start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
+                WHERE pid = ?1 AND frequency = 0 ORDER BY start_time_secs, tid
+                """)
+            q.bind(1, pid)
+            var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
+            while try q.step() {
+                starts.append(Int32(q.int(0)))
+                services.append(Int32(q.int(1)))
+                tids.append(Int32(q.int(2)))
+            }
+            return PatternTrips(starts: starts, services: services, tids: tids)
         }
     }
 

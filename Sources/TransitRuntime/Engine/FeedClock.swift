@@ -5,9 +5,22 @@ import TransitStore
 /// a GTFS time counts from noon minus 12 hours of its service day.
 struct FeedClock: Sendable {
     let timeZone: TimeZone
+    /// UTC offsets by 15-minute bucket of UTC time, for buckets with one offset throughout.
+    private let offsets = LockedCache<Int, Int>(limit: 100_000)
+
+    init(timeZone: TimeZone) { self.timeZone = timeZone }
 
     /// The UTC offset in seconds at an instant (epoch seconds).
     func offset(at epoch: Int) -> Int {
+        let bucket = epoch >= 0 ? epoch / 900 : (epoch - 899) / 900
+        let cached = offsets.value(bucket) {
+            let start = zoneOffset(bucket * 900), end = zoneOffset(bucket * 900 + 899)
+            return start == end ? start : Int.min
+        }
+        return cached == Int.min ? zoneOffset(epoch) : cached
+    }
+
+    private func zoneOffset(_ epoch: Int) -> Int {
         timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(epoch)))
     }
 

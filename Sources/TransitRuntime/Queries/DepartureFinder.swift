@@ -32,6 +32,7 @@ struct DepartureFinder {
     let calendar: ServiceCalendar
     let dayStarts: LockedCache<Int, Int>
     let templates: LockedCache<Int, [TemplateAtStop]>
+    let entities: EntityCache
     let db: SQLiteDatabase
 
     /// Candidates at `sids` with instants in [from, to), sorted by instant, stop, trip; at most `limit`.
@@ -61,22 +62,18 @@ struct DepartureFinder {
 
     private func regular(sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
                          active: ServiceCalendar.ActiveSet, into found: inout [Candidate]) throws {
-        let q = try db.cached("""
-            SELECT ps.pid, ps.pickup_type, ps.hid, t.tid, t.sv, t.start_time_secs + ps.departure_offset_secs
-            FROM pattern_stops ps
-            JOIN patterns p ON p.pid = ps.pid
-            JOIN trips t ON t.pid = ps.pid AND t.frequency = 0
-                AND t.start_time_secs >= ?2 - ps.departure_offset_secs AND t.start_time_secs < ?3 - ps.departure_offset_secs
-            WHERE ps.sid = ?1 AND ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
-            """)
-        q.bind(1, sid)
-        q.bind(2, low)
-        q.bind(3, high)
-        while try q.step() {
-            guard active.contains(q.int(4)) else { continue }
-            let secs = q.int(5)
-            found.append(Candidate(instant: dayStart + secs, sid: sid, tid: q.int(3), pid: q.int(0), stopHeadsign: q.optionalInt(2),
-                                   pickupType: q.int(1), serviceDay: day, departureSecs: secs, frequencyBased: false))
+        for stop in try entities.departingStops(at: sid, db: db) {
+            let trips = try entities.trips(ofPattern: stop.pid, db: db)
+            var i = trips.lowerBound(low - stop.departureOffset)
+            while i < trips.starts.count && Int(trips.starts[i]) < high - stop.departureOffset {
+                if active.contains(Int(trips.services[i])) {
+                    let secs = Int(trips.starts[i]) + stop.departureOffset
+                    found.append(Candidate(instant: dayStart + secs, sid: sid, tid: Int(trips.tids[i]), pid: stop.pid,
+                                           stopHeadsign: stop.stopHeadsign, pickupType: stop.pickupType, serviceDay: day,
+                                           departureSecs: secs, frequencyBased: false))
+                }
+                i += 1
+            }
         }
     }
 

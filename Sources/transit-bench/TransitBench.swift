@@ -1,0 +1,121 @@
+import Foundation
+import TransitRuntime
+
+/// Times queries in-process on one thread and prints medians and 99th percentiles.
+///
+///     transit-bench departures BUNDLE [QUERIES]   random stop/time departures (60 min, limit 20), stop search
+///     transit-bench cities BUNDLE [QUERIES]       city lookup by id, search and nearest
+///     transit-bench batch-input BUNDLE N          writes N departure queries as JSON lines to stdout
+@main
+enum TransitBench {
+    static func main() {
+        do {
+            try run(CommandLine.arguments)
+        } catch {
+            FileHandle.standardError.write(Data("transit-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ args: [String]) throws {
+        guard args.count >= 3 else {
+            print("usage: transit-bench departures|cities|batch-input BUNDLE [N]")
+            exit(2)
+        }
+        let count = args.count > 3 ? Int(args[3]) ?? 10_000 : 10_000
+        switch args[1] {
+        case "departures": try departures(args[2], count)
+        case "cities": try cities(args[2], count)
+        case "batch-input": try batchInput(args[2], count)
+        default: print("unknown benchmark \(args[1])"); exit(2)
+        }
+    }
+
+    /// Microseconds per call: median and 99th percentile.
+    static func measure(_ label: String, _ count: Int, _ body: (Int) throws -> Int) rethrows {
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        var results = 0
+        for i in 0..<count {
+            let start = DispatchTime.now().uptimeNanoseconds
+            results += try body(i)
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+        samples.sort()
+        let median = samples[samples.count / 2], p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+        print(String(format: "%-34@ n=%6d  median %8.1f us  p99 %8.1f us  (%d results)", label as NSString, count, median, p99, results))
+    }
+
+    static func randomStopsAndTimes(_ bundle: TransitBundle, _ count: Int) throws -> [(String, String, Date)] {
+        let info = try bundle.info()
+        var generator = SystemRandomNumberGenerator()
+        var stops: [(String, String)] = []
+        for feed in info.feeds {
+            for word in ["a", "e", "i", "o", "u", "r", "s", "t", "n", "l", "c", "d", "m", "p", "g", "b"] {
+                stops += try bundle.searchStops(word, limit: 400).filter { $0.feed == feed.feedID }.map { ($0.stopID, $0.feed) }
+            }
+        }
+        stops = Array(Set(stops.map { "\($0.0)\u{1}\($0.1)" })).sorted().map {
+            let parts = $0.split(separator: "\u{1}")
+            return (String(parts[0]), String(parts[1]))
+        }
+        let feed = info.feeds[0]
+        let first = feed.firstServiceDate!.description, last = feed.lastServiceDate!.description
+        let formatter = ISO8601DateFormatter()
+        let start = formatter.date(from: first + "T00:00:00Z")!.timeIntervalSince1970
+        let end = formatter.date(from: last + "T00:00:00Z")!.timeIntervalSince1970
+        return (0..<count).map { _ in
+            let stop = stops.randomElement(using: &generator)!
+            return (stop.0, stop.1, Date(timeIntervalSince1970: Double.random(in: start..<end, using: &generator)))
+        }
+    }
+
+    static func departures(_ path: String, _ count: Int) throws {
+        let bundle = try TransitBundle(path: path)
+        let queries = try randomStopsAndTimes(bundle, count)
+        // Opening a bundle and answering its first departures query, with a fresh instance each time.
+        var openings: [Double] = []
+        for q in queries.prefix(21) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let fresh = try TransitBundle(path: path)
+            _ = try fresh.departures(stop: q.0, feed: q.1, at: .instant(q.2))
+            openings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        print(String(format: "open + first departures  n=%6d  median %8.2f ms  max %8.2f ms", openings.count, openings.sorted()[openings.count / 2], openings.max()!))
+        // Warm the caches once, as an app would after a few queries.
+        for q in queries.prefix(200) { _ = try bundle.departures(stop: q.0, feed: q.1, at: .instant(q.2)) }
+        try measure("departures (60 min, limit 20)", queries.count) { i in
+            try bundle.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20).count
+        }
+        let words = ["gare", "homme", "place", "rue", "pont", "université", "hauptb", "st", "centre", "parc", "école", "route", "mairie"]
+        try measure("stop search", 5_000) { i in try bundle.searchStops(words[i % words.count], limit: 20).count }
+        try measure("stops near (500 m)", 5_000) { i in
+            try bundle.stopsNear(lat: 48.58 + Double(i % 100) / 2000, lon: 7.70 + Double(i % 37) / 500, radius: 500).count
+        }
+    }
+
+    static func cities(_ path: String, _ count: Int) throws {
+        let bundle = try TransitBundle(path: path)
+        let all = try bundle.cities(filter: CityFilter(), limit: 170_000)
+        guard !all.isEmpty else { print("no cities in \(path)"); return }
+        var generator = SystemRandomNumberGenerator()
+        let ids = (0..<count).map { _ in all.randomElement(using: &generator)!.id }
+        try measure("city by id", count) { i in try bundle.city(id: ids[i]).alternateNames.count }
+        let names = (0..<count).map { _ in all.randomElement(using: &generator)!.name }
+        try measure("city search (full names)", count) { i in try bundle.searchCities(names[i], limit: 10).count }
+        let prefixes = names.map { String($0.prefix(4)) }
+        try measure("city search (4-letter prefixes)", count) { i in try bundle.searchCities(prefixes[i], limit: 10).count }
+        let points = (0..<count).map { _ in (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator)) }
+        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(lat: points[i].0, lng: points[i].1, limit: 10).count }
+    }
+
+    static func batchInput(_ path: String, _ count: Int) throws {
+        let bundle = try TransitBundle(path: path)
+        let formatter = ISO8601DateFormatter()
+        var out = ""
+        for (i, q) in try randomStopsAndTimes(bundle, count).enumerated() {
+            out += "{\"id\":\(i),\"op\":\"departures\",\"stop\":\"\(q.0)\",\"feed\":\"\(q.1)\",\"at\":\"\(formatter.string(from: q.2))\",\"window\":60,\"limit\":20}\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make bench: compile speed, memory and size, and query latencies, on the real feeds.
+# Needs ../shared (feeds, cities, tools). Prints a report; numbers go into README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED=${SHARED:-../shared}
+WORK=${BENCH_DIR:-/tmp/transit-bench}
+BIN=.build/release
+mkdir -p "$WORK"
+[ -d "$SHARED/feeds" ] || { echo "bench needs $SHARED/feeds"; exit 1; }
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+seconds() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+
+compile_report() {
+  local name=$1 feed=$2 out="$WORK/$1.db"
+  local unzip_times="" compile_times="" memory=0
+  for i in 1 2 3; do
+    unzip_times+="$(seconds unzip -p "$feed" | cut -d' ' -f1)"$'\n'
+    read -r t m < <(seconds $BIN/gtfs-compile "$feed" -o "$out" --quiet)
+    compile_times+="$t"$'\n'
+    memory=$m
+  done
+  local u c st bytes
+  u=$(printf '%s' "$unzip_times" | median); c=$(printf '%s' "$compile_times" | median)
+  st=$($BIN/transit-query info --bundle "$out" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
+  bytes=$(stat -c %s "$out")
+  printf '%-16s stop_times %9d | unzip -p %6.2f s | compile %6.2f s (%.2fx unzip) | peak %5d MB | bundle %6.1f MB = %5.2f B/stop_time\n' \
+    "$name" "$st" "$u" "$c" "$(echo "$c / $u" | bc -l)" $((memory / 1024)) "$(echo "$bytes / 1048576" | bc -l)" "$(echo "$bytes / $st" | bc -l)"
+}
+
+echo "== compile (median of 3 runs; unzip -p measured in the same run)"
+compile_report cts-strasbourg "$SHARED/feeds/cts-strasbourg.zip"
+if [ ! -f "$WORK/cts-x10.zip" ]; then python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x10.zip" 10; fi
+compile_report cts-x10 "$WORK/cts-x10.zip"
+
+echo "== cities (world-cities-1000.json, 170,391 cities)"
+read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-1000.json" -o "$WORK/cities.db" --quiet)
+printf 'compile %.2f s, peak %d MB, bundle %.1f MB\n' "$t" $((m / 1024)) "$(echo "$(stat -c %s "$WORK/cities.db") / 1048576" | bc -l)"
+$BIN/transit-bench cities "$WORK/cities.db" 10000
+
+for name in cts-strasbourg cts-x10; do
+  echo "== queries on $name"
+  $BIN/transit-bench departures "$WORK/$name.db" 10000
+  $BIN/transit-bench batch-input "$WORK/$name.db" 50000 > "$WORK/batch.jsonl"
+  start=$(date +%s.%N)
+  taskset -c 0 $BIN/transit-query batch --bundle "$WORK/$name.db" < "$WORK/batch.jsonl" > "$WORK/batch.out"
+  end=$(date +%s.%N)
+  errors=$(grep -c '"error"' "$WORK/batch.out" || true)
+  printf 'batch: 50000 departure queries on one core in %.2f s = %.0f queries/s (%s errors)\n' "$(echo "$end - $start" | bc -l)" "$(echo "50000 / ($end - $start)" | bc -l)" "$errors"
+done
