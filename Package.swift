@@ -24,7 +24,7 @@ let package = Package(
             "GTFSCompiler", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "transit-query", dependencies: [
-            "TransitRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TransitRuntime", "TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),

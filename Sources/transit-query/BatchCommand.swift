@@ -21,7 +21,7 @@ struct BatchCommand: ParsableCommand {
             var out = OutputBuffer()
             while let line = readLine(strippingNewline: true) {
                 if line.allSatisfy(\.isWhitespace) { continue }
-                out.append(runner.answer(line))
+                out.append(runner.answer(line).bytes)
             }
             out.flush()
         }
@@ -30,16 +30,16 @@ struct BatchCommand: ParsableCommand {
 
 /// Buffers stdout writes into large chunks.
 struct OutputBuffer {
-    private var pending = ""
+    private var pending: [UInt8] = []
 
-    mutating func append(_ line: String) {
+    mutating func append(_ line: [UInt8]) {
         pending += line
-        pending += "\n"
-        if pending.utf8.count > 1 << 16 { flush() }
+        pending.append(0x0A)
+        if pending.count > 1 << 16 { flush() }
     }
 
     mutating func flush() {
-        FileHandle.standardOutput.write(Data(pending.utf8))
-        pending = ""
+        FileHandle.standardOutput.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
     }
 }

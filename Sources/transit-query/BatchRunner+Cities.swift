@@ -1,22 +1,23 @@
 import TransitRuntime
+import TransitStore
 
 extension BatchRunner {
     /// `{"op":"city","city":ID}` and `{"op":"cities", "search"|"near"|"country", filters...}`.
-    func runCityQuery(_ op: String, _ q: [String: Any], into w: inout JSONWriter) throws {
+    func runCityQuery(_ op: String, _ q: JSONValue, into w: inout JSONWriter) throws {
         switch op {
         case "city":
             let city = try bundle.city(id: try string(q, "city"))
             w.key("city"); JSONOutput.write(city, full: true, to: &w)
         case "cities":
-            let filter = CityFilter(country: q["country"] as? String, category: q["category"] as? String,
-                                    minInternetSpeed: q["min_internet"].flatMap(number), maxCostOfLiving: q["max_cost"].flatMap(number),
-                                    minSafetyRating: q["min_safety"].flatMap(number))
+            let filter = CityFilter(country: try optionalString(q, "country"), category: try optionalString(q, "category"),
+                                    minInternetSpeed: try number(q, "min_internet"), maxCostOfLiving: try number(q, "max_cost"),
+                                    minSafetyRating: try number(q, "min_safety"))
             let limit = try int(q, "limit") ?? 20
             let cities: [City]
-            if let text = q["search"] as? String {
+            if let text = try optionalString(q, "search") {
                 cities = try bundle.searchCities(text, filter: filter, limit: limit)
-            } else if let near = q["near"] as? [Any], near.count == 2, let lat = number(near[0]), let lng = number(near[1]) {
-                cities = try bundle.nearestCities(lat: lat, lng: lng, filter: filter, limit: limit)
+            } else if let point = try coordinate(q, "near") {
+                cities = try bundle.nearestCities(lat: point.0, lng: point.1, filter: filter, limit: limit)
             } else if filter.country != nil {
                 cities = try bundle.cities(filter: filter, limit: limit)
             } else {

@@ -1,22 +1,25 @@
-/// Builds compact JSON text by hand: keys stay in the documented order, and it is
-/// much faster than an encoder for the batch mode's many small objects.
+/// Builds compact JSON as UTF-8 bytes by hand: keys stay in the documented order, and
+/// it is much faster than an encoder for the batch mode's many small objects.
 struct JSONWriter {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = [false]
+    private var pendingValue = false
 
-    mutating func beginObject() { separator(); text += "{"; needsComma.append(false) }
-    mutating func endObject() { text += "}"; needsComma.removeLast() }
-    mutating func beginArray() { separator(); text += "["; needsComma.append(false) }
-    mutating func endArray() { text += "]"; needsComma.removeLast() }
+    init() { bytes.reserveCapacity(4096) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
+    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
 
     mutating func key(_ name: String) {
         separator()
         appendString(name)
-        text += ":"
+        bytes.append(UInt8(ascii: ":"))
         pendingValue = true
     }
-
-    private var pendingValue = false
 
     mutating func value(_ string: String?) {
         guard let string else { return null() }
@@ -25,21 +28,18 @@ struct JSONWriter {
 
     mutating func value(_ number: Int?) {
         guard let number else { return null() }
-        separator(); text += String(number)
+        separator(); bytes.append(contentsOf: String(number).utf8)
     }
 
     mutating func value(_ number: Double?) {
         guard let number, number.isFinite else { return null() }
         separator()
-        text += number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        bytes.append(contentsOf: (number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)).utf8)
     }
 
-    mutating func value(_ flag: Bool) { separator(); text += flag ? "true" : "false" }
+    mutating func value(_ flag: Bool) { separator(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
 
-    mutating func null() { separator(); text += "null" }
-
-    /// Writes pre-rendered JSON as one value.
-    mutating func raw(_ json: String) { separator(); text += json }
+    mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
 
     mutating func field(_ name: String, _ string: String?) { key(name); value(string) }
     mutating func field(_ name: String, _ number: Int?) { key(name); value(number) }
@@ -48,25 +48,33 @@ struct JSONWriter {
 
     private mutating func separator() {
         if pendingValue { pendingValue = false; needsComma[needsComma.count - 1] = true; return }
-        if needsComma[needsComma.count - 1] { text += "," }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
     }
 
     private mutating func appendString(_ string: String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+        bytes.append(UInt8(ascii: "\""))
+        var copy = string
+        copy.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them whole.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                default: bytes.append(byte)
+                }
             }
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -1,6 +1,7 @@
 import TransitStore
 
-/// Inserts the transit rows of a model, table by table, with prepared statements.
+/// Inserts the transit rows of a model, table by table, with prepared statements
+/// (all but the patterns, which `insertPatterns` writes).
 enum BundleTables {
     static func insert(_ m: BundleModel, into db: SQLiteDatabase) throws {
         let meta = try db.prepare("INSERT INTO metadata (key, value) VALUES (?, ?)")
@@ -36,7 +37,7 @@ enum BundleTables {
         let headsign = try db.prepare("INSERT INTO headsigns VALUES (?, ?)")
         for (i, text) in m.headsigns.enumerated() { headsign.bind(1, i + 1); headsign.bind(2, text); try headsign.run() }
         try insertServices(m, db)
-        try insertPatternsAndTrips(m, db)
+        try insertTrips(m, db)
     }
 
     private static func insertStops(_ m: BundleModel, _ db: SQLiteDatabase) throws {
@@ -73,7 +74,8 @@ enum BundleTables {
         }
     }
 
-    private static func insertPatternsAndTrips(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+    /// The `patterns` and `pattern_stops` rows; `BundleWriter` writes them on a second connection.
+    static func insertPatterns(_ m: BundleModel, into db: SQLiteDatabase) throws {
         let pattern = try db.prepare("INSERT INTO patterns VALUES (?, ?, ?)")
         let stop = try db.prepare("INSERT INTO pattern_stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for p in m.patterns {
@@ -85,6 +87,9 @@ enum BundleTables {
                 try stop.run()
             }
         }
+    }
+
+    private static func insertTrips(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let dict = try db.prepare("INSERT INTO dict_trip VALUES (?, ?, ?)")
         let trip = try db.prepare("INSERT INTO trips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for t in m.trips {

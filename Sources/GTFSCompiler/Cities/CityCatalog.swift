@@ -1,4 +1,5 @@
 import Foundation
+import TransitStore
 
 /// Reads and checks a city catalogue (`schemas/city.schema.json`). Problems with one
 /// city are warnings naming the JSON path; that value, link or city is dropped.

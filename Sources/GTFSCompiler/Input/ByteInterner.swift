@@ -93,10 +93,21 @@ struct ByteInterner {
         }
     }
 
-    /// FNV-1a, folded to the table size.
+    /// A multiply-xor hash taking eight bytes at a time, folded to the table size.
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
+        var i = 0
+        if let base = key.baseAddress {
+            while i + 8 <= key.count {
+                h = (h ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 32
+                i += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < key.count { tail |= UInt64(base[i]) << shift; shift += 8; i += 1 }
+            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 }

@@ -75,7 +75,7 @@ struct ModelBuilder {
         model.feeds.append(.init(fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
                                  publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                                  hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
-                                 sha256: feed.sha256))
+                                 sha256: try feed.sha256Result?.value() ?? ""))
     }
 
     /// Takes the patterns once every feed is added.

@@ -16,7 +16,7 @@ final class CSVTable {
         fileName = name
         self.feed = feed
         self.log = log
-        reader = CSVReader(stream: stream, fileName: name)
+        reader = CSVReader(stream: ReadAheadStream(stream), fileName: name)
         do {
             try readHeader(required: required)
         } catch var diagnostic as Diagnostic {

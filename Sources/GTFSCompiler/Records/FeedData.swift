@@ -95,7 +95,8 @@ final class FeedData {
     var frequencies: [Frequency] = []
     var feedVersion: String?
     var publisherName: String?
-    var sha256 = ""
+    /// The input's SHA-256, computed in the background.
+    var sha256Result: BackgroundResult<String>?
 
     init(name: String) { self.name = name }
 }

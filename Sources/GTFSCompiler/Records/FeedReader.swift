@@ -36,8 +36,6 @@ enum FeedReader {
                              message: "a feed needs calendar.txt or calendar_dates.txt; it has neither")
         }
         let feed = FeedData(name: name)
-        // The fingerprint is computed on another core while the files are parsed.
-        let digest = BackgroundResult { try source.sha256() }
         func table(_ file: String, _ required: [String]) throws -> CSVTable? {
             try CSVTable(file, in: source, feed: name, log: log, required: required)
         }
@@ -54,7 +52,9 @@ enum FeedReader {
         }
         if let t = try table("frequencies.txt", ["trip_id", "start_time", "end_time", "headway_secs"]) { try FrequenciesFile.read(t, into: feed) }
         if let t = try table("feed_info.txt", []) { try FeedInfoFile.read(t, into: feed) }
-        feed.sha256 = try digest.value()
+        // The fingerprint is computed on the second core while patterns are built and the
+        // bundle is written (both single-threaded), not while the files are parsed.
+        feed.sha256Result = BackgroundResult { try source.sha256() }
         return feed
     }
 }

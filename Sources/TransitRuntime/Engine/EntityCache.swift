@@ -52,6 +52,7 @@ final class EntityCache: @unchecked Sendable {
     }
 
     private let stops = LockedCache<Int, StopRow>()
+    private let searchKeys = LockedCache<Int, String>()
     private let departing = LockedCache<Int, [DepartingStop]>()
     private let patternTrips = LockedCache<Int, PatternTrips>()
     private let children = LockedCache<Int, [Int]>()
@@ -106,6 +107,11 @@ final class EntityCache: @unchecked Sendable {
             }
             return PatternTrips(starts: starts, services: services, tids: tids)
         }
+    }
+
+    /// The normalized name of stop `sid` (see `SearchKey`), computed once.
+    func searchKey(_ sid: Int, name: String) -> String {
+        searchKeys.value(sid) { SearchKey.normalize(name) }
     }
 
     /// The stops whose parent_station is `sid`, in id order.

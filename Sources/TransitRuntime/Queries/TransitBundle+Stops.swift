@@ -4,7 +4,8 @@ import TransitStore
 extension TransitBundle {
     /// Stops whose names match `text`: case- and diacritics-insensitive, each word a
     /// prefix ("hauptb" finds "Hauptbahnhof"). Best matches first: names equal to the
-    /// query, then names starting with it, then by relevance; a station before its platforms.
+    /// query, then names starting with it, then shorter names; a station before its
+    /// platforms; then by feed and stop_id.
     ///
     /// ```swift
     /// let hits = try bundle.searchStops("zurich hb")
@@ -14,22 +15,22 @@ extension TransitBundle {
         guard let match = FullTextQuery.prefixMatch(text) else { return [] }
         let wanted = SearchKey.normalize(text)
         return try pool.with { db in
-            let q = try db.cached("SELECT rowid, bm25(stops_fts) FROM stops_fts WHERE stops_fts MATCH ?1 ORDER BY rank LIMIT 1000")
+            // The shortest matching names (an exact match is never longer than the other
+            // matches), re-ranked: exact names, names starting with the query, shorter names.
+            let q = try db.cached("""
+                SELECT f.rowid, s.name, s.location_type FROM stops_fts f JOIN stops s ON s.sid = f.rowid
+                WHERE stops_fts MATCH ?1 ORDER BY length(s.name), f.rowid LIMIT ?2
+                """)
             q.bind(1, match)
-            var scored: [(rank: (Int, Double, Int), row: EntityCache.StopRow)] = []
+            q.bind(2, max(100, limit * 5))
+            var scored: [(closeness: Int, length: Int, station: Int, sid: Int)] = []
             while try q.step() {
-                let row = try entities.stop(q.int(0), db: db)
-                let name = SearchKey.normalize(row.name)
+                let name = entities.searchKey(q.int(0), name: q.string(1))
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
-                scored.append(((closeness, q.double(1), row.locationType == 1 ? 0 : 1), row))
+                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, q.int(0)))
             }
-            scored.sort { a, b in
-                if a.rank.0 != b.rank.0 { return a.rank.0 < b.rank.0 }
-                if a.rank.1 != b.rank.1 { return a.rank.1 < b.rank.1 }
-                if a.rank.2 != b.rank.2 { return a.rank.2 < b.rank.2 }
-                return a.row.sid < b.row.sid
-            }
-            return try scored.prefix(max(0, limit)).map { try publicStop($0.row, distance: nil, db: db) }
+            scored.sort { ($0.closeness, $0.length, $0.station, $0.sid) < ($1.closeness, $1.length, $1.station, $1.sid) }
+            return try scored.prefix(max(0, limit)).map { try publicStop(entities.stop($0.sid, db: db), distance: nil, db: db) }
         }
     }
 

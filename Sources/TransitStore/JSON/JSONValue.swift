@@ -1,5 +1,5 @@
-/// A parsed JSON value. Objects keep their keys in order (catalogue objects are small).
-enum JSONValue {
+/// A parsed JSON value. Objects keep their keys in order (catalogue and query objects are small).
+package enum JSONValue {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,13 +7,13 @@ enum JSONValue {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The JSON type name, for messages ("expected a string, found a number").
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

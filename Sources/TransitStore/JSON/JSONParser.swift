@@ -1,19 +1,19 @@
 import Foundation
 
 /// A strict RFC 8259 parser over bytes, fast enough for catalogues of a few hundred
-/// thousand cities. Errors name the line and column.
-struct JSONParser {
-    struct Failure: Error {
-        let line: Int
-        let column: Int
-        let message: String
+/// thousand cities and for batch queries. Errors name the line and column.
+package struct JSONParser {
+    package struct Failure: Error {
+        package let line: Int
+        package let column: Int
+        package let message: String
     }
 
     private let bytes: [UInt8]
     private var at = 0
     private var depth = 0
 
-    static func parse(_ data: [UInt8]) throws -> JSONValue {
+    package static func parse(_ data: [UInt8]) throws -> JSONValue {
         var parser = JSONParser(bytes: data)
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.at = 3 }
         parser.skipSpace()
@@ -198,8 +198,9 @@ struct JSONParser {
             while at < bytes.count, (0x30...0x39).contains(bytes[at]) { at += 1 }
             guard at > exponent else { throw failure("digits expected in the exponent") }
         }
-        let value = bytes.withUnsafeBufferPointer { FieldParser.double(UnsafeBufferPointer(rebasing: $0[start..<at])) }
-        guard let value else { throw failure("number out of range") }
+        guard let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite else {
+            throw failure("number out of range")
+        }
         return value
     }
 }

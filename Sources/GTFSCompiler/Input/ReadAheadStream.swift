@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads another stream ahead on a second thread (at most `depth` chunks), so that
+/// inflating a zip entry and parsing its CSV run on two cores at once.
+final class ReadAheadStream: ByteStream {
+    /// What the producer thread and the reader share, under one condition lock.
+    private final class Shared: @unchecked Sendable {
+        let condition = NSCondition()
+        var chunks: [[UInt8]] = []
+        var finished = false
+        var failure: Error?
+        var cancelled = false
+    }
+
+    private let shared = Shared()
+    private var current: [UInt8] = []
+    private var offset = 0
+
+    init(_ source: ByteStream, chunkSize: Int = 1 << 20, depth: Int = 4) {
+        let shared = self.shared
+        let box = UncheckedBox(source)
+        Thread.detachNewThread {
+            while true {
+                var chunk = [UInt8](repeating: 0, count: chunkSize)
+                var count = 0
+                var failure: Error?
+                do {
+                    count = try chunk.withUnsafeMutableBytes { try box.value.read(into: $0) }
+                } catch {
+                    failure = error
+                }
+                chunk.removeLast(chunkSize - count)
+                shared.condition.lock()
+                while shared.chunks.count >= depth && !shared.cancelled { shared.condition.wait() }
+                if shared.cancelled { shared.condition.unlock(); return }
+                if let failure { shared.failure = failure; shared.finished = true }
+                else if count == 0 { shared.finished = true }
+                else { shared.chunks.append(chunk) }
+                let done = shared.finished
+                shared.condition.broadcast()
+                shared.condition.unlock()
+                if done { return }
+            }
+        }
+    }
+
+    deinit {
+        shared.condition.lock()
+        shared.cancelled = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if offset == current.count {
+            shared.condition.lock()
+            while shared.chunks.isEmpty && !shared.finished { shared.condition.wait() }
+            if shared.chunks.isEmpty {
+                let failure = shared.failure
+                shared.condition.unlock()
+                if let failure { throw failure }
+                return 0
+            }
+            current = shared.chunks.removeFirst()
+            offset = 0
+            shared.condition.broadcast()
+            shared.condition.unlock()
+        }
+        let count = min(buffer.count, current.count - offset)
+        current.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        offset += count
+        return count
+    }
+}
+
+/// Hands a non-Sendable value to exactly one other thread.
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
