@@ -5,7 +5,7 @@ BIN_RELEASE = .build/release
 SHARED ?= ../shared
 OUT = out
 
-.PHONY: all deps build release demo test test-fast test-real schema bench fuzz clean
+.PHONY: all deps build release demo test test-fast test-real schema bench fuzz sanitize clean
 
 all: build
 
@@ -56,3 +56,14 @@ bench: release
 
 clean:
 	rm -rf .build $(OUT)
+
+# Runs the libFuzzer targets (csv, zip, fields, json) for FUZZ_SECONDS each.
+fuzz:
+	bash Fuzz/run.sh
+
+# The unit tests under ThreadSanitizer and AddressSanitizer (separate build folders).
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter TransitToolkitTests
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter TransitToolkitTests

@@ -5,11 +5,16 @@ import XCTest
 final class CommandLineTests: XCTestCase {
     struct Run { let status: Int32; let stdout: String; let stderr: String }
 
-    /// The folder holding the built products (the test bundle sits beside them).
-    static var products: URL {
-        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent() }
-            ?? Bundle.main.bundleURL
-    }
+    /// The folder holding the built products: the test runner (`...xctest`) sits beside them.
+    static let products: URL = {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if runner.path.contains(".xctest") {
+            var url = runner
+            while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
+            return url.deletingLastPathComponent()
+        }
+        return TestSupport.repository.appendingPathComponent(".build/debug")
+    }()
 
     func run(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make fuzz: builds the libFuzzer harness with AddressSanitizer and runs each target for
+# FUZZ_SECONDS (default 60), seeded from gtfs-samples, the zip fixtures and ../shared/broken.
+# Crashes land in Fuzz/findings/<target>/; the summary of each run in Fuzz/findings/log.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
+SHARED=${SHARED:-../shared}
+OUT=.build/fuzz
+mkdir -p "$OUT" Fuzz/findings
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I Sources/CSQLite -I Sources/CZlib)
+swiftc "${FLAGS[@]}" -wmo -module-name TransitStore -emit-module -emit-module-path "$OUT/TransitStore.swiftmodule" \
+  -c -o "$OUT/TransitStore.o" Sources/TransitStore/*.swift Sources/TransitStore/JSON/*.swift
+swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
+  $(find Sources/GTFSCompiler -name '*.swift') Fuzz/FuzzTargets.swift "$OUT/TransitStore.o" -lsqlite3 -lz
+
+seed() {
+  local target=$1 dir="$OUT/corpus-$1"
+  mkdir -p "$dir"
+  case $target in
+    csv) cp gtfs-samples/metro/*.txt gtfs-samples/valley/*.txt "$dir/" 2>/dev/null || true
+         if [ -d "$SHARED/broken" ]; then for z in "$SHARED"/broken/*.zip; do unzip -o -q "$z" -d "$dir/$(basename "$z" .zip)" 2>/dev/null || true; done
+         find "$dir" -mindepth 2 -type f -exec sh -c 'cp "$1" "'"$dir"'/$(echo "$1" | md5sum | cut -c1-12)"' _ {} \; ; find "$dir" -mindepth 1 -type d -exec rm -rf {} +; fi ;;
+    zip) cp Tests/Fixtures/zips/*.zip "$dir/"; [ -d "$SHARED/broken" ] && cp "$SHARED"/broken/*.zip "$dir/" || true ;;
+    fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
+    json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
+  esac
+}
+
+for target in csv zip fields json; do
+  seed "$target"
+  mkdir -p "Fuzz/findings/$target"
+  echo "== $target: $SECONDS_PER_TARGET s"
+  FUZZ_TARGET=$target "$OUT/gtfs-fuzz" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+    -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true
+  summary=$(grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" "$OUT/$target.log" | tr '\n' ' ')
+  echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${SECONDS_PER_TARGET}s $summary" | tee -a Fuzz/findings/log.txt
+done
+ls Fuzz/findings/*/ 2>/dev/null | grep -E "crash|leak|timeout|oom" && echo "findings above" || echo "no crashes"
