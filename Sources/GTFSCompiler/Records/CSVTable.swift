@@ -74,6 +74,16 @@ final class CSVTable {
 
     func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> { reader.field(column) }
 
+    /// The row's id in `column`, or nil (reported, row to be dropped) when it is empty.
+    func requiredID(_ column: Int, _ name: String) -> UnsafeBufferPointer<UInt8>? {
+        let key = reader.field(column)
+        if key.isEmpty {
+            warn(.missingValue, column: column, message: "\(name) is empty; row dropped")
+            return nil
+        }
+        return key
+    }
+
     func isEmpty(_ column: Int) -> Bool { reader.field(column).isEmpty }
 
     /// The field as a String, nil when empty or absent.

@@ -4,11 +4,7 @@ enum CalendarDatesFile {
         let id = t.column("service_id"), date = t.column("date"), type = t.column("exception_type")
         var seen = Set<Int>()
         while try t.next() {
-            let key = t.bytes(id)
-            if key.isEmpty {
-                t.warn(.missingValue, column: id, message: "service_id is empty; row dropped")
-                continue
-            }
+            guard let key = t.requiredID(id, "service_id") else { continue }
             let serviceID = String(decoding: key, as: UTF8.self)
             guard let day = FieldParser.date(t.bytes(date)) else {
                 t.warn(.badDate, column: date, entity: serviceID, message: "date is not a YYYYMMDD date; row dropped")

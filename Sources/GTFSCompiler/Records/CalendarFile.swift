@@ -6,11 +6,7 @@ enum CalendarFile {
         let id = t.column("service_id"), start = t.column("start_date"), end = t.column("end_date")
         let dayColumns = weekdays.map { t.column($0) }
         while try t.next() {
-            let key = t.bytes(id)
-            if key.isEmpty {
-                t.warn(.missingValue, column: id, message: "service_id is empty; row dropped")
-                continue
-            }
+            guard let key = t.requiredID(id, "service_id") else { continue }
             let serviceID = String(decoding: key, as: UTF8.self)
             guard let startDate = FieldParser.date(t.bytes(start)) else {
                 t.warn(.badDate, column: start, entity: serviceID, message: "start_date is not a YYYYMMDD date; row dropped")

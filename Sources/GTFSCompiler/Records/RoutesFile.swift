@@ -5,11 +5,7 @@ enum RoutesFile {
         let long = t.column("route_long_name"), type = t.column("route_type")
         let color = t.column("route_color"), textColor = t.column("route_text_color")
         while try t.next() {
-            let key = t.bytes(id)
-            if key.isEmpty {
-                t.warn(.missingValue, column: id, message: "route_id is empty; row dropped")
-                continue
-            }
+            guard let key = t.requiredID(id, "route_id") else { continue }
             let routeID = String(decoding: key, as: UTF8.self)
             guard feed.routeIDs.intern(key).added else {
                 t.warn(.duplicateID, column: id, entity: routeID, message: "route_id defined twice; the first wins")

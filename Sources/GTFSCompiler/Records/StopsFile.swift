@@ -5,11 +5,7 @@ enum StopsFile {
         let lat = t.column("stop_lat"), lon = t.column("stop_lon"), type = t.column("location_type")
         let parent = t.column("parent_station"), platform = t.column("platform_code"), wheelchair = t.column("wheelchair_boarding")
         while try t.next() {
-            let key = t.bytes(id)
-            if key.isEmpty {
-                t.warn(.missingValue, column: id, message: "stop_id is empty; row dropped")
-                continue
-            }
+            guard let key = t.requiredID(id, "stop_id") else { continue }
             let stopID = String(decoding: key, as: UTF8.self)
             guard feed.stopIDs.intern(key).added else {
                 t.warn(.duplicateID, column: id, entity: stopID, message: "stop_id defined twice; the first wins")

@@ -4,11 +4,7 @@ enum TripsFile {
         let id = t.column("trip_id"), route = t.column("route_id"), service = t.column("service_id")
         let headsign = t.column("trip_headsign"), direction = t.column("direction_id"), wheelchair = t.column("wheelchair_accessible")
         while try t.next() {
-            let key = t.bytes(id)
-            if key.isEmpty {
-                t.warn(.missingValue, column: id, message: "trip_id is empty; row dropped")
-                continue
-            }
+            guard let key = t.requiredID(id, "trip_id") else { continue }
             let tripID = String(decoding: key, as: UTF8.self)
             if feed.tripIDs.find(key) != nil {
                 t.warn(.duplicateID, column: id, entity: tripID, message: "trip_id defined twice; the first wins")
