@@ -23,6 +23,8 @@ struct BundleWriter {
         }
     }
 
+    static let sideTables: Set<String> = ["patterns", "pattern_stops", "city_alternate_names", "city_cells"]
+
     /// The table name in `CREATE TABLE name (`.
     static func tableName(_ sql: String) -> String {
         String(sql.dropFirst("CREATE TABLE ".count).prefix { $0 != " " && $0 != "(" })
@@ -31,17 +33,18 @@ struct BundleWriter {
     private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
         let statements = BundleSchema.statements
         let isIndex = { (sql: String) in sql.hasPrefix("CREATE INDEX") || sql.hasPrefix("CREATE UNIQUE INDEX") }
-        // Patterns (the largest table) are written on a second core, into a side file that
-        // is copied in afterwards.
-        let patternTables = statements.filter { ["patterns", "pattern_stops"].contains(Self.tableName($0)) }
+        // The largest tables that need no full-text index (patterns, alternate names, grid
+        // cells) are written on a second core, into a side file that is copied in afterwards.
+        let sideStatements = statements.filter { Self.sideTables.contains(Self.tableName($0)) }
         let sidePath = path + "-patterns"
         try? FileManager.default.removeItem(atPath: sidePath)
         let side = BackgroundResult<Void> {
             let db = try SQLiteDatabase(path: sidePath, writable: true)
             try Self.configure(db)
             try db.execute("BEGIN")
-            for sql in patternTables { try db.execute(sql) }
+            for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
+            if let cities { try CityTables.insertSideTables(cities, into: db) }
             try db.execute("COMMIT")
         }
         defer {
@@ -54,10 +57,12 @@ struct BundleWriter {
         // WITHOUT ROWID tables are filled in the in-memory temp schema first (unqualified
         // inserts land there), then copied into main in key order: SQLite's transfer copy
         // packs their pages full, as a VACUUM would, at a fraction of its cost.
-        let staged = statements.filter { $0.hasPrefix("CREATE TABLE") && $0.hasSuffix("WITHOUT ROWID") && !patternTables.contains($0) }
+        let staged = statements.filter { $0.hasPrefix("CREATE TABLE") && $0.hasSuffix("WITHOUT ROWID") && !sideStatements.contains($0) }
         try db.execute("BEGIN")
-        for sql in statements where !isIndex(sql) && !staged.contains(sql) && !patternTables.contains(sql) { try db.execute(sql) }
+        for sql in statements where !isIndex(sql) && !staged.contains(sql) && !sideStatements.contains(sql) { try db.execute(sql) }
         for sql in staged { try db.execute(sql.replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE ")) }
+        // Full-text indexes are merged once at the end ('optimize'), not while rows arrive.
+        try db.execute("INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0); INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)")
         try BundleTables.insert(model, into: db)
         if let cities { try CityTables.insert(cities, into: db) }
         for sql in staged {
@@ -71,7 +76,7 @@ struct BundleWriter {
         attach.bind(1, sidePath)
         try attach.run()
         try db.execute("BEGIN")
-        for sql in patternTables {
+        for sql in sideStatements {
             try db.execute(sql)
             try db.execute("INSERT INTO main.\(Self.tableName(sql)) SELECT * FROM side.\(Self.tableName(sql))")
         }
