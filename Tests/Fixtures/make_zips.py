@@ -16,12 +16,17 @@ def sample(name):
         return f.read()
 
 
+def entry(name):
+    """A fixed date, so the same script always writes the same bytes."""
+    return zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+
+
 def plain(path, method, prefix="", extra=()):
     with zipfile.ZipFile(path, "w", method) as z:
         for name in FILES:
-            z.writestr(prefix + name, sample(name))
+            z.writestr(entry(prefix + name), sample(name), compress_type=method)
         for name, data in extra:
-            z.writestr(name, data)
+            z.writestr(entry(name), data, compress_type=method)
 
 
 def streamed(path):
@@ -40,6 +45,32 @@ def streamed(path):
                                len(name), 0, 0, 0, 0, 0, offset) + name.encode()
     start = len(out)
     out += central + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(FILES), len(FILES), len(central), start, 0)
+    open(path, "wb").write(out)
+
+
+def zip64(path):
+    """Every size and offset in the central directory is 0xFFFFFFFF with the real value in a
+    ZIP64 extra field, and the archive ends with a ZIP64 end record and locator."""
+    out = bytearray()
+    central = bytearray()
+    for name in FILES:
+        data = sample(name)
+        comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+        packed = comp.compress(data) + comp.flush()
+        crc = zlib.crc32(data)
+        offset = len(out)
+        local_extra = struct.pack("<HHQQ", 0x0001, 16, len(data), len(packed))
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 8, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(name), len(local_extra))
+        out += name.encode() + local_extra + packed
+        extra = struct.pack("<HHQQQ", 0x0001, 24, len(data), len(packed), offset)
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 8, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF,
+                               len(name), len(extra), 0, 0, 0, 0, 0xFFFFFFFF) + name.encode() + extra
+    start = len(out)
+    out += central
+    end64 = len(out)
+    out += struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, len(FILES), len(FILES), len(central), start)
+    out += struct.pack("<IIQI", 0x07064B50, 0, end64, 1)
+    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
     open(path, "wb").write(out)
 
 
@@ -72,7 +103,7 @@ def main():
     # A deflate bomb: 50 MB of zeros declared as 1 KB.
     with zipfile.ZipFile(os.path.join(OUT, "bomb.zip"), "w", zipfile.ZIP_DEFLATED) as z:
         for name in FILES:
-            z.writestr(name, sample(name) if name != "stop_times.txt" else b"\0" * (50 << 20))
+            z.writestr(entry(name), sample(name) if name != "stop_times.txt" else b"\0" * (50 << 20), compress_type=zipfile.ZIP_DEFLATED)
     lying_bomb = os.path.join(OUT, "bomb.zip")
     data = bytearray(open(lying_bomb, "rb").read())
     at = data.find(struct.pack("<I", 0x02014B50))
@@ -82,11 +113,7 @@ def main():
             struct.pack_into("<I", data, at + 24, 1024)
         at = data.find(struct.pack("<I", 0x02014B50), at + 4)
     open(lying_bomb, "wb").write(bytes(data))
-    # ZIP64: Python writes ZIP64 records when forced.
-    with zipfile.ZipFile(os.path.join(OUT, "zip64.zip"), "w", zipfile.ZIP_DEFLATED, allowZip64=True) as z:
-        for name in FILES:
-            with z.open(name, "w", force_zip64=True) as f:
-                f.write(sample(name))
+    zip64(os.path.join(OUT, "zip64.zip"))
     open(os.path.join(OUT, "not-a-zip.zip"), "wb").write(b"agency_id,agency_name\n")
     open(os.path.join(OUT, "truncated.zip"), "wb").write(open(os.path.join(OUT, "deflated.zip"), "rb").read()[:900])
 
