@@ -87,8 +87,33 @@ final class EntityCache: @unchecked Sendable {
             while try q.step() {
                 result.append(DepartingStop(pid: q.int(0), departureOffset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3)))
             }
+            try loadTrips(ofPatternsAt: sid, pids: result.map(\.pid), db: db)
             return result
         }
+    }
+
+    /// Reads the trips of every pattern at `sid` not yet cached, in one statement.
+    private func loadTrips(ofPatternsAt sid: Int, pids: [Int], db: SQLiteDatabase) throws {
+        let missing = Set(pids.filter { !patternTrips.contains($0) })
+        guard missing.count > 1 else { return }
+        let q = try db.cached("""
+            SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
+            WHERE pid IN (SELECT pid FROM pattern_stops WHERE sid = ?1) AND frequency = 0 ORDER BY pid, start_time_secs, tid
+            """)
+        q.bind(1, sid)
+        var pid = -1
+        var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
+        func flush() {
+            if missing.contains(pid) { patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
+            starts = []; services = []; tids = []
+        }
+        while try q.step() {
+            if q.int(0) != pid { flush(); pid = q.int(0) }
+            starts.append(Int32(q.int(1)))
+            services.append(Int32(q.int(2)))
+            tids.append(Int32(q.int(3)))
+        }
+        flush()
     }
 
     /// The regular trips of pattern `pid` by start time, read once.

@@ -10,6 +10,19 @@ final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
     /// `limit`: when exceeded, the cache is emptied (simple, and enough for date-keyed data).
     init(limit: Int = .max) { self.limit = limit }
 
+    func contains(_ key: Key) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage[key] != nil
+    }
+
+    func insert(_ key: Key, _ value: Value) {
+        lock.lock()
+        if storage.count >= limit { storage.removeAll(keepingCapacity: true) }
+        storage[key] = value
+        lock.unlock()
+    }
+
     func value(_ key: Key, compute: () throws -> Value) rethrows -> Value {
         lock.lock()
         if let value = storage[key] {
