@@ -29,14 +29,18 @@ def plain(path, method, prefix="", extra=()):
             z.writestr(entry(name), data, compress_type=method)
 
 
+def deflate(data):
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return comp.compress(data) + comp.flush()
+
+
 def streamed(path):
     """Deflated entries written with data descriptors (sizes after the data), as streaming zippers do."""
     out = bytearray()
     central = bytearray()
     for name in FILES:
         data = sample(name)
-        comp = zlib.compressobj(9, zlib.DEFLATED, -15)
-        packed = comp.compress(data) + comp.flush()
+        packed = deflate(data)
         crc = zlib.crc32(data)
         offset = len(out)
         out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 8, 8, 0, 0, 0, 0, 0, len(name), 0) + name.encode()
@@ -55,8 +59,7 @@ def zip64(path):
     central = bytearray()
     for name in FILES:
         data = sample(name)
-        comp = zlib.compressobj(9, zlib.DEFLATED, -15)
-        packed = comp.compress(data) + comp.flush()
+        packed = deflate(data)
         crc = zlib.crc32(data)
         offset = len(out)
         local_extra = struct.pack("<HHQQ", 0x0001, 16, len(data), len(packed))
