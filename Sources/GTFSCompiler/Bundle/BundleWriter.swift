@@ -23,7 +23,10 @@ struct BundleWriter {
         }
     }
 
-    static let sideTables: Set<String> = ["patterns", "pattern_stops", "city_alternate_names", "city_cells"]
+    static let sideTables: Set<String> = [
+        "patterns", "pattern_stops", "cities", "city_alternate_names", "categories", "city_categories",
+        "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
+    ]
 
     /// The table name in `CREATE TABLE name (`.
     static func tableName(_ sql: String) -> String {
@@ -33,8 +36,8 @@ struct BundleWriter {
     private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
         let statements = BundleSchema.statements
         let isIndex = { (sql: String) in sql.hasPrefix("CREATE INDEX") || sql.hasPrefix("CREATE UNIQUE INDEX") }
-        // The largest tables that need no full-text index (patterns, alternate names, grid
-        // cells) are written on a second core, into a side file that is copied in afterwards.
+        // Patterns and the city tables (all but their full-text index) are written on a
+        // second core, into a side file that is copied in afterwards.
         let sideStatements = statements.filter { Self.sideTables.contains(Self.tableName($0)) }
         let sidePath = path + "-patterns"
         try? FileManager.default.removeItem(atPath: sidePath)
@@ -44,7 +47,7 @@ struct BundleWriter {
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
-            if let cities { try CityTables.insertSideTables(cities, into: db) }
+            if let cities { try CityTables.insertRows(cities, into: db) }
             try db.execute("COMMIT")
         }
         defer {
@@ -64,7 +67,7 @@ struct BundleWriter {
         // Full-text indexes are merged once at the end ('optimize'), not while rows arrive.
         try db.execute("INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0); INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)")
         try BundleTables.insert(model, into: db)
-        if let cities { try CityTables.insert(cities, into: db) }
+        if let cities { try CityTables.insertFullText(cities, into: db) }
         for sql in staged {
             let name = Self.tableName(sql)
             try db.execute(sql)

@@ -1,9 +1,18 @@
 import TransitStore
 
-/// Inserts a checked city catalogue: cities, categories, attractions, images, links and
-/// FTS rows (and, through `insertSideTables`, alternate names and grid cells).
+/// Inserts a checked city catalogue. `insertRows` fills the ordinary tables (cities,
+/// alternate names, categories, attractions, images, links, grid cells) and
+/// `insertFullText` the FTS index; `BundleWriter` runs them on two connections at once.
 enum CityTables {
-    static func insert(_ model: CityModel, into db: SQLiteDatabase) throws {
+    static func insertFullText(_ model: CityModel, into db: SQLiteDatabase) throws {
+        let fts = try db.prepare("INSERT INTO cities_fts (rowid, name, alternate_names, country_name) VALUES (?, ?, ?, ?)")
+        for c in model.cities {
+            fts.bind(1, c.cid); fts.bind(2, c.name); fts.bind(3, c.alternateNames.joined(separator: "\n")); fts.bind(4, c.countryName)
+            try fts.run()
+        }
+    }
+
+    static func insertRows(_ model: CityModel, into db: SQLiteDatabase) throws {
         let category = try db.prepare("INSERT INTO categories VALUES (?, ?)")
         var catOf: [String: Int] = [:]
         for (i, name) in model.categories.enumerated() {
@@ -11,18 +20,20 @@ enum CityTables {
             category.bind(1, i + 1); category.bind(2, name); try category.run()
         }
         let city = try db.prepare("INSERT INTO cities VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let alternate = try db.prepare("INSERT INTO city_alternate_names VALUES (?, ?)")
         let categoryLink = try db.prepare("INSERT INTO city_categories VALUES (?, ?)")
         let attraction = try db.prepare("INSERT INTO city_attractions VALUES (?, ?, ?, ?, ?, ?, ?)")
         let image = try db.prepare("INSERT INTO city_images VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         let related = try db.prepare("INSERT INTO city_related VALUES (?, ?, ?)")
         let feed = try db.prepare("INSERT INTO city_feeds VALUES (?, ?)")
-        let fts = try db.prepare("INSERT INTO cities_fts (rowid, name, alternate_names, country_name) VALUES (?, ?, ?, ?)")
         for c in model.cities {
             city.bind(1, c.cid); city.bind(2, c.id); city.bind(3, c.name); city.bind(4, c.country); city.bind(5, c.countryName)
             city.bind(6, c.lat); city.bind(7, c.lng); city.bind(8, c.timezone); city.bind(9, c.population); city.bind(10, c.description)
             city.bind(11, c.costOfLiving); city.bind(12, c.internetSpeed); city.bind(13, c.safetyRating); city.bind(14, c.climate)
             try city.run()
-            let alternateNames = c.alternateNames.joined(separator: "\n")
+            if !c.alternateNames.isEmpty {
+                alternate.bind(1, c.cid); alternate.bind(2, c.alternateNames.joined(separator: "\n")); try alternate.run()
+            }
             for cat in Set(c.categories.compactMap { catOf[$0] }).sorted() {
                 categoryLink.bind(1, c.cid); categoryLink.bind(2, cat); try categoryLink.run()
             }
@@ -38,16 +49,6 @@ enum CityTables {
                 related.bind(1, c.cid); related.bind(2, i); related.bind(3, cid); try related.run()
             }
             for fid in c.fids.sorted() { feed.bind(1, c.cid); feed.bind(2, fid); try feed.run() }
-            fts.bind(1, c.cid); fts.bind(2, c.name); fts.bind(3, alternateNames); fts.bind(4, c.countryName)
-            try fts.run()
-        }
-    }
-
-    /// `city_alternate_names` and `city_cells`; `BundleWriter` writes them on a second connection.
-    static func insertSideTables(_ model: CityModel, into db: SQLiteDatabase) throws {
-        let alternate = try db.prepare("INSERT INTO city_alternate_names VALUES (?, ?)")
-        for c in model.cities where !c.alternateNames.isEmpty {
-            alternate.bind(1, c.cid); alternate.bind(2, c.alternateNames.joined(separator: "\n")); try alternate.run()
         }
         let cell = try db.prepare("INSERT INTO city_cells VALUES (?, ?)")
         let cells = model.cities.map { (BundleSchema.cityCell(lat: $0.lat, lng: $0.lng), $0.cid) }.sorted { $0 < $1 }
