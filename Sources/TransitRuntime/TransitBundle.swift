@@ -33,6 +33,18 @@ public final class TransitBundle: Sendable {
         pool = ConnectionPool(path: path, first: db)
     }
 
+    /// Reads every trip's pattern and start time into memory now (about 12 bytes a trip),
+    /// so that no later departures query pays for reading them on first use. Worth it for
+    /// servers and batch jobs answering many queries; apps can leave the loading lazy.
+    ///
+    /// ```swift
+    /// let bundle = try TransitBundle(path: "city.db")
+    /// try bundle.preload()
+    /// ```
+    public func preload() throws {
+        try pool.with { db in try entities.preloadDepartures(db: db) }
+    }
+
     /// The feeds in the bundle, by id.
     public var feedIDs: [String] { catalog.feeds.map(\.feedID) }
 

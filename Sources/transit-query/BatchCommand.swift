@@ -17,6 +17,8 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let opened = try BundleOptions.parse(bundle.map { ["--bundle", $0] } ?? []).open()
+            // A batch answers many queries: read the timetable index once up front.
+            try opened.preload()
             let runner = BatchRunner(bundle: opened)
             var out = OutputBuffer()
             while let line = readLine(strippingNewline: true) {

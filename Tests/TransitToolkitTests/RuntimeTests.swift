@@ -67,6 +67,21 @@ final class RuntimeTests: XCTestCase {
         XCTAssertThrowsError(try TestSupport.sampleBundle.stopsNear(lat: 95, lon: 0))
     }
 
+    func testPreloadedBundleGivesTheSameAnswers() throws {
+        let lazy = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let preloaded = try TransitBundle(path: TestSupport.sampleBundlePath)
+        try preloaded.preload()
+        for stop in ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON", "TIEFENBRUNNEN"] {
+            for at in ["2026-03-28T23:50", "2026-03-29T07:30", "2026-03-30T06:00", "2026-04-06T07:55"] {
+                let time = try QueryTime.parse(at)
+                XCTAssertEqual(try preloaded.departures(stop: stop, at: time, windowMinutes: 180, limit: 100),
+                               try lazy.departures(stop: stop, at: time, windowMinutes: 180, limit: 100), "\(stop) \(at)")
+            }
+        }
+        XCTAssertEqual(try preloaded.departures(stop: "CENTRAL", at: QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1).map(\.tripID),
+                       ["T4_WK_0800", "S2_FREQ"])
+    }
+
     func testConcurrentQueriesAgreeWithOneThread() throws {
         let bundle = TestSupport.sampleBundle
         let stops = ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON"]

@@ -92,6 +92,37 @@ final class EntityCache: @unchecked Sendable {
         }
     }
 
+    /// Reads every pattern's trips and every stop's departing pattern stops in two scans.
+    func preloadDepartures(db: SQLiteDatabase) throws {
+        let trips = try db.prepare("""
+            SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
+            WHERE frequency = 0 ORDER BY pid, start_time_secs, tid
+            """)
+        var pid = -1
+        var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
+        func flush() {
+            if pid >= 0 { patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
+            starts = []; services = []; tids = []
+        }
+        while try trips.step() {
+            if trips.int(0) != pid { flush(); pid = trips.int(0) }
+            starts.append(Int32(trips.int(1)))
+            services.append(Int32(trips.int(2)))
+            tids.append(Int32(trips.int(3)))
+        }
+        flush()
+        let stops = try db.prepare("""
+            SELECT ps.sid, ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
+            JOIN patterns p ON p.pid = ps.pid WHERE ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
+            """)
+        var bySid: [Int: [DepartingStop]] = [:]
+        while try stops.step() {
+            bySid[stops.int(0), default: []].append(DepartingStop(pid: stops.int(1), departureOffset: stops.int(2),
+                                                                  pickupType: stops.int(3), stopHeadsign: stops.optionalInt(4)))
+        }
+        for (sid, list) in bySid { departing.insert(sid, list) }
+    }
+
     /// Reads the trips of every pattern at `sid` not yet cached, in one statement.
     private func loadTrips(ofPatternsAt sid: Int, pids: [Int], db: SQLiteDatabase) throws {
         let missing = Set(pids.filter { !patternTrips.contains($0) })
