@@ -98,19 +98,7 @@ final class EntityCache: @unchecked Sendable {
             SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
             WHERE frequency = 0 ORDER BY pid, start_time_secs, tid
             """)
-        var pid = -1
-        var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
-        func flush() {
-            if pid >= 0 { patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
-            starts = []; services = []; tids = []
-        }
-        while try trips.step() {
-            if trips.int(0) != pid { flush(); pid = trips.int(0) }
-            starts.append(Int32(trips.int(1)))
-            services.append(Int32(trips.int(2)))
-            tids.append(Int32(trips.int(3)))
-        }
-        flush()
+        try cachePatternTrips(from: trips, only: nil)
         let stops = try db.prepare("""
             SELECT ps.sid, ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
             JOIN patterns p ON p.pid = ps.pid WHERE ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
@@ -132,10 +120,18 @@ final class EntityCache: @unchecked Sendable {
             WHERE pid IN (SELECT pid FROM pattern_stops WHERE sid = ?1) AND frequency = 0 ORDER BY pid, start_time_secs, tid
             """)
         q.bind(1, sid)
+        try cachePatternTrips(from: q, only: missing)
+    }
+
+    /// Caches the rows of `(pid, start_time_secs, sv, tid)` ordered by pid and start, one
+    /// `PatternTrips` per pid (only for pids in `only`, when given).
+    private func cachePatternTrips(from q: SQLiteStatement, only: Set<Int>?) throws {
         var pid = -1
         var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
         func flush() {
-            if missing.contains(pid) { patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
+            if pid >= 0 && only?.contains(pid) != false {
+                patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids))
+            }
             starts = []; services = []; tids = []
         }
         while try q.step() {
