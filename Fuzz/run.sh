@@ -6,13 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 SHARED=${SHARED:-../shared}
-OUT=.build/fuzz
+ROOT=$(pwd)
+OUT=$ROOT/.build/fuzz
 mkdir -p "$OUT" Fuzz/findings
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I Sources/CSQLite -I Sources/CZlib)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib")
 swiftc "${FLAGS[@]}" -wmo -module-name TransitStore -emit-module -emit-module-path "$OUT/TransitStore.swiftmodule" \
   -c -o "$OUT/TransitStore.o" Sources/TransitStore/*.swift Sources/TransitStore/JSON/*.swift
-swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
-  $(find Sources/GTFSCompiler -name '*.swift') Fuzz/FuzzTargets.swift "$OUT/TransitStore.o" -lsqlite3 -lz
+# Built from inside $OUT, where swiftc leaves its by-products.
+(cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
+  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "$OUT/TransitStore.o" -lsqlite3 -lz)
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"

@@ -1,4 +1,5 @@
 import Foundation
+import TransitStore
 
 /// Reads RFC 4180 CSV from a byte stream, one record at a time, without making
 /// Strings: fields are byte ranges into an internal buffer, valid until the next

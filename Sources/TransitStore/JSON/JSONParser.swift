@@ -120,7 +120,7 @@ package struct JSONParser {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
                 at += 1
-                guard let text = String(validating: out, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+                guard let text = UTF8Check.string(out) else { throw failure("invalid UTF-8 in a string") }
                 return text
             }
             if byte < 0x20 { throw failure("control character in a string") }
@@ -156,8 +156,9 @@ package struct JSONParser {
     }
 
     private func validated(_ range: Range<Int>) throws -> String {
-        guard let text = String(validating: bytes[range], as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
-        return text
+        let valid = bytes.withUnsafeBufferPointer { range.isEmpty || UTF8Check.isValid($0.baseAddress! + range.lowerBound, range.count) }
+        guard valid else { throw failure("invalid UTF-8 in a string") }
+        return String(decoding: bytes[range], as: UTF8.self)
     }
 
     private mutating func hex4() throws -> UInt32 {

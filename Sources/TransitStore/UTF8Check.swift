@@ -1,6 +1,7 @@
-/// Validates UTF-8 with an ASCII fast path (eight bytes at a time).
-enum UTF8Check {
-    static func isValid(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+/// Validates UTF-8 with an ASCII fast path (eight bytes at a time). Shared because
+/// `String(validating:)` needs macOS 15 / iOS 18, and the runtime supports older systems.
+package enum UTF8Check {
+    package static func isValid(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var i = 0
         while i < count {
             if i + 8 <= count {
@@ -26,5 +27,14 @@ enum UTF8Check {
             i += length
         }
         return true
+    }
+}
+
+extension UTF8Check {
+    /// The bytes as a String, or nil when they are not valid UTF-8.
+    package static func string<C: Collection>(_ bytes: C) -> String? where C.Element == UInt8 {
+        let copy = Array(bytes)
+        let valid = copy.withUnsafeBufferPointer { $0.isEmpty || isValid($0.baseAddress!, $0.count) }
+        return valid ? String(decoding: copy, as: UTF8.self) : nil
     }
 }
