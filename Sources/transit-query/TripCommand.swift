@@ -1,5 +1,6 @@
 import ArgumentParser
 import TransitRuntime
+import TransitStore
 
 struct TripCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "trip", abstract: "A trip's stops and times on a service date.")
@@ -35,8 +36,8 @@ struct TripCommand: ParsableCommand {
             var lines = ["trip \(details.tripID) (\(details.feed)), route \(details.routeID), to \(details.headsign), "
                          + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render()]
             for f in details.frequencies {
-                lines.append("repeats every \(f.headwaySecs / 60) min from \(f.startSecs / 3600):\(pad2(f.startSecs / 60 % 60)) "
-                             + "until \(f.endSecs / 3600):\(pad2(f.endSecs / 60 % 60))\(f.exactTimes ? "" : " (approximate times)")")
+                lines.append("repeats every \(f.headwaySecs / 60) min from \(f.startSecs / 3600):\(pad(f.startSecs / 60 % 60, 2)) "
+                             + "until \(f.endSecs / 3600):\(pad(f.endSecs / 60 % 60, 2))\(f.exactTimes ? "" : " (approximate times)")")
             }
             if details.stopTimes.contains(where: \.interpolated) { lines.append("* interpolated time") }
             output(lines.joined(separator: "\n"))
@@ -44,4 +45,3 @@ struct TripCommand: ParsableCommand {
     }
 }
 
-func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

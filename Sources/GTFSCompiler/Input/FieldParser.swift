@@ -1,4 +1,5 @@
 import Foundation
+import TransitStore
 
 /// Parses GTFS field values straight from bytes.
 enum FieldParser {
@@ -20,7 +21,7 @@ enum FieldParser {
 
     /// `YYYYMMDD` to the same integer, when it names a real date.
     static func date(_ f: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard f.count == 8, let value = integer(f), CivilDateCheck.isValid(yyyymmdd: value) else { return nil }
+        guard f.count == 8, let value = integer(f), CivilDate(yyyymmdd: value) != nil else { return nil }
         return value
     }
 
@@ -56,15 +57,5 @@ enum FieldParser {
     @inline(__always)
     private static func digit(_ byte: UInt8) -> Int32? {
         byte >= 0x30 && byte <= 0x39 ? Int32(byte - 0x30) : nil
-    }
-}
-
-/// Date validity without pulling the shared module into every call site.
-enum CivilDateCheck {
-    static func isValid(yyyymmdd value: Int) -> Bool {
-        let y = value / 10000, m = value / 100 % 100, d = value % 100
-        guard y >= 1900, y <= 2200, m >= 1, m <= 12, d >= 1 else { return false }
-        let days = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return d <= days[m - 1]
     }
 }

@@ -22,7 +22,7 @@ final class ZipArchive: FeedSource {
     let path: String
     private(set) var entries: [String: Entry] = [:]
     private(set) var listingDiagnostics: [Diagnostic] = []
-    var fileNames: Set<String> { Set(entries.keys) }
+    private(set) var fileNames: Set<String> = []
 
     init(path: String) throws {
         self.path = path
@@ -61,7 +61,7 @@ final class ZipArchive: FeedSource {
         for (parts, entry) in usable {
             if parts.count == 1 || (useFolder && parts.count == 2) {
                 let name = String(parts.last!)
-                if entries[name] == nil { entries[name] = entry }
+                if entries[name] == nil { entries[name] = entry; fileNames.insert(name) }
             } else {
                 listingDiagnostics.append(Diagnostic(.unknownFile, file: entry.name, message: "file in a sub-folder of the archive: ignored"))
             }

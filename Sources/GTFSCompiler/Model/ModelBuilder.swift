@@ -38,6 +38,7 @@ struct ModelBuilder {
 
         let windows = frequencyWindows(feed)
         let assembler = TripAssembler(feed: feed, log: log)
+        let stopHeadsignHid = (0..<Int32(feed.stopHeadsigns.count)).map { Int32(headsign(feed.stopHeadsigns.string($0))) }
         var maxTime = 0
         var keptTrips = 0
         for local in feed.tripIDs.idsInByteOrder() {
@@ -48,7 +49,7 @@ struct ModelBuilder {
                 BundleModel.PatternStop(stopSequence: s.sequence, sid: Int32(sidOf[Int(s.stop)]), arrivalOffset: s.arrival - start,
                                         departureOffset: s.departure - start, pickupType: s.pickup, dropOffType: s.dropOff,
                                         interpolated: s.interpolated,
-                                        hid: s.headsign >= 0 ? Int32(headsign(feed.stopHeadsigns.string(s.headsign))) : -1)
+                                        hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
             }
             let pid = patternTable.pid(for: patternStops, fid: fid)
             let tid = model.trips.count + 1

@@ -20,12 +20,11 @@ struct PatternTable {
 
     private static func fingerprint(_ stops: [BundleModel.PatternStop]) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ part: UInt64) { h = (h ^ part) &* 0x100_0000_01b3 }
         for s in stops {
-            for part in [UInt64(UInt32(bitPattern: s.sid)), UInt64(UInt32(bitPattern: s.stopSequence)),
-                         UInt64(UInt32(bitPattern: s.arrivalOffset)) << 32 | UInt64(UInt32(bitPattern: s.departureOffset)),
-                         UInt64(s.pickupType) | UInt64(s.dropOffType) << 8 | (s.interpolated ? 1 << 16 : 0) | UInt64(UInt32(bitPattern: s.hid)) << 24] {
-                h = (h ^ part) &* 0x100_0000_01b3
-            }
+            mix(UInt64(UInt32(bitPattern: s.sid)) << 32 | UInt64(UInt32(bitPattern: s.stopSequence)))
+            mix(UInt64(UInt32(bitPattern: s.arrivalOffset)) << 32 | UInt64(UInt32(bitPattern: s.departureOffset)))
+            mix(UInt64(s.pickupType) | UInt64(s.dropOffType) << 8 | (s.interpolated ? 1 << 16 : 0) | UInt64(UInt32(bitPattern: s.hid)) << 24)
         }
         return h
     }

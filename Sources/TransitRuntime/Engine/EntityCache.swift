@@ -126,12 +126,17 @@ final class EntityCache: @unchecked Sendable {
     /// Caches the rows of `(pid, start_time_secs, sv, tid)` ordered by pid and start, one
     /// `PatternTrips` per pid (only for pids in `only`, when given).
     private func cachePatternTrips(from q: SQLiteStatement, only: Set<Int>?) throws {
+        try Self.readPatternTrips(q) { pid, trips in
+            if only?.contains(pid) != false { patternTrips.insert(pid, trips) }
+        }
+    }
+
+    /// Groups rows of `(pid, start_time_secs, sv, tid)`, ordered by pid, into one `PatternTrips` per pid.
+    private static func readPatternTrips(_ q: SQLiteStatement, each: (Int, PatternTrips) -> Void) throws {
         var pid = -1
         var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
         func flush() {
-            if pid >= 0 && only?.contains(pid) != false {
-                patternTrips.insert(pid, PatternTrips(starts: starts, services: services, tids: tids))
-            }
+            if pid >= 0 { each(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
             starts = []; services = []; tids = []
         }
         while try q.step() {
@@ -147,17 +152,13 @@ final class EntityCache: @unchecked Sendable {
     func trips(ofPattern pid: Int, db: SQLiteDatabase) throws -> PatternTrips {
         try patternTrips.value(pid) {
             let q = try db.cached("""
-                SELECT start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
+                SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
                 WHERE pid = ?1 AND frequency = 0 ORDER BY start_time_secs, tid
                 """)
             q.bind(1, pid)
-            var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
-            while try q.step() {
-                starts.append(Int32(q.int(0)))
-                services.append(Int32(q.int(1)))
-                tids.append(Int32(q.int(2)))
-            }
-            return PatternTrips(starts: starts, services: services, tids: tids)
+            var result = PatternTrips(starts: [], services: [], tids: [])
+            try Self.readPatternTrips(q) { result = $1 }
+            return result
         }
     }
 
