@@ -1,4 +1,5 @@
 import Foundation
+import TransitStore
 
 /// The compile pipeline in one place: each feed is read (source -> CSV -> typed
 /// records with diagnostics), folded into the model (patterns, services), and the
@@ -10,9 +11,16 @@ import Foundation
 /// print(summary.trips, summary.patterns)
 /// ```
 public enum Compiler {
+    /// The compiler's version, as `--version` prints it and bundles record it.
+    public static var version: String { ToolkitVersion.current }
+
     /// Compiles the request's feeds (and city catalogue) into one bundle.
-    /// - Throws: `CompileFailure` when an error (or, with `strict`, a warning) stops the build;
-    ///   nothing is written then.
+    ///
+    /// Every feed is read to the end of its files even when one of them has an error, so one
+    /// run names every problem; then any error (or a warning the request's policy refuses)
+    /// fails the compile.
+    /// - Throws: `CompileFailure` when the compile stops; nothing is written then, and the
+    ///   output path is untouched.
     public static func compile(_ request: CompileRequest, log: DiagnosticLog = DiagnosticLog(),
                                progress: ((String) -> Void)? = nil) throws -> CompileSummary {
         let clock = Date()
@@ -21,37 +29,54 @@ public enum Compiler {
         do {
             let names = request.feeds.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-                throw Diagnostic(.unreadableInput, feed: duplicate, message: "two feeds share the id \"\(duplicate)\"; name them NAME=PATH")
+                throw FatalDiagnostic(.unreadableInput, feed: duplicate, message: "two feeds share the id \"\(duplicate)\"; name them NAME=PATH")
             }
             for input in request.feeds.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) {
-                progress?("reading \(input.name) (\(input.path))")
-                let feed = try FeedReader.read(name: input.name, path: input.path, log: log)
-                progress?("building patterns for \(input.name)")
-                try builder.add(feed)
+                let errorsBefore = log.errorCount
+                do {
+                    progress?("reading \(input.name) (\(input.path))")
+                    let feed = try FeedReader.read(name: input.name, path: input.path, log: log)
+                    // A feed with an error is not built: its records may be incomplete.
+                    guard log.errorCount == errorsBefore else { continue }
+                    progress?("building patterns for \(input.name)")
+                    try builder.add(feed)
+                } catch let fatal as FatalDiagnostic {
+                    // One feed's failure does not hide the next feed's problems.
+                    log.add(fatal.inFeed(input.name).diagnostic)
+                }
             }
             if let path = request.citiesPath {
                 progress?("reading cities (\(path))")
                 let fids = Dictionary(uniqueKeysWithValues: builder.model.feeds.map { ($0.feedID, $0.fid) })
                 cities = try CityCatalog.read(path: path, feedIDs: fids, log: log)
             }
-        } catch let diagnostic as Diagnostic {
-            log.add(diagnostic)
+        } catch let fatal as FatalDiagnostic {
+            log.add(fatal.diagnostic)
         }
-        if log.hasErrors || (request.strict && log.warningCount > 0) {
-            throw CompileFailure(log: log)
+        if !log.hasErrors && builder.model.feeds.count != request.feeds.count {
+            // Never reached by design; a bundle missing a feed it was given is never written.
+            log.add(Diagnostic(.unreadableInput, message: "\(request.feeds.count) feeds given but \(builder.model.feeds.count) built"))
         }
         var model = builder.finish()
         model.cityCount = cities?.cities.count ?? 0
+        var summary = CompileSummary(model: model, cities: model.cityCount, warnings: log.warningCount)
+        if let refusal = request.policy.refusal(log) {
+            throw CompileFailure(log: log, reason: refusal, summary: summary)
+        }
         progress?("writing \(request.outputPath)")
         do {
             try BundleWriter(outputPath: request.outputPath).write(model, cities: cities)
-        } catch let diagnostic as Diagnostic {
-            log.add(diagnostic)
-            throw CompileFailure(log: log)
+        } catch let fatal as FatalDiagnostic {
+            log.add(fatal.diagnostic)
+            throw CompileFailure(log: log, reason: "the bundle could not be written", summary: summary)
+        } catch {
+            log.add(Diagnostic(.outputFailed, file: request.outputPath, message: "cannot write the bundle: \(error)"))
+            throw CompileFailure(log: log, reason: "the bundle could not be written", summary: summary)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: request.outputPath)[.size] as? Int) ?? 0
-        return CompileSummary(model: model, cities: cities?.cities.count ?? 0, bundleBytes: size, seconds: Date().timeIntervalSince(clock),
-                              warnings: log.warningCount)
+        summary.bundleBytes = (try? FileManager.default.attributesOfItem(atPath: request.outputPath)[.size] as? Int) ?? 0
+        summary.bundleSHA256 = try? sha256(of: [FileHandleStream(path: request.outputPath)])
+        summary.seconds = Date().timeIntervalSince(clock)
+        return summary
     }
 }
 
@@ -78,47 +103,25 @@ public struct CompileRequest: Sendable {
     public var feeds: [Feed]
     public var citiesPath: String?
     public var outputPath: String
-    /// Treat warnings as errors.
-    public var strict: Bool
+    /// Which warnings fail the compile.
+    public var policy: WarningPolicy
 
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, strict: Bool = false) {
+        self.init(feeds: feeds, citiesPath: citiesPath, outputPath: outputPath, policy: WarningPolicy(strict: strict))
+    }
+
+    public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, policy: WarningPolicy) {
         self.feeds = feeds
         self.citiesPath = citiesPath
         self.outputPath = outputPath
-        self.strict = strict
+        self.policy = policy
     }
 }
 
-/// The compile stopped; `log` says why. Nothing was written.
+/// The compile stopped; `log` says why and `reason` sums it up. Nothing was written.
 public struct CompileFailure: Error {
     public let log: DiagnosticLog
-}
-
-/// Counts for the one-screen summary.
-public struct CompileSummary: Sendable {
-    public let feeds: Int
-    public let stops: Int
-    public let routes: Int
-    public let trips: Int
-    public let patterns: Int
-    public let stopTimes: Int
-    public let serviceDates: (first: Int?, last: Int?)
-    public let cities: Int
-    public let warnings: Int
-    public let bundleBytes: Int
-    public let seconds: Double
-
-    init(model: BundleModel, cities: Int, bundleBytes: Int, seconds: Double, warnings: Int) {
-        feeds = model.feeds.count
-        stops = model.stops.count
-        routes = model.routes.count
-        trips = model.trips.count
-        patterns = model.patterns.count
-        stopTimes = model.stopTimeCount
-        serviceDates = (model.feeds.compactMap(\.firstDate).min(), model.feeds.compactMap(\.lastDate).max())
-        self.cities = cities
-        self.warnings = warnings
-        self.bundleBytes = bundleBytes
-        self.seconds = seconds
-    }
+    public let reason: String
+    /// What had been built when the compile stopped (feeds that were read without error).
+    public let summary: CompileSummary
 }

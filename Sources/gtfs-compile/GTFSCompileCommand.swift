@@ -10,53 +10,90 @@ struct GTFSCompileCommand: ParsableCommand {
         discussion: """
         Each FEED is PATH or NAME=PATH; NAME is the feed's id in the bundle (default: the file \
         name without .zip). Exit status 0 when the bundle was written, 1 when nothing was written.
-        """)
+        """,
+        version: Compiler.version)
 
     @Argument(help: "Feeds to compile, as PATH or NAME=PATH.")
     var feeds: [String] = []
 
     @Option(name: .shortAndLong, help: "Where to write the bundle.")
-    var output: String
+    var output: String?
 
     @Option(help: "A city catalogue (JSON, see schemas/city.schema.json) to include.")
     var cities: String?
 
-    @Flag(help: "Treat warnings as errors.")
+    @Flag(help: "Fail on any warning (except those given to --allow).")
     var strict = false
 
-    @Option(help: "Write every diagnostic, with a summary by code, to this JSON file.")
+    @Option(help: ArgumentHelp("Warning codes that never fail the compile, comma-separated.", valueName: "CODE[,CODE]"))
+    var allow: [String] = []
+
+    @Option(help: "Fail when more than N warnings (not counting --allow codes) were reported.")
+    var maxWarnings: Int?
+
+    @Option(help: "Write every diagnostic, the outcome and the bundle's size and SHA-256 to this JSON file (also on failure).")
     var report: String?
 
     @Flag(help: "Print only errors.")
     var quiet = false
 
+    @Flag(help: "Print the diagnostic codes as a Markdown table and exit.")
+    var listCodes = false
+
     func validate() throws {
+        if listCodes { return }
         if feeds.isEmpty && cities == nil { throw ValidationError("give at least one feed or --cities") }
+        if output == nil { throw ValidationError("missing -o/--output BUNDLE") }
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must not be negative") }
+        _ = try allowedCodes()
+    }
+
+    private func allowedCodes() throws -> Set<DiagnosticCode> {
+        var codes = Set<DiagnosticCode>()
+        for name in allow.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let code = DiagnosticCode(rawValue: name.uppercased()) else {
+                throw ValidationError("--allow: unknown code \(name); `gtfs-compile --list-codes` lists them")
+            }
+            guard code.severity == .warning else { throw ValidationError("--allow takes warning codes; \(name) is an \(code.severity.rawValue)") }
+            codes.insert(code)
+        }
+        return codes
     }
 
     func run() throws {
+        if listCodes {
+            print(DiagnosticCode.markdownTable)
+            return
+        }
+        guard let output else { return }
+        let policy = WarningPolicy(strict: strict, allowed: try allowedCodes(), maxWarnings: maxWarnings)
         let request = CompileRequest(feeds: feeds.map(CompileRequest.Feed.init(argument:)), citiesPath: cities,
-                                     outputPath: output, strict: strict)
+                                     outputPath: output, policy: policy)
         let log = DiagnosticLog()
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {
             let summary = try Compiler.compile(request, log: log, progress: showProgress ? { printError("… \($0)") } : nil)
-            try writeReport(log)
+            try writeReport(DiagnosticReport(log: log, outputPath: output, compiled: summary))
             if !quiet {
-                if log.warningCount > 0 { printError(log.summaryText()) }
+                if log.warningCount > 0 { printError(log.summaryText(minimum: .warning)) }
                 printError(SummaryText.render(summary, output: output))
             }
         } catch let failure as CompileFailure {
-            try writeReport(failure.log)
-            printError(failure.log.summaryText())
-            printError("gtfs-compile: nothing written: \(failure.log.errorCount) error(s), \(failure.log.warningCount) warning(s)\(strict ? " (--strict)" : "")")
+            try writeReport(DiagnosticReport(log: log, outputPath: output, compiled: failure.summary, failure: failure.reason))
+            printError(failure.log.summaryText(minimum: quiet ? .error : .info))
+            printError("gtfs-compile: nothing written: \(failure.reason)")
             throw ExitCode(1)
         }
     }
 
-    private func writeReport(_ log: DiagnosticLog) throws {
+    private func writeReport(_ content: DiagnosticReport) throws {
         guard let report else { return }
-        try DiagnosticReport(log: log).write(to: report)
+        do {
+            try content.write(to: report)
+        } catch {
+            printError("gtfs-compile: cannot write the report \(report): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
     }
 }
 

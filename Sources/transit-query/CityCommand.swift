@@ -48,7 +48,7 @@ struct CitiesCommand: ParsableCommand {
     var search: String?
 
     @Option(help: "A point as LAT,LNG: the nearest cities.")
-    var near: String?
+    var near: Coordinate?
 
     @Option(help: "An ISO 3166-1 alpha-2 country code.")
     var country: String?
@@ -71,7 +71,6 @@ struct CitiesCommand: ParsableCommand {
     func validate() throws {
         if search == nil && near == nil && country == nil { throw ValidationError("give --search, --near or --country") }
         if search != nil && near != nil { throw ValidationError("give only one of --search and --near") }
-        if let near, Coordinate(near) == nil { throw ValidationError("--near takes LAT,LNG, e.g. 38.72,-9.14") }
         if limit < 0 { throw ValidationError("--limit must not be negative") }
     }
 
@@ -83,7 +82,7 @@ struct CitiesCommand: ParsableCommand {
             let cities: [City]
             if let search {
                 cities = try bundle.searchCities(search, filter: filter, limit: limit)
-            } else if let near, let point = Coordinate(near) {
+            } else if let point = near {
                 cities = try bundle.nearestCities(lat: point.lat, lng: point.lon, filter: filter, limit: limit)
             } else {
                 cities = try bundle.cities(filter: filter, limit: limit)

@@ -11,7 +11,7 @@ struct StopsCommand: ParsableCommand {
     var search: String?
 
     @Option(help: "A point as LAT,LON.")
-    var near: String?
+    var near: Coordinate?
 
     @Option(help: "Radius in metres for --near.")
     var radius = 500.0
@@ -21,18 +21,16 @@ struct StopsCommand: ParsableCommand {
 
     func validate() throws {
         if (search == nil) == (near == nil) { throw ValidationError("give exactly one of --search or --near") }
-        if let near, Coordinate(near) == nil { throw ValidationError("--near takes LAT,LON, e.g. 48.58,7.75") }
     }
 
     func run() throws {
         try reportingErrors {
             let bundle = try options.open()
             let stops: [Stop]
-            if let search {
-                stops = try bundle.searchStops(search, limit: limit)
+            if let near {
+                stops = try bundle.stopsNear(lat: near.lat, lon: near.lon, radius: radius, limit: limit)
             } else {
-                let point = Coordinate(near!)!
-                stops = try bundle.stopsNear(lat: point.lat, lon: point.lon, radius: radius, limit: limit)
+                stops = try bundle.searchStops(search ?? "", limit: limit)
             }
             if options.json {
                 output(JSONOutput.array(stops, JSONOutput.write))
@@ -49,11 +47,13 @@ struct StopsCommand: ParsableCommand {
 }
 
 /// `LAT,LON` from the command line.
-struct Coordinate {
+struct Coordinate: ExpressibleByArgument {
     let lat: Double
     let lon: Double
 
-    init?(_ text: String) {
+    static var defaultValueDescription: String { "LAT,LON" }
+
+    init?(argument text: String) {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
         self.lat = lat

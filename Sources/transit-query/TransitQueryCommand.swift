@@ -7,6 +7,7 @@ struct TransitQueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-query",
         abstract: "Ask a transit bundle about departures, stops, trips and cities, offline.",
+        version: TransitBundle.runtimeVersion,
         subcommands: [DeparturesCommand.self, StopsCommand.self, TripCommand.self, InfoCommand.self,
                       CityCommand.self, CitiesCommand.self, BatchCommand.self])
 }

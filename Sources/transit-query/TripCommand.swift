@@ -14,15 +14,11 @@ struct TripCommand: ParsableCommand {
     var feed: String?
 
     @Option(help: "The service date, YYYY-MM-DD.")
-    var date: String
-
-    func validate() throws {
-        if ServiceDate(date) == nil { throw ValidationError("--date takes YYYY-MM-DD") }
-    }
+    var date: ServiceDate
 
     func run() throws {
         try reportingErrors {
-            let details = try options.open().trip(id: trip, feed: feed, date: ServiceDate(date)!)
+            let details = try options.open().trip(id: trip, feed: feed, date: date)
             if options.json {
                 output(JSONOutput.object(details, JSONOutput.write))
                 return
@@ -45,3 +41,7 @@ struct TripCommand: ParsableCommand {
     }
 }
 
+
+extension ServiceDate: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}

@@ -5,7 +5,8 @@ import TransitStore
 enum BundleTables {
     static func insert(_ m: BundleModel, into db: SQLiteDatabase) throws {
         let meta = try db.prepare("INSERT INTO metadata (key, value) VALUES (?, ?)")
-        for (key, value) in [("generator", "gtfs-compile"), ("schema_version", String(BundleSchema.version)),
+        for (key, value) in [("generator", "gtfs-compile"), ("compiler_version", ToolkitVersion.current),
+                             ("schema_version", String(BundleSchema.version)),
                              ("stop_times", String(m.stopTimeCount)), ("stops", String(m.stops.count)),
                              ("routes", String(m.routes.count)), ("trips", String(m.trips.count)),
                              ("patterns", String(m.patterns.count)), ("cities", String(m.cityCount))] {

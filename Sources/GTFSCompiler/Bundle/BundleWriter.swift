@@ -9,17 +9,41 @@ struct BundleWriter {
 
     func write(_ model: BundleModel, cities: CityModel?) throws {
         let url = URL(fileURLWithPath: outputPath)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw FatalDiagnostic(.outputFailed, file: outputPath, message: "cannot write the bundle: folder \(folder) does not exist")
+        }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             try fill(temporary, model, cities)
+            // The pages reach the disk before the name does, and the rename itself is made
+            // durable: after a power loss the output path holds the old file or the new one.
+            try Self.sync(temporary)
             guard rename(temporary, outputPath) == 0 else {
-                throw Diagnostic(.unreadableInput, file: outputPath, message: "cannot write the bundle: \(String(cString: strerror(errno)))")
+                throw FatalDiagnostic(.outputFailed, file: outputPath, message: "cannot move the bundle into place: \(String(cString: strerror(errno)))")
             }
+            try Self.sync(folder)
+        } catch let error as SQLiteError {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw FatalDiagnostic(.outputFailed, file: outputPath, message: "cannot write the bundle (temporary file \(temporary)): \(error.message)")
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
+        }
+    }
+
+    /// fsync of a file or a folder.
+    private static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw FatalDiagnostic(.outputFailed, file: path, message: "cannot open to sync: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw FatalDiagnostic(.outputFailed, file: path, message: "fsync failed: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -8,20 +8,20 @@ enum CityCatalog {
     static func read(path: String, feedIDs: [String: Int], log: DiagnosticLog) throws -> CityModel {
         let file = URL(fileURLWithPath: path).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Diagnostic(.unreadableInput, feed: "cities", file: file, message: "cannot read the city catalogue")
+            throw FatalDiagnostic(.unreadableInput, feed: "cities", file: file, message: "cannot read the city catalogue")
         }
         let root: JSONValue
         do {
             root = try JSONParser.parse([UInt8](data))
         } catch let failure as JSONParser.Failure {
-            throw Diagnostic(.badCatalogue, feed: "cities", file: file, line: failure.line, column: failure.column,
+            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, line: failure.line, column: failure.column,
                              message: "not valid JSON: \(failure.message)")
         }
         guard case .number(let version)? = root["version"], version == 1 else {
-            throw Diagnostic(.badCatalogue, feed: "cities", file: file, field: "version", message: "the catalogue must have \"version\": 1")
+            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, field: "version", message: "the catalogue must have \"version\": 1")
         }
         guard case .array(let items)? = root["cities"] else {
-            throw Diagnostic(.badCatalogue, feed: "cities", file: file, field: "cities", message: "the catalogue must have a \"cities\" array")
+            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, field: "cities", message: "the catalogue must have a \"cities\" array")
         }
         var checker = Checker(file: file, log: log)
         var cities: [CityModel.City] = []

@@ -1,15 +1,25 @@
 /// One problem found in the input: where it is, what it is, and how bad.
 ///
-/// Prints as `stop_times.txt:1234:4: error: E_TIME_FORMAT departure_time "25:7:00": ...`.
+/// Prints as `metro/stop_times.txt:1234:4: warning: [W_BAD_TIME] departure_time "25:7:00": ...`.
 public struct Diagnostic: Sendable, Equatable, Codable {
+    /// `info` notes something the compiler leaves aside on purpose (never fails a compile),
+    /// `warning` a repair or a dropped row, `error` a problem that stops the compile.
     public enum Severity: String, Sendable, Codable, Comparable {
-        case warning, error
+        case info, warning, error
 
-        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+        private var rank: Int {
+            switch self {
+            case .info: return 0
+            case .warning: return 1
+            case .error: return 2
+            }
+        }
+
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
     public var code: DiagnosticCode
-    public var severity: Severity
+    public var severity: Diagnostic.Severity { code.severity }
     /// The feed's id in the bundle (or "cities" for the catalogue).
     public var feed: String?
     public var file: String?
@@ -20,11 +30,9 @@ public struct Diagnostic: Sendable, Equatable, Codable {
     public var value: String?
     public var message: String
 
-    public init(_ code: DiagnosticCode, severity: Severity? = nil, feed: String? = nil, file: String? = nil,
-                line: Int? = nil, column: Int? = nil, field: String? = nil, entityID: String? = nil,
-                value: String? = nil, message: String) {
+    public init(_ code: DiagnosticCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
+                field: String? = nil, entityID: String? = nil, value: String? = nil, message: String) {
         self.code = code
-        self.severity = severity ?? code.severity
         self.feed = feed
         self.file = file
         self.line = line
@@ -35,7 +43,34 @@ public struct Diagnostic: Sendable, Equatable, Codable {
         self.message = message
     }
 
-    /// `file:line:column: severity: [CODE] field "value": message` (parts that are unknown are left out).
+    private enum CodingKeys: String, CodingKey {
+        case code, severity, feed, file, line, column, field, entityID, value, message
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try c.decode(DiagnosticCode.self, forKey: .code), feed: try c.decodeIfPresent(String.self, forKey: .feed),
+                  file: try c.decodeIfPresent(String.self, forKey: .file), line: try c.decodeIfPresent(Int.self, forKey: .line),
+                  column: try c.decodeIfPresent(Int.self, forKey: .column), field: try c.decodeIfPresent(String.self, forKey: .field),
+                  entityID: try c.decodeIfPresent(String.self, forKey: .entityID), value: try c.decodeIfPresent(String.self, forKey: .value),
+                  message: try c.decode(String.self, forKey: .message))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(severity, forKey: .severity)
+        try c.encodeIfPresent(feed, forKey: .feed)
+        try c.encodeIfPresent(file, forKey: .file)
+        try c.encodeIfPresent(line, forKey: .line)
+        try c.encodeIfPresent(column, forKey: .column)
+        try c.encodeIfPresent(field, forKey: .field)
+        try c.encodeIfPresent(entityID, forKey: .entityID)
+        try c.encodeIfPresent(value, forKey: .value)
+        try c.encode(message, forKey: .message)
+    }
+
+    /// `feed/file:line:column: severity: [CODE] field "value": message` (parts that are unknown are left out).
     public var formatted: String {
         var place = ""
         if let feed { place += "\(feed)/" }

@@ -1,4 +1,5 @@
-/// Collects diagnostics for one compile; cheap to append to, limited in memory.
+/// Collects diagnostics for one compile; cheap to append to, bounded in memory: past
+/// `keepPerCode` diagnostics of one code, the rest are counted but not kept.
 public final class DiagnosticLog {
     public private(set) var diagnostics: [Diagnostic] = []
     public private(set) var countsByCode: [DiagnosticCode: Int] = [:]
@@ -13,14 +14,25 @@ public final class DiagnosticLog {
         if count < keepPerCode { diagnostics.append(diagnostic) }
     }
 
-    public var errorCount: Int { countsByCode.filter { $0.key.severity == .error }.values.reduce(0, +) }
-    public var warningCount: Int { countsByCode.filter { $0.key.severity == .warning }.values.reduce(0, +) }
+    public func count(_ severity: Diagnostic.Severity) -> Int {
+        countsByCode.filter { $0.key.severity == severity }.values.reduce(0, +)
+    }
+
+    public var errorCount: Int { count(.error) }
+    public var warningCount: Int { count(.warning) }
     public var hasErrors: Bool { errorCount > 0 }
 
-    /// Text for a person: errors first, the first `perCode` of each code, then a count of the rest.
-    public func summaryText(perCode: Int = 5) -> String {
+    /// Warnings whose code is not in `allowed`.
+    public func warningCount(excluding allowed: Set<DiagnosticCode>) -> Int {
+        countsByCode.filter { $0.key.severity == .warning && !allowed.contains($0.key) }.values.reduce(0, +)
+    }
+
+    /// Text for a person: errors first, then warnings, then information; the first `perCode`
+    /// of each code, then a count of the rest.
+    public func summaryText(perCode: Int = 5, minimum: Diagnostic.Severity = .info) -> String {
         var lines: [String] = []
-        let codes = countsByCode.keys.sorted { ($0.severity == .error ? 0 : 1, $0.rawValue) < ($1.severity == .error ? 0 : 1, $1.rawValue) }
+        let codes = countsByCode.keys.filter { $0.severity >= minimum }
+            .sorted { ($0.severity, $1.rawValue) > ($1.severity, $0.rawValue) }
         for code in codes {
             let shown = diagnostics.filter { $0.code == code }.prefix(perCode)
             lines += shown.map(\.formatted)

@@ -1,6 +1,9 @@
 import Foundation
+import TransitStore
 
-/// The `--report` file: every kept diagnostic plus counts by code.
+/// The `--report` file, written whether the compile succeeded or failed: the outcome, the
+/// bundle (path, bytes, SHA-256) when written, per-feed counts and coverage, counts by
+/// code, and every kept diagnostic.
 public struct DiagnosticReport: Encodable {
     struct CodeCount: Encodable {
         let code: String
@@ -9,14 +12,36 @@ public struct DiagnosticReport: Encodable {
         let action: String
     }
 
+    struct Output: Encodable {
+        let path: String
+        let written: Bool
+        let bytes: Int?
+        let sha256: String?
+    }
+
+    let tool = "gtfs-compile"
+    let version = ToolkitVersion.current
+    let succeeded: Bool
+    let failure: String?
+    let output: Output
+    let feeds: [CompileSummary.FeedSummary]
     let errors: Int
     let warnings: Int
+    let infos: Int
     let summary: [CodeCount]
     let diagnostics: [Diagnostic]
 
-    public init(log: DiagnosticLog) {
+    /// The report of a compile that wrote `summary`'s bundle, or (with `failure`) of one that stopped.
+    public init(log: DiagnosticLog, outputPath: String, compiled: CompileSummary?, failure: String? = nil) {
+        succeeded = failure == nil
+        self.failure = failure
+        let written = failure == nil && compiled != nil
+        output = Output(path: outputPath, written: written, bytes: written ? compiled?.bundleBytes : nil,
+                        sha256: written ? compiled?.bundleSHA256 : nil)
+        feeds = compiled?.perFeed ?? []
         errors = log.errorCount
         warnings = log.warningCount
+        infos = log.count(.info)
         summary = log.countsByCode.sorted { $0.key.rawValue < $1.key.rawValue }.map {
             CodeCount(code: $0.key.rawValue, severity: $0.key.severity.rawValue, count: $0.value, action: $0.key.action)
         }

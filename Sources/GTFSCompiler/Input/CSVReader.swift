@@ -5,7 +5,8 @@ import TransitStore
 /// Strings: fields are byte ranges into an internal buffer, valid until the next
 /// `nextRecord()`. Handles quoted fields (commas, doubled quotes, line breaks),
 /// a UTF-8 BOM, CRLF/LF/CR line ends and blank lines. Refuses UTF-16, invalid
-/// UTF-8, NUL bytes and records over `maxRecordBytes`.
+/// UTF-8, unclosed quotes and records over `maxRecordBytes`; drops NUL bytes inside
+/// fields (counted in `droppedNULs` for the caller to report).
 final class CSVReader {
     static let maxRecordBytes = 1 << 20
     private static let chunk = 1 << 18
@@ -51,8 +52,12 @@ final class CSVReader {
     /// Field `index` as a String (empty when absent).
     func string(_ index: Int) -> String { String(decoding: field(index), as: UTF8.self) }
 
-    private func fail(_ code: DiagnosticCode, _ message: String, line: Int? = nil) -> Diagnostic {
-        Diagnostic(code, file: fileName, line: line ?? nextLine, message: message)
+    /// NUL bytes removed from the current record's fields, and the first field that had one.
+    private(set) var droppedNULs = 0
+    private(set) var firstNULField = 0
+
+    private func fail(_ code: FatalCode, _ message: String, line: Int? = nil) -> FatalDiagnostic {
+        FatalDiagnostic(code, file: fileName, line: line ?? nextLine, message: message)
     }
 
     private func fill() throws {
@@ -75,9 +80,6 @@ final class CSVReader {
         if !startedFile && filled == 0 && got >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
             throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
         }
-        if memchr(buffer + filled, 0, got) != nil {
-            throw fail(.nulByte, "file contains a NUL byte (not a text file)")
-        }
         filled += got
     }
 
@@ -86,6 +88,10 @@ final class CSVReader {
         startedFile = true
         if filled >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
             throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
+        }
+        // A text file starting with a NUL is UTF-16 (or UTF-32) without a byte order mark.
+        if filled >= 2 && (buffer[0] == 0 || buffer[1] == 0) {
+            throw fail(.notUTF8, "file starts with a NUL byte: UTF-16 without a byte order mark, or not text; GTFS files must be UTF-8", line: 1)
         }
         if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { position = 3 }
     }
@@ -124,7 +130,7 @@ final class CSVReader {
                     continue restart
                 }
                 if p >= filled {
-                    if isQuoted { throw fail(.badValue, "quoted field is not closed before the end of the file") }
+                    if isQuoted { throw fail(.brokenCSV, "quoted field is not closed before the end of the file") }
                     fields.append(fieldStart, p, quoted: false)
                     return try finishRecord(end: p, next: p, lines: lines)
                 }
@@ -189,11 +195,32 @@ final class CSVReader {
         if !UTF8Check.isValid(buffer + start, end - start) {
             throw fail(.notUTF8, "invalid UTF-8 byte sequence", line: line)
         }
+        droppedNULs = 0
+        if memchr(buffer + start, 0, end - start) != nil { dropNULs() }
         if fields.hasDoubledQuotes {
             for index in 0..<fields.count where fields.doubled[index] { collapseDoubledQuotes(index) }
         }
         // A blank line is one empty, unquoted field.
         return !(fields.count == 1 && fields.starts[0] == fields.ends[0] && !fields.quoted[0])
+    }
+
+    /// Removes NUL bytes from every field of the record, counting them.
+    private func dropNULs() {
+        for index in (0..<fields.count).reversed() {
+            var read = fields.starts[index], write = read
+            let end = fields.ends[index]
+            while read < end {
+                if buffer[read] == 0 {
+                    droppedNULs += 1
+                    firstNULField = index
+                } else {
+                    buffer[write] = buffer[read]
+                    write += 1
+                }
+                read += 1
+            }
+            fields.ends[index] = write
+        }
     }
 
     private func collapseDoubledQuotes(_ index: Int) {

@@ -16,7 +16,7 @@ protocol FeedSource {
 func openFeedSource(path: String) throws -> FeedSource {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw Diagnostic(.unreadableInput, file: path, message: "no such file or folder")
+        throw FatalDiagnostic(.unreadableInput, file: path, message: "no such file or folder")
     }
     return isDirectory.boolValue ? try FolderFeedSource(path: path) : try ZipArchive(path: path)
 }

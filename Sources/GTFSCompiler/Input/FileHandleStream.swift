@@ -7,7 +7,7 @@ final class FileHandleStream: ByteStream {
 
     init(path: String) throws {
         guard let file = fopen(path, "rb") else {
-            throw Diagnostic(.unreadableInput, file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+            throw FatalDiagnostic(.unreadableInput, file: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         self.file = file
         self.path = path
@@ -19,7 +19,7 @@ final class FileHandleStream: ByteStream {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let count = fread(base, 1, buffer.count, file)
         if count == 0 && ferror(file) != 0 {
-            throw Diagnostic(.unreadableInput, file: path, message: "read failed")
+            throw FatalDiagnostic(.unreadableInput, file: path, message: "read failed")
         }
         return count
     }
@@ -27,19 +27,19 @@ final class FileHandleStream: ByteStream {
     /// Reads exactly `count` bytes at `offset`; throws when the file is shorter.
     func read(at offset: UInt64, count: Int) throws -> [UInt8] {
         guard fseeko(file, off_t(offset), SEEK_SET) == 0 else {
-            throw Diagnostic(.unreadableArchive, file: path, message: "cannot seek to byte \(offset)")
+            throw FatalDiagnostic(.unreadableArchive, file: path, message: "cannot seek to byte \(offset)")
         }
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
         guard got == count else {
-            throw Diagnostic(.unreadableArchive, file: path, message: "file ends at byte \(offset + UInt64(got)), \(count - got) bytes short")
+            throw FatalDiagnostic(.unreadableArchive, file: path, message: "file ends at byte \(offset + UInt64(got)), \(count - got) bytes short")
         }
         return bytes
     }
 
     func seek(to offset: UInt64) throws {
         guard fseeko(file, off_t(offset), SEEK_SET) == 0 else {
-            throw Diagnostic(.unreadableArchive, file: path, message: "cannot seek to byte \(offset)")
+            throw FatalDiagnostic(.unreadableArchive, file: path, message: "cannot seek to byte \(offset)")
         }
     }
 

@@ -46,8 +46,8 @@ final class ZipEntryStream: ByteStream {
         input.deallocate()
     }
 
-    private func failure(_ message: String) -> Diagnostic {
-        Diagnostic(.unreadableArchive, file: entry.name, message: message)
+    private func failure(_ message: String) -> FatalDiagnostic {
+        FatalDiagnostic(.unreadableArchive, file: entry.name, message: message)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

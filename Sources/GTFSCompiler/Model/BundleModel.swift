@@ -12,6 +12,9 @@ struct BundleModel {
         var maxTimeSecs: Int
         var hasFrequencies: Bool
         var sha256: String
+        var counts: Counts
+
+        struct Counts { var stops = 0, routes = 0, trips = 0, stopTimes = 0 }
     }
 
     struct Agency { var aid: Int; var fid: Int; var record: FeedData.Agency }

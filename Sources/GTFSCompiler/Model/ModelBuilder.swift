@@ -40,7 +40,8 @@ struct ModelBuilder {
         let assembler = TripAssembler(feed: feed, log: log)
         let stopHeadsignHid = (0..<Int32(feed.stopHeadsigns.count)).map { Int32(headsign(feed.stopHeadsigns.string($0))) }
         var maxTime = 0
-        var keptTrips = 0
+        var kept: [(local: Int32, trip: BundleModel.Trip)] = []
+        var stopTimes = 0
         for local in feed.tripIDs.idsInByteOrder() {
             guard let stops = assembler.assemble(trip: local) else { continue }
             let trip = feed.trips[Int(local)]
@@ -61,22 +62,26 @@ struct ModelBuilder {
                 model.frequencies.append(.init(tid: tid, start: Int(window.start), end: Int(window.end),
                                                headway: Int(window.headway), exactTimes: window.exactTimes))
             }
-            model.trips.append(.init(tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
-                                     sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
-                                     directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
-                                     frequency: !tripWindows.isEmpty))
-            keptTrips += 1
-            model.stopTimeCount += stops.count
+            let row = BundleModel.Trip(tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
+                                       sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
+                                       directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
+                                       frequency: !tripWindows.isEmpty)
+            model.trips.append(row)
+            kept.append((local, row))
+            stopTimes += stops.count
         }
-        guard keptTrips > 0 else {
-            throw Diagnostic(.noUsableTrips, feed: feed.name, file: "stop_times.txt",
-                             message: "no trip has usable stop_times, so the feed has no departures")
+        guard !kept.isEmpty else {
+            throw FatalDiagnostic(.noUsableTrips, feed: feed.name, file: "stop_times.txt",
+                                  message: "no trip has usable stop_times, so the feed has no departures")
         }
-        let (first, last) = serviceRange(feed)
+        DuplicateTripFinder.report(kept, feed: feed, log: log)
+        model.stopTimeCount += stopTimes
+        let (first, last) = declaredCoverage(feed)
+        let counts = BundleModel.Feed.Counts(stops: feed.stops.count, routes: feed.routes.count, trips: kept.count, stopTimes: stopTimes)
         model.feeds.append(.init(fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
                                  publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                                  hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
-                                 sha256: try feed.sha256Result?.value() ?? ""))
+                                 sha256: try feed.sha256Result?.value() ?? "", counts: counts))
     }
 
     /// Takes the patterns once every feed is added.
@@ -119,13 +124,16 @@ struct ModelBuilder {
         return byTrip
     }
 
-    /// First and last dates on which some service may run (calendar ranges and added dates).
-    private func serviceRange(_ feed: FeedData) -> (Int?, Int?) {
+    /// The feed's declared coverage: from the earliest to the latest of feed_info's start and
+    /// end dates, every calendar row's range and every calendar_dates date
+    /// (departures-semantics.md, "Dates outside a feed").
+    private func declaredCoverage(_ feed: FeedData) -> (Int?, Int?) {
         var dates: [Int] = []
-        for record in feed.calendar.values where record.days != 0 && record.startDate <= record.endDate {
+        for record in feed.calendar.values where record.startDate <= record.endDate {
             dates += [record.startDate, record.endDate]
         }
-        dates += feed.calendarDates.filter { $0.exceptionType == 1 }.map(\.date)
+        dates += feed.calendarDates.map(\.date)
+        dates += [feed.feedStartDate, feed.feedEndDate].compactMap { $0 }
         return (dates.min(), dates.max())
     }
 }

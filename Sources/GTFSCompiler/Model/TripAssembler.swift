@@ -42,6 +42,8 @@ struct TripAssembler {
     /// The checked stops of local trip `trip`, or nil when the trip must be dropped.
     func assemble(trip: Int32) -> [AssembledStop]? {
         let c = feed.stopTimes
+        // A trip with a time past the 7-day limit was reported and refused while reading.
+        guard !feed.refusedTrips.contains(trip) else { return nil }
         var rows = Array(order[first[Int(trip)]..<first[Int(trip) + 1]])
         let tripID = feed.tripIDs.string(trip)
         func report(_ code: DiagnosticCode, row: Int32?, field: String?, _ message: String) {
@@ -57,7 +59,7 @@ struct TripAssembler {
         unique.reserveCapacity(rows.count)
         for row in rows {
             if let last = unique.last, c.sequence[Int(last)] == c.sequence[Int(row)] {
-                report(.sequenceNotIncreasing, row: row, field: "stop_sequence", "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
+                report(.badSequence, row: row, field: "stop_sequence", "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
                 continue
             }
             unique.append(row)
@@ -86,22 +88,37 @@ struct TripAssembler {
             }
             previous = stop.departure
         }
-        interpolate(&stops, rows: unique)
+        interpolate(&stops, rows: unique) { report($0, row: $1, field: $2, $3) }
         return stops
     }
 
     /// Fills untimed stops linearly in distance between the timed stops around them.
-    private func interpolate(_ stops: inout [AssembledStop], rows: [Int32]) {
+    /// Distances are `shape_dist_traveled` when every row has it and it never decreases,
+    /// else great-circle steps between stops; a segment touching a stop without
+    /// coordinates, or of zero length, is interpolated by position instead. Either way an
+    /// interpolated time lies between the times of the surrounding timed stops.
+    private func interpolate(_ stops: inout [AssembledStop], rows: [Int32], report: (DiagnosticCode, Int32?, String?, String) -> Void) {
         guard stops.contains(where: { $0.arrival < 0 }) else { return }
         let c = feed.stopTimes
         var distance = [Double](repeating: 0, count: stops.count)
-        if rows.allSatisfy({ !c.distance[Int($0)].isNaN }) {
+        var useShape = rows.allSatisfy { !c.distance[Int($0)].isNaN }
+        if useShape, let drop = rows.indices.dropFirst().first(where: { c.distance[Int(rows[$0])] < c.distance[Int(rows[$0 - 1])] }) {
+            report(.badShapeDistance, rows[drop], "shape_dist_traveled",
+                   "shape_dist_traveled decreases (\(c.distance[Int(rows[drop])]) after \(c.distance[Int(rows[drop - 1])])); untimed stops interpolated by great-circle distance")
+            useShape = false
+        }
+        // Stops whose place is unknown cannot measure a distance.
+        var unplaced = [Bool](repeating: false, count: stops.count)
+        if useShape {
             for i in rows.indices { distance[i] = c.distance[Int(rows[i])] }
         } else {
-            for i in 1..<stops.count {
-                let a = feed.stops[Int(stops[i - 1].stop)], b = feed.stops[Int(stops[i].stop)]
+            for i in stops.indices {
+                let stop = feed.stops[Int(stops[i].stop)]
+                unplaced[i] = stop.lat == nil || stop.lon == nil
+                guard i > 0 else { continue }
+                let a = feed.stops[Int(stops[i - 1].stop)]
                 var step = 0.0
-                if let la = a.lat, let oa = a.lon, let lb = b.lat, let ob = b.lon { step = GeoDistance.metres(la, oa, lb, ob) }
+                if let la = a.lat, let oa = a.lon, let lb = stop.lat, let ob = stop.lon { step = GeoDistance.metres(la, oa, lb, ob) }
                 distance[i] = distance[i - 1] + step
             }
         }
@@ -110,13 +127,17 @@ struct TripAssembler {
             var after = before + 1
             while stops[after].arrival < 0 { after += 1 }
             if after > before + 1 {
-                let t0 = Double(stops[before].departure), t1 = Double(stops[after].arrival)
+                let t0 = stops[before].departure, t1 = stops[after].arrival
                 let d0 = distance[before], span = distance[after] - d0
+                let byPosition = span <= 0 || unplaced[before...after].contains(true)
                 for i in (before + 1)..<after {
-                    let fraction = span > 0 ? (distance[i] - d0) / span : Double(i - before) / Double(after - before)
-                    let time = Int32((t0 + (t1 - t0) * fraction).rounded(.down))
-                    stops[i].arrival = time
-                    stops[i].departure = time
+                    let fraction = byPosition ? Double(i - before) / Double(after - before) : (distance[i] - d0) / span
+                    let time = Int32((Double(t0) + Double(t1 - t0) * fraction).rounded(.down))
+                    // Distances are non-decreasing here, so the fraction is within 0...1; the clamp
+                    // guards the bound against rounding.
+                    let bounded = min(max(time, t0), t1)
+                    stops[i].arrival = bounded
+                    stops[i].departure = bounded
                     stops[i].interpolated = true
                 }
             }

@@ -8,20 +8,23 @@ final class CSVTable {
     private var columns: [String: Int] = [:]
     private var headerCount = 0
     private(set) var rowCount = 0
+    /// Files of the feed that are missing or could not be read (see `unknownReference`).
+    let unavailableFiles: Set<String>
 
     /// Opens `name` from `source`; nil when the feed lacks the file. Throws when a
     /// required column is missing.
-    init?(_ name: String, in source: FeedSource, feed: String, log: DiagnosticLog, required: [String]) throws {
+    init?(_ name: String, in source: FeedSource, feed: String, log: DiagnosticLog, required: [String],
+          unavailableFiles: Set<String> = []) throws {
         guard let stream = try source.open(name) else { return nil }
         fileName = name
         self.feed = feed
         self.log = log
+        self.unavailableFiles = unavailableFiles
         reader = CSVReader(stream: ReadAheadStream(stream), fileName: name)
         do {
             try readHeader(required: required)
-        } catch var diagnostic as Diagnostic {
-            diagnostic.feed = feed
-            throw diagnostic
+        } catch let fatal as FatalDiagnostic {
+            throw fatal.inFeed(feed)
         }
     }
 
@@ -30,7 +33,7 @@ final class CSVTable {
             log.add(Diagnostic(.emptyFile, feed: feed, file: fileName, line: 1, message: "file is empty: no header row"))
             headerCount = 0
             if !required.isEmpty {
-                throw Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: required[0],
+                throw FatalDiagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: required[0],
                                  message: "file is empty, so required column \(required.joined(separator: ", ")) is missing")
             }
             return
@@ -45,9 +48,14 @@ final class CSVTable {
                 columns[name] = index
             }
         }
-        for name in required where columns[name] == nil {
-            throw Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: name,
-                             message: "required column is missing from the header")
+        // Every missing column is named, not only the first.
+        let missing = required.filter { columns[$0] == nil }
+        for name in missing.dropLast() {
+            log.add(Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: name, message: "required column is missing from the header"))
+        }
+        if let last = missing.last {
+            throw FatalDiagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: last,
+                                  message: "required column is missing from the header")
         }
     }
 
@@ -61,11 +69,13 @@ final class CSVTable {
         guard headerCount > 0 else { return false }
         do {
             guard try reader.nextRecord() else { return false }
-        } catch var diagnostic as Diagnostic {
-            diagnostic.feed = feed
-            throw diagnostic
+        } catch let fatal as FatalDiagnostic {
+            throw fatal.inFeed(feed)
         }
         rowCount += 1
+        if reader.droppedNULs > 0 {
+            warn(.nulByte, column: reader.firstNULField, message: "\(reader.droppedNULs) NUL byte(s) inside the field; dropped")
+        }
         if reader.fieldCount != headerCount {
             warn(.cellCount, column: nil, message: "row has \(reader.fieldCount) cells, the header has \(headerCount)")
         }
@@ -90,6 +100,13 @@ final class CSVTable {
     func text(_ column: Int) -> String? {
         let field = reader.field(column)
         return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+    }
+
+    /// Reports a reference to an unknown id, unless a file it could point into is missing or
+    /// failed to read: that file's error already explains every such row.
+    func unknownReference(column: Int, to files: [String], entity: String? = nil, message: String) {
+        guard !files.contains(where: unavailableFiles.contains) else { return }
+        warn(.unknownReference, column: column, entity: entity, message: message)
     }
 
     func warn(_ code: DiagnosticCode, column: Int?, entity: String? = nil, message: String) {

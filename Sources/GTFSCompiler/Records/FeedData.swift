@@ -94,6 +94,11 @@ final class FeedData {
     var stopHeadsigns = ByteInterner(capacity: 64)
     var frequencies: [Frequency] = []
     var feedVersion: String?
+    /// feed_info's declared validity, `YYYYMMDD`.
+    var feedStartDate: Int?
+    var feedEndDate: Int?
+    /// Trips refused while reading (a time past the 7-day limit): never assembled.
+    var refusedTrips = Set<Int32>()
     var publisherName: String?
     /// The input's SHA-256, computed in the background.
     var sha256Result: BackgroundResult<String>?

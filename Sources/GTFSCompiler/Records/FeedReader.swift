@@ -13,45 +13,61 @@ enum FeedReader {
         "timeframes.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt", "rider_categories.txt",
     ]
 
+    /// Reads every file of the feed. An error in one file (a missing file or column, broken
+    /// CSV) is logged and that file treated as unavailable, and the other files are still
+    /// read, so one run names every problem; the caller then refuses the feed.
+    /// - Throws: `FatalDiagnostic` only when the feed cannot be opened at all.
     static func read(name: String, path: String, log: DiagnosticLog) throws -> FeedData {
         let source: FeedSource
         do {
             source = try openFeedSource(path: path)
-        } catch var diagnostic as Diagnostic {
-            diagnostic.feed = name
-            throw diagnostic
+        } catch let fatal as FatalDiagnostic {
+            throw fatal.inFeed(name)
         }
         for var diagnostic in source.listingDiagnostics {
             diagnostic.feed = name
             log.add(diagnostic)
         }
-        for file in source.fileNames.sorted() where !knownFiles.contains(file) && !ignoredFiles.contains(file) {
-            log.add(Diagnostic(.unknownFile, feed: name, file: file, message: "not a GTFS file the compiler reads; ignored"))
+        for file in source.fileNames.sorted() where !knownFiles.contains(file) {
+            if ignoredFiles.contains(file) {
+                log.add(Diagnostic(.unusedFile, feed: name, file: file, message: "standard GTFS file the compiler does not need; ignored"))
+            } else {
+                log.add(Diagnostic(.unknownFile, feed: name, file: file, message: "not a file defined by GTFS; ignored"))
+            }
         }
+        var unavailable = Set<String>()
         for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !source.fileNames.contains(required) {
-            throw Diagnostic(.missingFile, feed: name, file: required, message: "required file is missing")
+            log.add(Diagnostic(.missingFile, feed: name, file: required, message: "required file is missing"))
+            unavailable.insert(required)
         }
         if !source.fileNames.contains("calendar.txt") && !source.fileNames.contains("calendar_dates.txt") {
-            throw Diagnostic(.missingFile, feed: name, file: "calendar.txt",
-                             message: "a feed needs calendar.txt or calendar_dates.txt; it has neither")
+            log.add(Diagnostic(.missingFile, feed: name, file: "calendar.txt", message: "a feed needs calendar.txt or calendar_dates.txt; it has neither"))
+            unavailable.formUnion(["calendar.txt", "calendar_dates.txt"])
         }
         let feed = FeedData(name: name)
-        func table(_ file: String, _ required: [String]) throws -> CSVTable? {
-            try CSVTable(file, in: source, feed: name, log: log, required: required)
+        /// Opens and reads one file; its error is logged and the file marked unavailable.
+        func read(_ file: String, required: [String], _ reader: (CSVTable, FeedData) throws -> Void) {
+            do {
+                guard let table = try CSVTable(file, in: source, feed: name, log: log, required: required,
+                                               unavailableFiles: unavailable) else { return }
+                try reader(table, feed)
+            } catch let fatal as FatalDiagnostic {
+                log.add(fatal.inFeed(name).diagnostic)
+                unavailable.insert(file)
+            } catch {
+                log.add(Diagnostic(.unreadableInput, feed: name, file: file, message: "cannot read: \(error)"))
+                unavailable.insert(file)
+            }
         }
-        if let t = try table("agency.txt", ["agency_name", "agency_timezone"]) { try AgencyFile.read(t, into: feed) }
-        if let t = try table("stops.txt", ["stop_id"]) { try StopsFile.read(t, into: feed) }
-        if let t = try table("routes.txt", ["route_id"]) { try RoutesFile.read(t, into: feed) }
-        if let t = try table("calendar.txt", ["service_id", "start_date", "end_date"] + CalendarFile.weekdays) {
-            try CalendarFile.read(t, into: feed)
-        }
-        if let t = try table("calendar_dates.txt", ["service_id", "date", "exception_type"]) { try CalendarDatesFile.read(t, into: feed) }
-        if let t = try table("trips.txt", ["route_id", "service_id", "trip_id"]) { try TripsFile.read(t, into: feed) }
-        if let t = try table("stop_times.txt", ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"]) {
-            try StopTimesFile.read(t, into: feed)
-        }
-        if let t = try table("frequencies.txt", ["trip_id", "start_time", "end_time", "headway_secs"]) { try FrequenciesFile.read(t, into: feed) }
-        if let t = try table("feed_info.txt", []) { try FeedInfoFile.read(t, into: feed) }
+        read("agency.txt", required: ["agency_name", "agency_timezone"], AgencyFile.read)
+        read("stops.txt", required: ["stop_id"], StopsFile.read)
+        read("routes.txt", required: ["route_id"], RoutesFile.read)
+        read("calendar.txt", required: ["service_id", "start_date", "end_date"] + CalendarFile.weekdays, CalendarFile.read)
+        read("calendar_dates.txt", required: ["service_id", "date", "exception_type"], CalendarDatesFile.read)
+        read("trips.txt", required: ["route_id", "service_id", "trip_id"], TripsFile.read)
+        read("stop_times.txt", required: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"], StopTimesFile.read)
+        read("frequencies.txt", required: ["trip_id", "start_time", "end_time", "headway_secs"], FrequenciesFile.read)
+        read("feed_info.txt", required: [], FeedInfoFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
         // bundle is written (both single-threaded), not while the files are parsed.
         feed.sha256Result = BackgroundResult { try source.sha256() }

@@ -6,7 +6,7 @@ enum FrequenciesFile {
         while try t.next() {
             let tripID = t.text(id) ?? ""
             guard let trip = feed.tripIDs.find(t.bytes(id)) else {
-                t.warn(.unknownReference, column: id, entity: tripID, message: "trip_id names no trip; row dropped")
+                t.unknownReference(column: id, to: ["trips.txt"], entity: tripID, message: "trip_id names no trip; row dropped")
                 continue
             }
             guard let startTime = FieldParser.time(t.bytes(start)) else {
@@ -15,6 +15,10 @@ enum FrequenciesFile {
             }
             guard let endTime = FieldParser.time(t.bytes(end)) else {
                 t.warn(.badFrequency, column: end, entity: tripID, message: "end_time is empty or not H:MM:SS; window dropped")
+                continue
+            }
+            guard endTime <= GTFSTime.limit else {
+                t.warn(.timeLimit, column: end, entity: tripID, message: "end_time is past 168:00:00, the 7-day limit; window dropped")
                 continue
             }
             guard endTime > startTime else {

@@ -16,7 +16,7 @@ enum RoutesFile {
                 if let found = feed.agencyIDs.find(t.bytes(agency)) {
                     agencyIndex = found
                 } else {
-                    t.warn(.unknownReference, column: agency, entity: routeID, message: "agency_id names no agency; route kept without an agency")
+                    t.unknownReference(column: agency, to: ["agency.txt"], entity: routeID, message: "agency_id names no agency; route kept without an agency")
                     agencyIndex = -1
                 }
             }

@@ -20,11 +20,11 @@ enum StopTimesFile {
                 trip = lastTrip
             }
             guard trip >= 0 else {
-                t.warn(.unknownReference, column: tripColumn, message: "trip_id names no trip; row dropped")
+                t.unknownReference(column: tripColumn, to: ["trips.txt"], message: "trip_id names no trip; row dropped")
                 continue
             }
             guard let stop = feed.stopIDs.find(t.bytes(stopColumn)) else {
-                t.warn(.unknownReference, column: stopColumn, entity: lastTripKeyString(lastTripKey), message: "stop_id names no stop; row dropped")
+                t.unknownReference(column: stopColumn, to: ["stops.txt"], entity: lastTripKeyString(lastTripKey), message: "stop_id names no stop; row dropped")
                 continue
             }
             let locationType = feed.stops[Int(stop)].locationType
@@ -34,14 +34,28 @@ enum StopTimesFile {
                 continue
             }
             guard let sequence = FieldParser.integer(t.bytes(sequenceColumn)), sequence >= 0, sequence <= Int(Int32.max) else {
-                t.warn(.sequenceNotIncreasing, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
+                t.warn(.badSequence, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
                        message: "stop_sequence must be a non-negative integer; row dropped")
                 continue
             }
             var arrival = time(t, arrivalColumn, lastTripKey)
             var departure = time(t, departureColumn, lastTripKey)
-            if arrival < 0 { arrival = departure }
-            if departure < 0 { departure = arrival }
+            if (arrival < 0) != (departure < 0) {
+                let missing = arrival < 0 ? arrivalColumn : departureColumn
+                t.warn(.oneSidedTime, column: missing, entity: lastTripKeyString(lastTripKey),
+                       message: "\(arrival < 0 ? "arrival_time" : "departure_time") is empty while \(arrival < 0 ? "departure_time" : "arrival_time") is set; copied from it")
+                if arrival < 0 { arrival = departure } else { departure = arrival }
+            }
+            if max(arrival, departure) > GTFSTime.limit {
+                t.warn(.timeLimit, column: departure > GTFSTime.limit ? departureColumn : arrivalColumn, entity: lastTripKeyString(lastTripKey),
+                       message: "time is past 168:00:00, the 7-day limit of a trip; trip dropped")
+                feed.refusedTrips.insert(trip)
+                continue
+            }
+            if max(arrival, departure) > GTFSTime.lateWarning {
+                t.warn(.lateTime, column: departure > GTFSTime.lateWarning ? departureColumn : arrivalColumn, entity: lastTripKeyString(lastTripKey),
+                       message: "time is past 48:00:00 (the trip runs into its third service day); kept")
+            }
             var headsign: Int32 = -1
             if !t.isEmpty(headsignColumn) { headsign = feed.stopHeadsigns.intern(t.bytes(headsignColumn)).id }
             var distance = Double.nan

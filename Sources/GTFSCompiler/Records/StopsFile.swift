@@ -12,16 +12,7 @@ enum StopsFile {
                 continue
             }
             let locationType = t.integer(type, in: 0...4, default: 0, entity: stopID)
-            var latitude: Double?, longitude: Double?
-            if !t.isEmpty(lat) || !t.isEmpty(lon) {
-                if let la = FieldParser.double(t.bytes(lat)), let lo = FieldParser.double(t.bytes(lon)),
-                   (-90...90).contains(la), (-180...180).contains(lo) {
-                    latitude = la
-                    longitude = lo
-                } else {
-                    t.warn(.badValue, column: lat, entity: stopID, message: "stop_lat/stop_lon missing, not a number or out of range; coordinates left empty")
-                }
-            }
+            let (latitude, longitude) = coordinates(t, lat, lon, locationType: locationType, stopID: stopID)
             feed.stops.append(.init(name: t.text(name) ?? "", code: t.text(code), lat: latitude, lon: longitude,
                                     locationType: locationType, parentText: t.text(parent),
                                     platformCode: t.text(platform),
@@ -29,6 +20,29 @@ enum StopsFile {
                                     line: t.line))
         }
         linkParents(feed, log: t.log)
+    }
+
+    /// The stop's coordinates, or nil (with a warning) when missing, unparsable, out of range
+    /// or at 0,0: such a stop must not stand for a place (interpolation measures distances
+    /// between stops). Coordinates are required for stops, stations and entrances.
+    private static func coordinates(_ t: CSVTable, _ lat: Int, _ lon: Int, locationType: Int, stopID: String) -> (Double?, Double?) {
+        if t.isEmpty(lat) && t.isEmpty(lon) {
+            if locationType <= 2 {
+                t.warn(.badStopLocation, column: lat, entity: stopID, message: "stop_lat and stop_lon are empty; stop kept without coordinates")
+            }
+            return (nil, nil)
+        }
+        guard let la = FieldParser.double(t.bytes(lat)), let lo = FieldParser.double(t.bytes(lon)),
+              (-90...90).contains(la), (-180...180).contains(lo) else {
+            t.warn(.badStopLocation, column: lat, entity: stopID,
+                   message: "stop_lat/stop_lon missing, not a number or out of range; stop kept without coordinates")
+            return (nil, nil)
+        }
+        if la == 0 && lo == 0 {
+            t.warn(.badStopLocation, column: lat, entity: stopID, message: "coordinates 0,0 (a placeholder, in the Gulf of Guinea); stop kept without coordinates")
+            return (nil, nil)
+        }
+        return (la, lo)
     }
 
     /// Resolves parent_station once every stop is known: a platform's parent must be a

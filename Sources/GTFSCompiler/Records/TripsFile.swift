@@ -11,11 +11,11 @@ enum TripsFile {
                 continue
             }
             guard let routeIndex = feed.routeIDs.find(t.bytes(route)) else {
-                t.warn(.unknownReference, column: route, entity: tripID, message: "route_id names no route; trip dropped")
+                t.unknownReference(column: route, to: ["routes.txt"], entity: tripID, message: "route_id names no route; trip dropped")
                 continue
             }
             guard let serviceIndex = feed.serviceIDs.find(t.bytes(service)) else {
-                t.warn(.unknownReference, column: service, entity: tripID, message: "service_id is in neither calendar.txt nor calendar_dates.txt; trip dropped")
+                t.unknownReference(column: service, to: ["calendar.txt", "calendar_dates.txt"], entity: tripID, message: "service_id is in neither calendar.txt nor calendar_dates.txt; trip dropped")
                 continue
             }
             _ = feed.tripIDs.intern(key)

@@ -41,19 +41,39 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    /// Opens `path` and checks that it is a bundle this runtime can read.
-    static func openChecked(_ path: String) throws -> SQLiteDatabase {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TransitError.notABundle(path: path, reason: "cannot open the file")
+    /// Refuses anything but a readable regular file that starts like an SQLite database,
+    /// before SQLite sees it: a folder, a FIFO (opening it would block) or a device.
+    private static func checkHeader(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw TransitError.notABundle(path: path, reason: "cannot open the file: \(String(cString: strerror(errno)))")
         }
-        let header = handle.readData(ofLength: 16)
-        try? handle.close()
-        guard header.count == 16 else {
-            throw TransitError.notABundle(path: path, reason: header.isEmpty ? "the file is empty" : "the file is truncated")
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw TransitError.notABundle(path: path, reason: "it is a folder, not a file")
+        default: throw TransitError.notABundle(path: path, reason: "not a regular file")
         }
-        guard header == Data("SQLite format 3\0".utf8) else {
+        let fd = openWithoutBlocking(path)
+        guard fd >= 0 else {
+            throw TransitError.notABundle(path: path, reason: "cannot open the file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let got = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        guard got >= 0 else {
+            throw TransitError.notABundle(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        guard got == 16 else {
+            throw TransitError.notABundle(path: path, reason: got == 0 ? "the file is empty" : "the file is truncated")
+        }
+        guard header == Array("SQLite format 3\0".utf8) else {
             throw TransitError.notABundle(path: path, reason: "not an SQLite database")
         }
+    }
+
+    /// Opens `path` and checks that it is a bundle this runtime can read.
+    static func openChecked(_ path: String) throws -> SQLiteDatabase {
+        try checkHeader(path)
         let db = try open(path)
         do {
             var tables = Set<String>()
@@ -77,4 +97,10 @@ final class ConnectionPool: @unchecked Sendable {
         }
         return db
     }
+}
+
+/// `open(2)` read-only and non-blocking (a FIFO does not wait for a writer); outside the
+/// pool type, whose own `open` would shadow the system call.
+private func openWithoutBlocking(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_NONBLOCK)
 }

@@ -1,0 +1,47 @@
+/// A problem that stops the compile: the only kind of diagnostic that can be thrown.
+///
+/// It is built from a `FatalCode`, which offers only the error codes, so a warning can
+/// never be thrown by mistake (and silently end a feed). The compiler records it in the
+/// log and fails: nothing is written.
+///
+/// ```swift
+/// throw FatalDiagnostic(.missingFile, file: "stops.txt", message: "required file is missing")
+/// ```
+public struct FatalDiagnostic: Error, CustomStringConvertible {
+    public var diagnostic: Diagnostic
+
+    public init(_ code: FatalCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
+                field: String? = nil, entityID: String? = nil, value: String? = nil, message: String) {
+        diagnostic = Diagnostic(code.code, feed: feed, file: file, line: line, column: column, field: field,
+                                entityID: entityID, value: value, message: message)
+    }
+
+    public var code: DiagnosticCode { diagnostic.code }
+    public var description: String { diagnostic.formatted }
+
+    /// The same failure, placed in `feed` (readers below the feed level do not know its id).
+    func inFeed(_ feed: String) -> FatalDiagnostic {
+        var copy = self
+        copy.diagnostic.feed = feed
+        return copy
+    }
+}
+
+/// The error codes, and only those: what `FatalDiagnostic` can be made of.
+public struct FatalCode: Sendable {
+    let code: DiagnosticCode
+
+    private init(_ code: DiagnosticCode) { self.code = code }
+
+    public static let missingFile = FatalCode(.missingFile)
+    public static let missingColumn = FatalCode(.missingColumn)
+    public static let notUTF8 = FatalCode(.notUTF8)
+    public static let brokenCSV = FatalCode(.brokenCSV)
+    public static let unreadableArchive = FatalCode(.unreadableArchive)
+    public static let lineTooLong = FatalCode(.lineTooLong)
+    public static let noUsableTrips = FatalCode(.noUsableTrips)
+    public static let unreadableInput = FatalCode(.unreadableInput)
+    public static let outputFailed = FatalCode(.outputFailed)
+    public static let badCatalogue = FatalCode(.badCatalogue)
+    public static let noTimezone = FatalCode(.noTimezone)
+}
