@@ -47,19 +47,31 @@ final class CSVReaderTests: XCTestCase {
 
     func testUTF16IsRefused() {
         XCTAssertThrowsError(try records(bytes: [0xFE, 0xFF, 0, 0x61])) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, .notUTF8)
+            XCTAssertEqual((error as? FatalDiagnostic)?.code, .notUTF8)
         }
     }
 
-    func testNULByteIsRefused() {
-        XCTAssertThrowsError(try records(bytes: Array("a,b\n1,".utf8) + [0] + Array("2\n".utf8))) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, .nulByte)
+    func testUTF16WithoutByteOrderMarkIsRefused() {
+        let utf16 = Array("stop_id\n".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        XCTAssertThrowsError(try records(bytes: utf16)) { error in
+            XCTAssertEqual((error as? FatalDiagnostic)?.code, .notUTF8)
+        }
+    }
+
+    func testNULBytesInsideFieldsAreDroppedAndCounted() throws {
+        let bytes = Array("a,b\n1,Ca".utf8) + [0] + Array("fe".utf8) + [0] + Array("\n3,4\n".utf8)
+        for step in [1, 3, 4096] {
+            let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: step), fileName: "t.txt")
+            var rows: [([String], Int)] = []
+            while try reader.nextRecord() { rows.append(((0..<reader.fieldCount).map(reader.string), reader.droppedNULs)) }
+            XCTAssertEqual(rows.map(\.0), [["a", "b"], ["1", "Cafe"], ["3", "4"]], "step \(step)")
+            XCTAssertEqual(rows.map(\.1), [0, 2, 0], "step \(step)")
         }
     }
 
     func testInvalidUTF8IsRefusedWithItsLine() {
         XCTAssertThrowsError(try records(bytes: Array("a\nok\n".utf8) + [0xC3, 0x28, 0x0A])) { error in
-            let diagnostic = error as? Diagnostic
+            let diagnostic = (error as? FatalDiagnostic)?.diagnostic
             XCTAssertEqual(diagnostic?.code, .notUTF8)
             XCTAssertEqual(diagnostic?.line, 3)
         }
@@ -69,11 +81,16 @@ final class CSVReaderTests: XCTestCase {
         let long = "a\n" + String(repeating: "x", count: CSVReader.maxRecordBytes + 10) + "\n"
         let reader = CSVReader(stream: DribbleStream(long, step: 65536), fileName: "t.txt")
         XCTAssertThrowsError(try { while try reader.nextRecord() {} }()) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, .lineTooLong)
+            XCTAssertEqual((error as? FatalDiagnostic)?.code, .lineTooLong)
         }
     }
 
-    func testUnclosedQuoteAtEndOfFileIsAnError() {
-        XCTAssertThrowsError(try records("a\n\"never closed\n"))
+    func testUnclosedQuoteAtEndOfFileIsABrokenCSVError() {
+        XCTAssertThrowsError(try records("a\nok\n\"never closed\n")) { error in
+            let fatal = error as? FatalDiagnostic
+            XCTAssertEqual(fatal?.code, .brokenCSV)
+            XCTAssertEqual(fatal?.diagnostic.severity, .error)
+            XCTAssertEqual(fatal?.diagnostic.line, 3)
+        }
     }
 }

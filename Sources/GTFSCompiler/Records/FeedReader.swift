@@ -5,6 +5,9 @@ enum FeedReader {
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
         "calendar_dates.txt", "frequencies.txt", "feed_info.txt",
     ]
+    /// The files a trip needs to be kept (itself, its route, its service): when one is
+    /// unavailable, rows naming unknown trips are not reported one by one.
+    static let tripSources = ["trips.txt", "routes.txt", "calendar.txt", "calendar_dates.txt"]
     /// Files a feed may have that the compiler does not need.
     static let ignoredFiles: Set<String> = [
         "shapes.txt", "transfers.txt", "fare_attributes.txt", "fare_rules.txt", "pathways.txt", "levels.txt",

@@ -6,7 +6,7 @@ enum FrequenciesFile {
         while try t.next() {
             let tripID = t.text(id) ?? ""
             guard let trip = feed.tripIDs.find(t.bytes(id)) else {
-                t.unknownReference(column: id, to: ["trips.txt"], entity: tripID, message: "trip_id names no trip; row dropped")
+                t.unknownReference(column: id, to: FeedReader.tripSources, entity: tripID, message: "trip_id names no trip; row dropped")
                 continue
             }
             guard let startTime = FieldParser.time(t.bytes(start)) else {

@@ -20,7 +20,7 @@ enum StopTimesFile {
                 trip = lastTrip
             }
             guard trip >= 0 else {
-                t.unknownReference(column: tripColumn, to: ["trips.txt"], message: "trip_id names no trip; row dropped")
+                t.unknownReference(column: tripColumn, to: FeedReader.tripSources, message: "trip_id names no trip; row dropped")
                 continue
             }
             guard let stop = feed.stopIDs.find(t.bytes(stopColumn)) else {
