@@ -81,15 +81,22 @@ final class ReferenceTimetable {
         }
     }
 
-    /// Linear in distance between timed stops (shape_dist_traveled when every row has it, else haversine).
+    /// Linear in distance between timed stops: shape_dist_traveled when every row has it and
+    /// it never decreases, else haversine; by position when the span is zero or a stop of the
+    /// span has no usable place (no coordinates, or 0,0).
     private func interpolate(_ rows: [StopTime]) -> [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)]? {
         var distance = [0.0]
-        let useShape = rows.allSatisfy { $0.distance != nil }
+        let shape = rows.compactMap(\.distance)
+        let useShape = shape.count == rows.count && zip(shape, shape.dropFirst()).allSatisfy { $0 <= $1 }
+        func place(_ stop: String) -> (Double, Double)? {
+            guard let s = stops[stop], let la = s.lat, let lo = s.lon, abs(la) <= 90, abs(lo) <= 180, la != 0 || lo != 0 else { return nil }
+            return (la, lo)
+        }
+        let placed = rows.map { useShape || place($0.stop) != nil }
         for i in 1..<rows.count {
-            if useShape { distance.append(rows[i].distance!); continue }
-            let a = stops[rows[i - 1].stop]!, b = stops[rows[i].stop]!
+            if useShape { distance.append(shape[i]); continue }
             var d = 0.0
-            if let la = a.lat, let oa = a.lon, let lb = b.lat, let ob = b.lon {
+            if let (la, oa) = place(rows[i - 1].stop), let (lb, ob) = place(rows[i].stop) {
                 let p1 = la * .pi / 180, p2 = lb * .pi / 180
                 let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((ob - oa) * .pi / 180 / 2), 2)
                 d = 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
@@ -107,7 +114,8 @@ final class ReferenceTimetable {
             let next = rows[(i + 1)...].firstIndex { $0.arrival != nil }!
             let t0 = Double(rows[previous].departure!), t1 = Double(rows[next].arrival!)
             let span = distance[next] - distance[previous]
-            let f = span > 0 ? (distance[i] - distance[previous]) / span : Double(i - previous) / Double(next - previous)
+            let byPosition = span <= 0 || placed[previous...next].contains(false)
+            let f = byPosition ? Double(i - previous) / Double(next - previous) : (distance[i] - distance[previous]) / span
             let t = Int((t0 + (t1 - t0) * f).rounded(.down))
             result.append((row.stop, row.sequence, t, t, row.pickup))
         }
