@@ -1,4 +1,5 @@
 import Foundation
+import TransitStore
 import XCTest
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
@@ -18,7 +19,7 @@ final class CommandLineTests: XCTestCase {
 
     func run(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
-        process.executableURL = Self.products.appendingPathComponent(tool)
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Self.products.appendingPathComponent(tool)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["TRANSIT_BUNDLE"] = nil
@@ -56,6 +57,94 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("error: [E_ARCHIVE]"), missing.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: output), "the earlier bundle is untouched")
+    }
+
+    func testBothCommandLinesPrintTheirVersion() throws {
+        for tool in ["gtfs-compile", "transit-query"] {
+            let result = try run(tool, ["--version"])
+            XCTAssertEqual(result.status, 0, tool)
+            XCTAssertEqual(result.stdout, "0.2.0\n", tool)
+        }
+        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
+        let version = try db.prepare("SELECT value FROM metadata WHERE key = 'compiler_version'")
+        XCTAssertTrue(try version.step())
+        XCTAssertEqual(version.string(0), "0.2.0")
+    }
+
+    /// A feed with an agency extension file (a warning) and shapes.txt (information).
+    private func feedWithExtensionFile() throws -> String {
+        let directory = TestSupport.temporaryDirectory().appendingPathComponent("feed")
+        try FileManager.default.copyItem(atPath: TestSupport.samples + "/valley", toPath: directory.path)
+        try Data("agency_id,extra\n".utf8).write(to: directory.appendingPathComponent("agency_extension.txt"))
+        try Data("shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n".utf8).write(to: directory.appendingPathComponent("shapes.txt"))
+        return directory.path
+    }
+
+    func testStrictAllowAndMaxWarnings() throws {
+        let feed = try feedWithExtensionFile()
+        let output = TestSupport.temporaryDirectory().appendingPathComponent("x.db").path
+        let strict = try run("gtfs-compile", [feed, "-o", output, "--strict"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("[W_UNKNOWN_FILE]"), strict.stderr)
+        let allowed = try run("gtfs-compile", [feed, "-o", output, "--strict", "--allow", "W_UNKNOWN_FILE,W_CELL_COUNT"])
+        XCTAssertEqual(allowed.status, 0, "shapes.txt is information, never a failure: \(allowed.stderr)")
+        let over = try run("gtfs-compile", [feed, "-o", output + "2", "--max-warnings", "0"])
+        XCTAssertEqual(over.status, 1)
+        XCTAssertTrue(over.stderr.contains("more than --max-warnings 0"), over.stderr)
+        XCTAssertEqual(try run("gtfs-compile", [feed, "-o", output + "3", "--max-warnings", "1"]).status, 0)
+        let unknown = try run("gtfs-compile", [feed, "-o", output, "--allow", "W_NOPE"])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("unknown code W_NOPE"), unknown.stderr)
+    }
+
+    func testReportCarriesOutcomeBundleFeedsAndCountsAlsoOnFailure() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let output = directory.appendingPathComponent("x.db").path, reportPath = directory.appendingPathComponent("r.json")
+        XCTAssertEqual(try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", output, "--report", reportPath.path]).status, 0)
+        var report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
+        XCTAssertEqual(report["version"] as? String, "0.2.0")
+        XCTAssertEqual(report["succeeded"] as? Bool, true)
+        let written = try XCTUnwrap(report["output"] as? [String: Any])
+        XCTAssertEqual(written["path"] as? String, output)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        XCTAssertEqual(written["bytes"] as? Int, bytes.count)
+        let sha = try run("/usr/bin/sha256sum", [output]).stdout.prefix(64)
+        XCTAssertEqual(written["sha256"] as? String, String(sha))
+        let feeds = try XCTUnwrap(report["feeds"] as? [[String: Any]])
+        XCTAssertEqual(feeds.first?["feed"] as? String, "metro")
+        XCTAssertEqual(feeds.first?["trips"] as? Int, 9, "10 in trips.txt, S2_GHOST dropped")
+        XCTAssertEqual(feeds.first?["first_date"] as? String, "2026-01-01")
+        XCTAssertEqual((report["summary"] as? [[String: Any]])?.first?["code"] as? String, "W_UNKNOWN_REF")
+
+        let missing = directory.appendingPathComponent("no/such/folder/x.db").path
+        let failed = try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", missing, "--report", reportPath.path])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.contains("\(missing): error: [E_OUTPUT]"), failed.stderr)
+        report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
+        XCTAssertEqual(report["succeeded"] as? Bool, false)
+        XCTAssertEqual((report["output"] as? [String: Any])?["written"] as? Bool, false)
+        XCTAssertEqual((report["feeds"] as? [[String: Any]])?.first?["trips"] as? Int, 9)
+        XCTAssertEqual(report["errors"] as? Int, 1)
+    }
+
+    /// The bundle's pages reach the disk before its name, and the rename is made durable by
+    /// syncing the folder: traced with strace (installed by `make deps`).
+    func testTheBundleIsSyncedBeforeAndAfterItsRename() throws {
+        let directory = TestSupport.temporaryDirectory()
+        let output = directory.appendingPathComponent("v.db").path
+        let traced = try run("/usr/bin/strace", ["-f", "-y", "-e", "trace=fsync,rename,renameat,renameat2",
+                                                 Self.products.appendingPathComponent("gtfs-compile").path, TestSupport.samples + "/valley", "-o", output])
+        XCTAssertEqual(traced.status, 0, traced.stderr)
+        let calls = traced.stderr.split(separator: "\n").filter { $0.contains("fsync(") || $0.contains("rename") }.map(String.init)
+        let rename = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("\"\(output)\"") }, traced.stderr)
+        XCTAssertTrue(calls[..<rename].contains { $0.contains("fsync(") && $0.contains(".v.db.tmp-") }, "\(calls)")
+        XCTAssertTrue(calls[(rename + 1)...].contains { $0.contains("fsync(") && $0.contains("<\(directory.path)>") }, "\(calls)")
+    }
+
+    func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
+        let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "transit-query: \(TestSupport.samples) is not a transit bundle: it is a folder, not a file\n")
     }
 
     func testDeparturesAsJSONAndAsATable() throws {

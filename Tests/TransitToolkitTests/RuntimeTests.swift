@@ -27,13 +27,40 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(reason(try refuses(Data("agency_id,agency_name\n".utf8))), "not an SQLite database")
         XCTAssertEqual(reason(try refuses(Data())), "the file is empty")
         let whole = try Data(contentsOf: URL(fileURLWithPath: TestSupport.sampleBundlePath))
-        XCTAssertFalse(reason(try refuses(whole.prefix(whole.count / 3))).isEmpty, "a truncated bundle is refused")
+        XCTAssertNotNil(try refuses(whole.prefix(whole.count / 3)), "a truncated bundle is refused")
         XCTAssertEqual(reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trips") }),
                        "table trips is missing")
         XCTAssertEqual(try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
             try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")
         }, .unsupportedSchemaVersion(found: 99, supported: BundleSchema.version))
         XCTAssertNotNil(try refuses(nil))
+    }
+
+    /// A folder, a FIFO or a path that cannot be opened is refused with a reason, never a
+    /// crash (a folder used to stop the process inside Foundation) or a hang (a FIFO).
+    func testFoldersFIFOsAndUnreadablePathsAreRefused() throws {
+        func reason(_ path: String) -> String {
+            do {
+                _ = try TransitBundle(path: path)
+                return "opened"
+            } catch TransitError.notABundle(_, let reason) {
+                return reason
+            } catch {
+                return "\(error)"
+            }
+        }
+        let directory = TestSupport.temporaryDirectory()
+        XCTAssertEqual(reason(directory.path), "it is a folder, not a file")
+        let fifo = directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertEqual(reason(fifo), "not a regular file")
+        let file = directory.appendingPathComponent("file")
+        try Data("x".utf8).write(to: file)
+        XCTAssertEqual(reason(file.appendingPathComponent("inside").path), "cannot open the file: Not a directory")
+        XCTAssertEqual(reason(directory.appendingPathComponent("missing.db").path), "cannot open the file: No such file or directory")
+        let dangling = directory.appendingPathComponent("link.db").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent/target.db")
+        XCTAssertEqual(reason(dangling), "cannot open the file: No such file or directory")
     }
 
     func testInfoDescribesFeedsAndCounts() throws {
