@@ -38,11 +38,19 @@ struct StopsCommand: ParsableCommand {
             }
             var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
             for s in stops {
-                table.add([s.feed, s.stopID, s.name, ["stop", "station", "entrance", "node", "boarding"][s.locationType],
+                table.add([s.feed, s.stopID, s.name, Self.typeName(s.locationType),
                            s.parentStation ?? "", s.platformCode ?? "", s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? ""])
             }
             output(stops.isEmpty ? "no stops found" : table.render())
         }
+    }
+}
+
+extension StopsCommand {
+    /// A location_type's name; the number itself for a value GTFS does not define.
+    static func typeName(_ type: Int) -> String {
+        let names = ["stop", "station", "entrance", "node", "boarding"]
+        return names.indices.contains(type) ? names[type] : String(type)
     }
 }
 
