@@ -1,4 +1,4 @@
-// swift-tools-version:5.10
+// swift-tools-version:6.0
 import PackageDescription
 
 let package = Package(
@@ -30,5 +30,6 @@ let package = Package(
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
         .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

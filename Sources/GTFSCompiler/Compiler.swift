@@ -61,17 +61,17 @@ public enum Compiler {
         model.cityCount = cities?.cities.count ?? 0
         var summary = CompileSummary(model: model, cities: model.cityCount, warnings: log.warningCount)
         if let refusal = request.policy.refusal(log) {
-            throw CompileFailure(log: log, reason: refusal, summary: summary)
+            throw CompileFailure(diagnostics: log.record, reason: refusal, summary: summary)
         }
         progress?("writing \(request.outputPath)")
         do {
             try BundleWriter(outputPath: request.outputPath).write(model, cities: cities)
         } catch let fatal as FatalDiagnostic {
             log.add(fatal.diagnostic)
-            throw CompileFailure(log: log, reason: "the bundle could not be written", summary: summary)
+            throw CompileFailure(diagnostics: log.record, reason: "the bundle could not be written", summary: summary)
         } catch {
             log.add(Diagnostic(.outputFailed, file: request.outputPath, message: "cannot write the bundle: \(error)"))
-            throw CompileFailure(log: log, reason: "the bundle could not be written", summary: summary)
+            throw CompileFailure(diagnostics: log.record, reason: "the bundle could not be written", summary: summary)
         }
         summary.bundleBytes = (try? FileManager.default.attributesOfItem(atPath: request.outputPath)[.size] as? Int) ?? 0
         summary.bundleSHA256 = try? sha256(of: [FileHandleStream(path: request.outputPath)])
@@ -118,9 +118,9 @@ public struct CompileRequest: Sendable {
     }
 }
 
-/// The compile stopped; `log` says why and `reason` sums it up. Nothing was written.
+/// The compile stopped; `diagnostics` says why and `reason` sums it up. Nothing was written.
 public struct CompileFailure: Error {
-    public let log: DiagnosticLog
+    public let diagnostics: DiagnosticRecord
     public let reason: String
     /// What had been built when the compile stopped (feeds that were read without error).
     public let summary: CompileSummary

@@ -80,7 +80,7 @@ struct GTFSCompileCommand: ParsableCommand {
             }
         } catch let failure as CompileFailure {
             try writeReport(DiagnosticReport(log: log, outputPath: output, compiled: failure.summary, failure: failure.reason))
-            printError(failure.log.summaryText(minimum: quiet ? .error : .info))
+            printError(failure.diagnostics.summaryText(minimum: quiet ? .error : .info))
             printError("gtfs-compile: nothing written: \(failure.reason)")
             throw ExitCode(1)
         }

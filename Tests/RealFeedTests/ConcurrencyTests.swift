@@ -11,7 +11,7 @@ final class ConcurrencyTests: XCTestCase {
         let stops = try bundle.searchStops("a", limit: 200).map(\.stopID) + ["HOFER_04", "GACEN_11"]
         var random = SplitMix64(state: 7)
         let queries: [Int] = (0..<10_000).map { _ in Int.random(in: 0..<1_000_000, using: &random) }
-        func answer(_ q: Int) -> String {
+        @Sendable func answer(_ q: Int) -> String {
             let stop = stops[q % stops.count]
             let at = QueryTime.instant(Date(timeIntervalSince1970: 1_772_000_000 + Double(q % 5_000_000)))
             do {

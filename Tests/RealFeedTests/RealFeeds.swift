@@ -19,7 +19,8 @@ enum RealFeeds {
     }
 
     private static let lock = NSLock()
-    private static var compiled: [String: (TransitBundle, CompileSummary, DiagnosticLog)] = [:]
+    /// Guarded by `lock`.
+    nonisolated(unsafe) private static var compiled: [String: (TransitBundle, CompileSummary, DiagnosticLog)] = [:]
 
     /// The feed's bundle, compiled on first use.
     static func bundle(_ name: String) throws -> (bundle: TransitBundle, summary: CompileSummary, log: DiagnosticLog) {

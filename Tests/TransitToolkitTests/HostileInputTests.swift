@@ -56,7 +56,7 @@ final class HostileInputTests: XCTestCase {
         let (log, ok) = try compile(Self.storedZip(minimalFiles + junk))
         XCTAssertTrue(ok)
         XCTAssertEqual(log.countsByCode[.unknownFile], 3_000)
-        XCTAssertEqual(log.diagnostics.filter { $0.code == .unknownFile }.count, log.keepPerCode, "kept diagnostics are capped")
+        XCTAssertEqual(log.diagnostics.filter { $0.code == .unknownFile }.count, log.record.keepPerCode, "kept diagnostics are capped")
     }
 
     func testHandWrittenZipReaderAgreesWithTheCompiler() throws {

@@ -113,7 +113,7 @@ final class RuntimeTests: XCTestCase {
         let bundle = TestSupport.sampleBundle
         let stops = ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON"]
         let times = (0..<24).map { String(format: "2026-03-%02dT%02d:15", 28 + $0 % 4, $0) }
-        func answers() throws -> [String] {
+        @Sendable func answers() throws -> [String] {
             try stops.flatMap { stop in try times.map { try bundle.departures(stop: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") } }
         }
         let expected = try answers()

@@ -72,8 +72,9 @@ enum FeedReader {
         read("frequencies.txt", required: ["trip_id", "start_time", "end_time", "headway_secs"], FrequenciesFile.read)
         read("feed_info.txt", required: [], FeedInfoFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
-        // bundle is written (both single-threaded), not while the files are parsed.
-        feed.sha256Result = BackgroundResult { try source.sha256() }
+        // bundle is written (both single-threaded), not while the files are parsed. It opens
+        // the input anew, so nothing is shared with this thread.
+        feed.sha256Result = BackgroundResult { try openFeedSource(path: path).sha256() }
         return feed
     }
 }
