@@ -2,7 +2,7 @@ import TransitStore
 
 /// Small, often-needed rows (stops, routes, headsigns, pattern ends), read on first
 /// use and kept. Safe to share between threads.
-final class EntityCache: @unchecked Sendable {
+final class EntityCache: Sendable {
     struct StopRow: Sendable {
         let sid: Int
         let fid: Int

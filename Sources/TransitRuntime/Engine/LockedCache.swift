@@ -1,8 +1,9 @@
 import Foundation
 
-/// A dictionary shared between threads, guarded by a lock; values are computed
-/// outside the lock (two threads may compute the same value once each, harmlessly).
-final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
+/// A dictionary shared between threads, guarded by a lock (hence `@unchecked`: NSLock is
+/// what iOS 15 offers); values are computed outside the lock (two threads may compute the
+/// same value once each, harmlessly).
+final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     private var storage: [Key: Value] = [:]
     private let lock = NSLock()
     private let limit: Int

@@ -2,7 +2,7 @@ import TransitStore
 
 /// Which services run on a date: calendar weekdays within the date range, plus
 /// calendar_dates additions, minus removals. Answers are cached per date as bitsets.
-final class ServiceCalendar: @unchecked Sendable {
+final class ServiceCalendar: Sendable {
     /// Services running on one date, one bit per service id (sv).
     struct ActiveSet: Sendable {
         fileprivate var words: [UInt64]
