@@ -23,7 +23,7 @@ deps:
 
 # Regenerates the Swift copy of schemas/bundle.sql (a test fails when they differ).
 schema:
-	@{ printf '// Generated from schemas/bundle.sql by `make schema`. Do not edit.\nextension BundleSchema {\n    package static let sql = #"""\n'; \
+	@{ printf '// swift-format-ignore-file\n// Generated from schemas/bundle.sql by `make schema`. Do not edit.\nextension BundleSchema {\n    package static let sql = #"""\n'; \
 	  cat schemas/bundle.sql; printf '"""#\n}\n'; } > Sources/TransitStore/BundleSchema+SQL.swift
 
 build: deps

@@ -11,7 +11,7 @@ let package = Package(
         .executable(name: "transit-query", targets: ["transit-query"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -20,12 +20,16 @@ let package = Package(
         .target(name: "TransitStore", dependencies: ["CSQLite"]),
         .target(name: "GTFSCompiler", dependencies: ["TransitStore", "CZlib"]),
         .target(name: "TransitRuntime", dependencies: ["TransitStore"]),
-        .executableTarget(name: "gtfs-compile", dependencies: [
-            "GTFSCompiler", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "transit-query", dependencies: [
-            "TransitRuntime", "TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "gtfs-compile",
+            dependencies: [
+                "GTFSCompiler", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "transit-query",
+            dependencies: [
+                "TransitRuntime", "TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),

@@ -12,7 +12,10 @@ private final class ChunkedStream: ByteStream {
     let bytes: [UInt8]
     let step: Int
     var at = 0
-    init(_ bytes: [UInt8], step: Int) { self.bytes = bytes; self.step = max(1, step) }
+    init(_ bytes: [UInt8], step: Int) {
+        self.bytes = bytes
+        self.step = max(1, step)
+    }
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(step, buffer.count, bytes.count - at)
         for i in 0..<n { buffer[i] = bytes[at + i] }

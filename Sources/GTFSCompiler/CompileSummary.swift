@@ -15,7 +15,9 @@ public struct CompileSummary: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case feed, stops, routes, trips
-            case stopTimes = "stop_times", firstDate = "first_date", lastDate = "last_date"
+            case stopTimes = "stop_times"
+            case firstDate = "first_date"
+            case lastDate = "last_date"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -56,8 +58,9 @@ public struct CompileSummary: Sendable {
         self.cities = cities
         self.warnings = warnings
         perFeed = model.feeds.map { feed in
-            FeedSummary(feed: feed.feedID, stops: feed.counts.stops, routes: feed.counts.routes, trips: feed.counts.trips,
-                        stopTimes: feed.counts.stopTimes, firstDate: feed.firstDate, lastDate: feed.lastDate)
+            FeedSummary(
+                feed: feed.feedID, stops: feed.counts.stops, routes: feed.counts.routes, trips: feed.counts.trips,
+                stopTimes: feed.counts.stopTimes, firstDate: feed.firstDate, lastDate: feed.lastDate)
         }
     }
 }

@@ -21,15 +21,18 @@ public enum Compiler {
     /// fails the compile.
     /// - Throws: `CompileFailure` when the compile stops; nothing is written then, and the
     ///   output path is untouched.
-    public static func compile(_ request: CompileRequest, log: DiagnosticLog = DiagnosticLog(),
-                               progress: ((String) -> Void)? = nil) throws -> CompileSummary {
+    public static func compile(
+        _ request: CompileRequest, log: DiagnosticLog = DiagnosticLog(),
+        progress: ((String) -> Void)? = nil
+    ) throws -> CompileSummary {
         let clock = Date()
         var builder = ModelBuilder(log: log)
         var cities: CityModel?
         do {
             let names = request.feeds.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-                throw FatalDiagnostic(.unreadableInput, feed: duplicate, message: "two feeds share the id \"\(duplicate)\"; name them NAME=PATH")
+                throw FatalDiagnostic(
+                    .unreadableInput, feed: duplicate, message: "two feeds share the id \"\(duplicate)\"; name them NAME=PATH")
             }
             for input in request.feeds.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) {
                 let errorsBefore = log.errorCount
@@ -86,7 +89,10 @@ public struct CompileRequest: Sendable {
     public struct Feed: Sendable {
         public var name: String
         public var path: String
-        public init(name: String, path: String) { self.name = name; self.path = path }
+        public init(name: String, path: String) {
+            self.name = name
+            self.path = path
+        }
 
         /// Parses `NAME=PATH` or `PATH` (the id is then the file name without extension).
         public init(argument: String) {

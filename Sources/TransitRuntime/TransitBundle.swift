@@ -62,8 +62,10 @@ public final class TransitBundle: Sendable {
     ///   - windowMinutes: the window's length (default 60).
     ///   - limit: the most departures returned (default 20).
     /// - Throws: `TransitError.unknownStop`, `.ambiguousStop`, `.unknownFeed`, `.dateOutOfRange`.
-    public func departures(stop: String, feed: String? = nil, at: QueryTime = .instant(Date()),
-                           windowMinutes: Int = 60, limit: Int = 20) throws -> [Departure] {
+    public func departures(
+        stop: String, feed: String? = nil, at: QueryTime = .instant(Date()),
+        windowMinutes: Int = 60, limit: Int = 20
+    ) throws -> [Departure] {
         guard windowMinutes >= 0, windowMinutes <= 7 * 1440 else { throw TransitError.badArgument("window must be 0 to 10080 minutes") }
         guard limit >= 0 else { throw TransitError.badArgument("limit must not be negative") }
         return try pool.with { db in
@@ -74,8 +76,9 @@ public final class TransitBundle: Sendable {
             try checkRange(source, from: from, to: from + windowMinutes * 60)
             var sids = [sid]
             if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
-            let finder = DepartureFinder(feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
-                                         entities: entities, db: db)
+            let finder = DepartureFinder(
+                feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
+                entities: entities, db: db)
             let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
             return try found.map { try departure($0, feed: source, db: db) }
         }
@@ -92,7 +95,8 @@ public final class TransitBundle: Sendable {
     private func checkRange(_ feed: FeedCatalog.Feed, from: Int, to: Int) throws {
         guard let first = feed.firstDate, let last = feed.lastDate else { return }
         let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
-        let startDay = feed.clock.localDay(of: from), endDay = feed.clock.localDay(of: max(from, to - 1))
+        let startDay = feed.clock.localDay(of: from)
+        let endDay = feed.clock.localDay(of: max(from, to - 1))
         if endDay < first.adding(days: -1) || startDay > last.adding(days: earlierDays) {
             throw TransitError.dateOutOfRange(startDay.iso, feed: feed.feedID, first: first.iso, last: last.iso)
         }
@@ -100,7 +104,8 @@ public final class TransitBundle: Sendable {
 
     private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
         let stop = try entities.stop(c.sid, db: db)
-        let q = try db.cached("""
+        let q = try db.cached(
+            """
             SELECT t.rid, t.hid, t.wheelchair_accessible, d.trip_id FROM trips t JOIN dict_trip d ON d.tid = t.tid WHERE t.tid = ?1
             """)
         q.bind(1, c.tid)
@@ -112,13 +117,14 @@ public final class TransitBundle: Sendable {
         } else {
             headsign = try entities.stop(entities.lastStop(ofPattern: c.pid, db: db), db: db).name
         }
-        return Departure(feed: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
-                         tripID: q.string(3), routeID: route.routeID, routeShortName: route.shortName,
-                         routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
-                         routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
-                         departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
-                         departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
-                         frequencyBased: c.frequencyBased, wheelchairAccessible: q.int(2))
+        return Departure(
+            feed: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
+            tripID: q.string(3), routeID: route.routeID, routeShortName: route.shortName,
+            routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
+            routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
+            departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
+            departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
+            frequencyBased: c.frequencyBased, wheelchairAccessible: q.int(2))
     }
 
     /// The sid of a stop_id, in `feed` or in the only feed that has it.
@@ -148,9 +154,10 @@ public final class TransitBundle: Sendable {
             return BundleInfo(
                 schemaVersion: BundleSchema.version,
                 feeds: catalog.feeds.map {
-                    .init(feedID: $0.feedID, timezone: $0.timezone, version: $0.version,
-                          firstServiceDate: $0.firstDate.map(ServiceDate.init), lastServiceDate: $0.lastDate.map(ServiceDate.init),
-                          sha256: $0.sha256)
+                    .init(
+                        feedID: $0.feedID, timezone: $0.timezone, version: $0.version,
+                        firstServiceDate: $0.firstDate.map(ServiceDate.init), lastServiceDate: $0.lastDate.map(ServiceDate.init),
+                        sha256: $0.sha256)
                 },
                 stops: counts["stops"] ?? 0, routes: counts["routes"] ?? 0, trips: counts["trips"] ?? 0,
                 patterns: counts["patterns"] ?? 0, stopTimes: counts["stop_times"] ?? 0, cities: counts["cities"] ?? 0)

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from schemas/bundle.sql by `make schema`. Do not edit.
 extension BundleSchema {
     package static let sql = #"""

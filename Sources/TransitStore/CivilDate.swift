@@ -12,7 +12,8 @@ package struct CivilDate: Hashable, Comparable, Sendable {
     /// Builds a date from year, month and day; nil when the day does not exist.
     package init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
-              (1...9999).contains(year) else { return nil }
+            (1...9999).contains(year)
+        else { return nil }
         // Days from civil, after H. Hinnant's public-domain algorithm description.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -32,7 +33,8 @@ package struct CivilDate: Hashable, Comparable, Sendable {
     package init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -8,7 +8,8 @@ package final class SQLiteDatabase {
     /// Opens `path` read-only, or read-write (creating the file) when `writable` is true.
     package init(path: String, writable: Bool) throws {
         var db: OpaquePointer?
-        let flags = writable
+        let flags =
+            writable
             ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
             : (SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
         let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -6,17 +6,34 @@ package enum UTF8Check {
         while i < count {
             if i + 8 <= count {
                 let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 { i += 8; continue }
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
             }
             let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
+            if b < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
             let minimum: UInt32
             var scalar: UInt32
-            if b & 0xE0 == 0xC0 { length = 2; scalar = UInt32(b & 0x1F); minimum = 0x80 }
-            else if b & 0xF0 == 0xE0 { length = 3; scalar = UInt32(b & 0x0F); minimum = 0x800 }
-            else if b & 0xF8 == 0xF0 { length = 4; scalar = UInt32(b & 0x07); minimum = 0x10000 }
-            else { return false }
+            if b & 0xE0 == 0xC0 {
+                length = 2
+                scalar = UInt32(b & 0x1F)
+                minimum = 0x80
+            } else if b & 0xF0 == 0xE0 {
+                length = 3
+                scalar = UInt32(b & 0x0F)
+                minimum = 0x800
+            } else if b & 0xF8 == 0xF0 {
+                length = 4
+                scalar = UInt32(b & 0x07)
+                minimum = 0x10000
+            } else {
+                return false
+            }
             guard i + length <= count else { return false }
             for j in 1..<length {
                 let c = bytes[i + j]

@@ -8,9 +8,9 @@ struct GTFSCompileCommand: ParsableCommand {
         commandName: "gtfs-compile",
         abstract: "Compile GTFS feeds (zip or folder) and a city catalogue into one SQLite bundle.",
         discussion: """
-        Each FEED is PATH or NAME=PATH; NAME is the feed's id in the bundle (default: the file \
-        name without .zip). Exit status 0 when the bundle was written, 1 when nothing was written.
-        """,
+            Each FEED is PATH or NAME=PATH; NAME is the feed's id in the bundle (default: the file \
+            name without .zip). Exit status 0 when the bundle was written, 1 when nothing was written.
+            """,
         version: Compiler.version)
 
     @Argument(help: "Feeds to compile, as PATH or NAME=PATH.")
@@ -54,7 +54,9 @@ struct GTFSCompileCommand: ParsableCommand {
             guard let code = DiagnosticCode(rawValue: name.uppercased()) else {
                 throw ValidationError("--allow: unknown code \(name); `gtfs-compile --list-codes` lists them")
             }
-            guard code.severity == .warning else { throw ValidationError("--allow takes warning codes; \(name) is an \(code.severity.rawValue)") }
+            guard code.severity == .warning else {
+                throw ValidationError("--allow takes warning codes; \(name) is an \(code.severity.rawValue)")
+            }
             codes.insert(code)
         }
         return codes
@@ -67,8 +69,9 @@ struct GTFSCompileCommand: ParsableCommand {
         }
         guard let output else { return }
         let policy = WarningPolicy(strict: strict, allowed: try allowedCodes(), maxWarnings: maxWarnings)
-        let request = CompileRequest(feeds: feeds.map(CompileRequest.Feed.init(argument:)), citiesPath: cities,
-                                     outputPath: output, policy: policy)
+        let request = CompileRequest(
+            feeds: feeds.map(CompileRequest.Feed.init(argument:)), citiesPath: cities,
+            outputPath: output, policy: policy)
         let log = DiagnosticLog()
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {

@@ -27,7 +27,9 @@ enum TransitBench {
         case "departures": try departures(args[2], count)
         case "cities": try cities(args[2], count)
         case "batch-input": try batchInput(args[2], count)
-        default: print("unknown benchmark \(args[1])"); exit(2)
+        default:
+            print("unknown benchmark \(args[1])")
+            exit(2)
         }
     }
 
@@ -42,7 +44,8 @@ enum TransitBench {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
         }
         samples.sort()
-        let median = samples[samples.count / 2], p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+        let median = samples[samples.count / 2]
+        let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
         print(String(format: "%-34@ n=%6d  median %8.1f us  p99 %8.1f us  (%d results)", label as NSString, count, median, p99, results))
     }
 
@@ -60,7 +63,8 @@ enum TransitBench {
             return (String(parts[0]), String(parts[1]))
         }
         let feed = info.feeds[0]
-        let first = feed.firstServiceDate!.description, last = feed.lastServiceDate!.description
+        let first = feed.firstServiceDate!.description
+        let last = feed.lastServiceDate!.description
         let formatter = ISO8601DateFormatter()
         let start = formatter.date(from: first + "T00:00:00Z")!.timeIntervalSince1970
         let end = formatter.date(from: last + "T00:00:00Z")!.timeIntervalSince1970
@@ -81,18 +85,25 @@ enum TransitBench {
             _ = try fresh.departures(stop: q.0, feed: q.1, at: .instant(q.2))
             openings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        print(String(format: "open + first departures  n=%6d  median %8.2f ms  max %8.2f ms", openings.count, openings.sorted()[openings.count / 2], openings.max()!))
+        print(
+            String(
+                format: "open + first departures  n=%6d  median %8.2f ms  max %8.2f ms", openings.count,
+                openings.sorted()[openings.count / 2], openings.max()!))
         // The same queries twice: first on a freshly opened bundle (each stop's patterns
         // read from the file on first use), then with those rows cached, as in a running app.
         for pass in ["cold", "warm"] {
             try measure("departures (60 min, limit 20) \(pass)", queries.count) { i in
-                try bundle.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20).count
+                try bundle.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20)
+                    .count
             }
         }
         let preloadStart = DispatchTime.now().uptimeNanoseconds
         let preloaded = try TransitBundle(path: path)
         try preloaded.preload()
-        print(String(format: "open + preload (for servers, batch)      %8.2f ms", Double(DispatchTime.now().uptimeNanoseconds - preloadStart) / 1e6))
+        print(
+            String(
+                format: "open + preload (for servers, batch)      %8.2f ms",
+                Double(DispatchTime.now().uptimeNanoseconds - preloadStart) / 1e6))
         try measure("departures (60 min, limit 20) preloaded", queries.count) { i in
             try preloaded.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20).count
         }
@@ -106,7 +117,10 @@ enum TransitBench {
     static func cities(_ path: String, _ count: Int) throws {
         let bundle = try TransitBundle(path: path)
         let all = try bundle.cities(filter: CityFilter(), limit: 170_000)
-        guard !all.isEmpty else { print("no cities in \(path)"); return }
+        guard !all.isEmpty else {
+            print("no cities in \(path)")
+            return
+        }
         var generator = SystemRandomNumberGenerator()
         let ids = (0..<count).map { _ in all.randomElement(using: &generator)!.id }
         try measure("city by id", count) { i in try bundle.city(id: ids[i]).alternateNames.count }
@@ -114,7 +128,9 @@ enum TransitBench {
         try measure("city search (full names)", count) { i in try bundle.searchCities(names[i], limit: 10).count }
         let prefixes = names.map { String($0.prefix(4)) }
         try measure("city search (4-letter prefixes)", count) { i in try bundle.searchCities(prefixes[i], limit: 10).count }
-        let points = (0..<count).map { _ in (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator)) }
+        let points = (0..<count).map { _ in
+            (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator))
+        }
         try measure("nearest 10 cities", count) { i in try bundle.nearestCities(lat: points[i].0, lng: points[i].1, limit: 10).count }
     }
 
@@ -123,7 +139,8 @@ enum TransitBench {
         let formatter = ISO8601DateFormatter()
         var out = ""
         for (i, q) in try randomStopsAndTimes(bundle, count).enumerated() {
-            out += "{\"id\":\(i),\"op\":\"departures\",\"stop\":\"\(q.0)\",\"feed\":\"\(q.1)\",\"at\":\"\(formatter.string(from: q.2))\",\"window\":60,\"limit\":20}\n"
+            out +=
+                "{\"id\":\(i),\"op\":\"departures\",\"stop\":\"\(q.0)\",\"feed\":\"\(q.1)\",\"at\":\"\(formatter.string(from: q.2))\",\"window\":60,\"limit\":20}\n"
         }
         FileHandle.standardOutput.write(Data(out.utf8))
     }

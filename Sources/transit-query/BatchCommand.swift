@@ -7,9 +7,9 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Answer one JSON query per input line with one JSON result per output line.",
         discussion: """
-        Each line is an object with "op" (departures, stops, trip, info, city, cities) and an optional "id" \
-        echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on.
-        """)
+            Each line is an object with "op" (departures, stops, trip, info, city, cities) and an optional "id" \
+            echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on.
+            """)
 
     @Option(help: "The bundle to read (default: $TRANSIT_BUNDLE).")
     var bundle: String?

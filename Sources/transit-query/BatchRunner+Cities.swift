@@ -7,11 +7,13 @@ extension BatchRunner {
         switch op {
         case "city":
             let city = try bundle.city(id: try string(q, "city"))
-            w.key("city"); JSONOutput.write(city, full: true, to: &w)
+            w.key("city")
+            JSONOutput.write(city, full: true, to: &w)
         case "cities":
-            let filter = CityFilter(country: try optionalString(q, "country"), category: try optionalString(q, "category"),
-                                    minInternetSpeed: try number(q, "min_internet"), maxCostOfLiving: try number(q, "max_cost"),
-                                    minSafetyRating: try number(q, "min_safety"))
+            let filter = CityFilter(
+                country: try optionalString(q, "country"), category: try optionalString(q, "category"),
+                minInternetSpeed: try number(q, "min_internet"), maxCostOfLiving: try number(q, "max_cost"),
+                minSafetyRating: try number(q, "min_safety"))
             let limit = try int(q, "limit") ?? 20
             let cities: [City]
             if let text = try optionalString(q, "search") {
@@ -23,7 +25,10 @@ extension BatchRunner {
             } else {
                 throw LineError(code: "bad_query", message: "cities needs \"search\", \"near\": [lat, lng] or \"country\"")
             }
-            w.key("cities"); w.beginArray(); for c in cities { JSONOutput.write(c, full: false, to: &w) }; w.endArray()
+            w.key("cities")
+            w.beginArray()
+            for c in cities { JSONOutput.write(c, full: false, to: &w) }
+            w.endArray()
         default:
             throw LineError(code: "bad_query", message: "unknown op \"\(op)\"")
         }

@@ -34,7 +34,11 @@ struct BatchRunner {
             case let error as LineError: (code, message) = (error.code, error.message)
             default: (code, message) = ("internal", "\(error)")
             }
-            w.key("error"); w.beginObject(); w.field("code", code); w.field("message", message); w.endObject()
+            w.key("error")
+            w.beginObject()
+            w.field("code", code)
+            w.field("message", message)
+            w.endObject()
             w.endObject()
         }
         return w
@@ -58,9 +62,13 @@ struct BatchRunner {
         case "departures":
             let stop = try string(q, "stop")
             let at = try optionalString(q, "at").map(QueryTime.parse) ?? .instant(Date())
-            let result = try bundle.departures(stop: stop, feed: try optionalString(q, "feed"), at: at,
-                                               windowMinutes: try int(q, "window") ?? 60, limit: try int(q, "limit") ?? 20)
-            w.key("departures"); w.beginArray(); for d in result { JSONOutput.write(d, to: &w) }; w.endArray()
+            let result = try bundle.departures(
+                stop: stop, feed: try optionalString(q, "feed"), at: at,
+                windowMinutes: try int(q, "window") ?? 60, limit: try int(q, "limit") ?? 20)
+            w.key("departures")
+            w.beginArray()
+            for d in result { JSONOutput.write(d, to: &w) }
+            w.endArray()
         case "stops":
             let limit = try int(q, "limit") ?? 20
             let result: [Stop]
@@ -71,13 +79,20 @@ struct BatchRunner {
             } else {
                 throw LineError(code: "bad_query", message: "stops needs \"search\" or \"near\": [lat, lon]")
             }
-            w.key("stops"); w.beginArray(); for s in result { JSONOutput.write(s, to: &w) }; w.endArray()
+            w.key("stops")
+            w.beginArray()
+            for s in result { JSONOutput.write(s, to: &w) }
+            w.endArray()
         case "trip":
-            guard let date = ServiceDate(try string(q, "date")) else { throw LineError(code: "bad_query", message: "\"date\" must be YYYY-MM-DD") }
+            guard let date = ServiceDate(try string(q, "date")) else {
+                throw LineError(code: "bad_query", message: "\"date\" must be YYYY-MM-DD")
+            }
             let trip = try bundle.trip(id: try string(q, "trip"), feed: try optionalString(q, "feed"), date: date)
-            w.key("trip"); JSONOutput.write(trip, to: &w)
+            w.key("trip")
+            JSONOutput.write(trip, to: &w)
         case "info":
-            w.key("info"); JSONOutput.write(try bundle.info(), to: &w)
+            w.key("info")
+            JSONOutput.write(try bundle.info(), to: &w)
         default:
             try runCityQuery(op, q, into: &w)
         }

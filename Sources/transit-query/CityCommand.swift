@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import TransitRuntime
 
 struct CityCommand: ParsableCommand {
@@ -17,8 +17,10 @@ struct CityCommand: ParsableCommand {
                 output(JSONOutput.object(city) { JSONOutput.write($0, full: true, to: &$1) })
                 return
             }
-            var lines = ["\(city.name), \(city.countryName ?? city.country) (id \(city.id))",
-                         "location      \(city.lat), \(city.lng)\(city.timezone.map { ", \($0)" } ?? "")"]
+            var lines = [
+                "\(city.name), \(city.countryName ?? city.country) (id \(city.id))",
+                "location      \(city.lat), \(city.lng)\(city.timezone.map { ", \($0)" } ?? "")",
+            ]
             func add(_ label: String, _ value: String?) {
                 if let value, !value.isEmpty { lines.append(label.padding(toLength: 14, withPad: " ", startingAt: 0) + value) }
             }
@@ -77,8 +79,9 @@ struct CitiesCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let bundle = try options.open()
-            let filter = CityFilter(country: country, category: category, minInternetSpeed: minInternet,
-                                    maxCostOfLiving: maxCost, minSafetyRating: minSafety)
+            let filter = CityFilter(
+                country: country, category: category, minInternetSpeed: minInternet,
+                maxCostOfLiving: maxCost, minSafetyRating: minSafety)
             let cities: [City]
             if let search {
                 cities = try bundle.searchCities(search, filter: filter, limit: limit)
@@ -93,7 +96,10 @@ struct CitiesCommand: ParsableCommand {
             }
             var table = TextTable(["id", "name", "country", "population", "distance"])
             for c in cities {
-                table.add([c.id, c.name, c.country, c.population.map(String.init) ?? "", c.distanceMetres.map { String(format: "%.1f km", $0 / 1000) } ?? ""])
+                table.add([
+                    c.id, c.name, c.country, c.population.map(String.init) ?? "",
+                    c.distanceMetres.map { String(format: "%.1f km", $0 / 1000) } ?? "",
+                ])
             }
             output(cities.isEmpty ? "no cities found" : table.render())
         }

@@ -40,8 +40,10 @@ struct DeparturesCommand: ParsableCommand {
             var table = TextTable(["time", "route", "headsign", "stop", "platform", "trip", "service day"])
             for d in departures {
                 let clock = String(d.departureTime.dropFirst(11).prefix(5))
-                table.add([clock + (d.frequencyBased ? "~" : ""), d.routeShortName ?? d.routeLongName ?? d.routeID, d.headsign,
-                           d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description])
+                table.add([
+                    clock + (d.frequencyBased ? "~" : ""), d.routeShortName ?? d.routeLongName ?? d.routeID, d.headsign,
+                    d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description,
+                ])
             }
             output(departures.isEmpty ? "no departures in this window" : table.render())
         }

@@ -15,9 +15,12 @@ struct InfoCommand: ParsableCommand {
             }
             var table = TextTable(["feed", "timezone", "version", "first day", "last day"])
             for f in info.feeds {
-                table.add([f.feedID, f.timezone, f.version ?? "", f.firstServiceDate?.description ?? "", f.lastServiceDate?.description ?? ""])
+                table.add([
+                    f.feedID, f.timezone, f.version ?? "", f.firstServiceDate?.description ?? "", f.lastServiceDate?.description ?? "",
+                ])
             }
-            output("""
+            output(
+                """
                 schema version \(info.schemaVersion)
                 \(info.stops) stops, \(info.routes) routes, \(info.trips) trips, \(info.patterns) patterns, \(info.stopTimes) stop_times, \(info.cities) cities
                 \(table.render())

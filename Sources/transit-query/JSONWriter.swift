@@ -9,10 +9,24 @@ struct JSONWriter {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    mutating func beginObject() {
+        separator()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma.removeLast()
+    }
+    mutating func beginArray() {
+        separator()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma.removeLast()
+    }
 
     mutating func key(_ name: String) {
         separator()
@@ -23,12 +37,14 @@ struct JSONWriter {
 
     mutating func value(_ string: String?) {
         guard let string else { return null() }
-        separator(); appendString(string)
+        separator()
+        appendString(string)
     }
 
     mutating func value(_ number: Int?) {
         guard let number else { return null() }
-        separator(); bytes.append(contentsOf: String(number).utf8)
+        separator()
+        bytes.append(contentsOf: String(number).utf8)
     }
 
     mutating func value(_ number: Double?) {
@@ -37,17 +53,39 @@ struct JSONWriter {
         bytes.append(contentsOf: (number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)).utf8)
     }
 
-    mutating func value(_ flag: Bool) { separator(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
+    mutating func value(_ flag: Bool) {
+        separator()
+        bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+    }
 
-    mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+    mutating func null() {
+        separator()
+        bytes.append(contentsOf: "null".utf8)
+    }
 
-    mutating func field(_ name: String, _ string: String?) { key(name); value(string) }
-    mutating func field(_ name: String, _ number: Int?) { key(name); value(number) }
-    mutating func field(_ name: String, _ number: Double?) { key(name); value(number) }
-    mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
+    mutating func field(_ name: String, _ string: String?) {
+        key(name)
+        value(string)
+    }
+    mutating func field(_ name: String, _ number: Int?) {
+        key(name)
+        value(number)
+    }
+    mutating func field(_ name: String, _ number: Double?) {
+        key(name)
+        value(number)
+    }
+    mutating func field(_ name: String, _ flag: Bool) {
+        key(name)
+        value(flag)
+    }
 
     private mutating func separator() {
-        if pendingValue { pendingValue = false; needsComma[needsComma.count - 1] = true; return }
+        if pendingValue {
+            pendingValue = false
+            needsComma[needsComma.count - 1] = true
+            return
+        }
         if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
     }

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import TransitRuntime
 
 struct StopsCommand: ParsableCommand {
@@ -38,8 +38,10 @@ struct StopsCommand: ParsableCommand {
             }
             var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
             for s in stops {
-                table.add([s.feed, s.stopID, s.name, Self.typeName(s.locationType),
-                           s.parentStation ?? "", s.platformCode ?? "", s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? ""])
+                table.add([
+                    s.feed, s.stopID, s.name, Self.typeName(s.locationType),
+                    s.parentStation ?? "", s.platformCode ?? "", s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
+                ])
             }
             output(stops.isEmpty ? "no stops found" : table.render())
         }

@@ -8,8 +8,10 @@ struct TransitQueryCommand: ParsableCommand {
         commandName: "transit-query",
         abstract: "Ask a transit bundle about departures, stops, trips and cities, offline.",
         version: TransitBundle.runtimeVersion,
-        subcommands: [DeparturesCommand.self, StopsCommand.self, TripCommand.self, InfoCommand.self,
-                      CityCommand.self, CitiesCommand.self, BatchCommand.self])
+        subcommands: [
+            DeparturesCommand.self, StopsCommand.self, TripCommand.self, InfoCommand.self,
+            CityCommand.self, CitiesCommand.self, BatchCommand.self,
+        ])
 }
 
 /// Options every subcommand shares.

@@ -25,22 +25,26 @@ struct TripCommand: ParsableCommand {
             }
             var table = TextTable(["seq", "stop_id", "stop", "arrives", "departs", "pickup", "drop-off"])
             for s in details.stopTimes {
-                table.add([String(s.stopSequence), s.stopID, s.stopName, String(s.arrivalTime.dropFirst(11).prefix(8)),
-                           String(s.departureTime.dropFirst(11).prefix(8)) + (s.interpolated ? " *" : ""),
-                           String(s.pickupType), String(s.dropOffType)])
+                table.add([
+                    String(s.stopSequence), s.stopID, s.stopName, String(s.arrivalTime.dropFirst(11).prefix(8)),
+                    String(s.departureTime.dropFirst(11).prefix(8)) + (s.interpolated ? " *" : ""),
+                    String(s.pickupType), String(s.dropOffType),
+                ])
             }
-            var lines = ["trip \(details.tripID) (\(details.feed)), route \(details.routeID), to \(details.headsign), "
-                         + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render()]
+            var lines = [
+                "trip \(details.tripID) (\(details.feed)), route \(details.routeID), to \(details.headsign), "
+                    + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render(),
+            ]
             for f in details.frequencies {
-                lines.append("repeats every \(f.headwaySecs / 60) min from \(f.startSecs / 3600):\(pad(f.startSecs / 60 % 60, 2)) "
-                             + "until \(f.endSecs / 3600):\(pad(f.endSecs / 60 % 60, 2))\(f.exactTimes ? "" : " (approximate times)")")
+                lines.append(
+                    "repeats every \(f.headwaySecs / 60) min from \(f.startSecs / 3600):\(pad(f.startSecs / 60 % 60, 2)) "
+                        + "until \(f.endSecs / 3600):\(pad(f.endSecs / 60 % 60, 2))\(f.exactTimes ? "" : " (approximate times)")")
             }
             if details.stopTimes.contains(where: \.interpolated) { lines.append("* interpolated time") }
             output(lines.joined(separator: "\n"))
         }
     }
 }
-
 
 extension ServiceDate: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import TransitRuntime
+import XCTest
 
 /// 8 threads x 10,000 mixed queries against one open bundle give exactly the answers
 /// of one thread.
@@ -40,5 +40,9 @@ final class ConcurrencyTests: XCTestCase {
 final class LockedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import XCTest
 import GTFSCompiler
 import TransitRuntime
+import XCTest
 
 /// Every real feed compiles, keeps every valid stop_time, and answers departures exactly
 /// as the independent `ReferenceTimetable` does, on ordinary days, on each DST change
@@ -42,13 +42,15 @@ final class RealFeedConformanceTests: XCTestCase {
                 for hour in [0, 1, 2, 6, 8, 17, 23] {
                     var calendar = Calendar(identifier: .gregorian)
                     calendar.timeZone = reference.timeZone
-                    guard let start = calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2, hour: hour, minute: 10)) else { continue }
+                    guard let start = calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2, hour: hour, minute: 10))
+                    else { continue }
                     let from = Int(start.timeIntervalSince1970)
                     for stop in stops {
                         let expected = reference.departures(stop: stop, from: from, to: from + 90 * 60)
                         let actual = try bundle.departures(stop: stop, at: .instant(start), windowMinutes: 90, limit: 100_000).map {
-                            ReferenceTimetable.Departure(epoch: Int($0.departure.timeIntervalSince1970), stopID: $0.stopID, tripID: $0.tripID,
-                                                         serviceDate: $0.serviceDate.description, secs: $0.departureSecs)
+                            ReferenceTimetable.Departure(
+                                epoch: Int($0.departure.timeIntervalSince1970), stopID: $0.stopID, tripID: $0.tripID,
+                                serviceDate: $0.serviceDate.description, secs: $0.departureSecs)
                         }
                         XCTAssertEqual(actual, expected, "\(name) \(stop) \(day) \(hour):10")
                         total += expected.count
@@ -61,7 +63,8 @@ final class RealFeedConformanceTests: XCTestCase {
 
     /// A week day inside the range, the last day, and every day the clocks change.
     static func days(_ feed: BundleInfo.Feed, _ zone: TimeZone) throws -> [(Int, Int, Int)] {
-        let first = try XCTUnwrap(feed.firstServiceDate).description, last = try XCTUnwrap(feed.lastServiceDate).description
+        let first = try XCTUnwrap(feed.firstServiceDate).description
+        let last = try XCTUnwrap(feed.lastServiceDate).description
         func parts(_ text: String) -> (Int, Int, Int) {
             let p = text.split(separator: "-").map { Int($0)! }
             return (p[0], p[1], p[2])
@@ -76,7 +79,10 @@ final class RealFeedConformanceTests: XCTestCase {
             days.append(change)
             probe = change
         }
-        return days.map { let c = calendar.dateComponents([.year, .month, .day], from: $0); return (c.year!, c.month!, c.day!) }
+        return days.map {
+            let c = calendar.dateComponents([.year, .month, .day], from: $0)
+            return (c.year!, c.month!, c.day!)
+        }
     }
 
     func testDSTDaysNamedInTheIssueAreCovered() throws {
@@ -86,7 +92,8 @@ final class RealFeedConformanceTests: XCTestCase {
         let mnr = try Self.days(try RealFeeds.bundle("mnr-metro-north").bundle.info().feeds[0], TimeZone(identifier: "America/New_York")!)
         XCTAssertTrue(mnr.contains { $0 == (2026, 11, 1) })
         // On the spring-forward day a time after the change matches the wall clock.
-        let board = try RealFeeds.bundle("cts-strasbourg").bundle.departures(stop: "HOFER_04", at: try QueryTime.parse("2026-03-29T08:00"), limit: 1)
+        let board = try RealFeeds.bundle("cts-strasbourg").bundle.departures(
+            stop: "HOFER_04", at: try QueryTime.parse("2026-03-29T08:00"), limit: 1)
         XCTAssertEqual(board.first?.departureTime, "2026-03-29T08:00:00+02:00")
     }
 

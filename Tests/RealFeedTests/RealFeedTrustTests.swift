@@ -1,7 +1,7 @@
 import Foundation
-import XCTest
 import GTFSCompiler
 import TransitRuntime
+import XCTest
 
 /// The trust cases of real feeds: duplicates that riders would see twice, and declared
 /// coverage longer than the last trip. Expected values were checked by hand against the
@@ -13,8 +13,9 @@ final class RealFeedTrustTests: XCTestCase {
         // trips differ by a minute here and there, so they are not duplicates.
         let sncf = try RealFeeds.bundle("sncf-intercites").log.diagnostics.filter { $0.code == .duplicateTrip }
         XCTAssertEqual(sncf.count, 6)
-        XCTAssertEqual(Set(sncf.filter { $0.message.contains("OCESN003631F04027-12142-00") }.compactMap(\.entityID)),
-                       ["OCESN003631F04027-12155-00", "OCESN003631F04027-12169-00"])
+        XCTAssertEqual(
+            Set(sncf.filter { $0.message.contains("OCESN003631F04027-12142-00") }.compactMap(\.entityID)),
+            ["OCESN003631F04027-12155-00", "OCESN003631F04027-12169-00"])
         // kuopio-finland: Saturday and Christmas Eve services both run on 2016-12-24.
         let kuopio = try RealFeeds.bundle("kuopio-finland").log.diagnostics.filter { $0.code == .duplicateTrip }
         XCTAssertEqual(kuopio.count, 45)
@@ -29,7 +30,8 @@ final class RealFeedTrustTests: XCTestCase {
         let feed = try bundle.info().feeds[0]
         XCTAssertEqual(feed.lastServiceDate?.description, "2022-05-14")
         let stop = try XCTUnwrap(try bundle.stopsNear(lat: 45.52, lon: -122.68, radius: 50_000, limit: 1).first?.stopID)
-        XCTAssertFalse(try bundle.departures(stop: stop, at: try QueryTime.parse("2021-11-16T00:00"), windowMinutes: 1440, limit: 1).isEmpty)
+        XCTAssertFalse(
+            try bundle.departures(stop: stop, at: try QueryTime.parse("2021-11-16T00:00"), windowMinutes: 1440, limit: 1).isEmpty)
         XCTAssertEqual(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-03-13T08:00"), windowMinutes: 600), [])
         XCTAssertThrowsError(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-06-20T08:00")))
     }

@@ -1,21 +1,24 @@
 import Foundation
-import XCTest
 import GTFSCompiler
 import TransitRuntime
+import XCTest
 
 /// The real feeds in ../shared/feeds, each compiled once per test run (release mode).
 /// Tests that use them skip when ../shared is absent (a user's clone has none; CI has it).
 enum RealFeeds {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/feeds")
-    static let output = FileManager.default.temporaryDirectory.appendingPathComponent("real-feeds-\(ProcessInfo.processInfo.processIdentifier)")
+    static let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "real-feeds-\(ProcessInfo.processInfo.processIdentifier)")
 
     static func requireShared() throws {
         guard FileManager.default.fileExists(atPath: folder.path) else { throw XCTSkip("needs ../shared/feeds") }
     }
 
     static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".zip") }.map { String($0.dropLast(4)) }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".zip") }.map {
+            String($0.dropLast(4))
+        }.sorted()
     }
 
     private static let lock = NSLock()
@@ -30,8 +33,10 @@ enum RealFeeds {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let path = output.appendingPathComponent(name + ".db").path
         let log = DiagnosticLog()
-        let summary = try Compiler.compile(CompileRequest(feeds: [.init(name: name, path: folder.appendingPathComponent(name + ".zip").path)],
-                                                          outputPath: path), log: log)
+        let summary = try Compiler.compile(
+            CompileRequest(
+                feeds: [.init(name: name, path: folder.appendingPathComponent(name + ".zip").path)],
+                outputPath: path), log: log)
         let result = (try TransitBundle(path: path), summary, log)
         compiled[name] = result
         return result
@@ -44,7 +49,8 @@ enum RealFeeds {
         for line in text.split(separator: "\n") where line.hasPrefix("| ") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count > 3, let st = Int(cells[1].replacingOccurrences(of: ",", with: "")),
-                  let trips = Int(cells[2].replacingOccurrences(of: ",", with: "")) else { continue }
+                let trips = Int(cells[2].replacingOccurrences(of: ",", with: ""))
+            else { continue }
             result[cells[0]] = (st, trips)
         }
         return result

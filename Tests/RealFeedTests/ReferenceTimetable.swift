@@ -5,11 +5,30 @@ import Foundation
 /// from `unzip -p`, CSV is split by a simple state machine, times are placed with
 /// Foundation's Calendar, and every query scans the stop's stop_times.
 final class ReferenceTimetable {
-    struct StopTime { var stop: String; var sequence: Int; var arrival: Int?; var departure: Int?; var pickup: Int; var distance: Double? }
-    struct Trip { var id: String; var service: String; var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)] }
-    struct Frequency { var start: Int; var end: Int; var headway: Int }
+    struct StopTime {
+        var stop: String
+        var sequence: Int
+        var arrival: Int?
+        var departure: Int?
+        var pickup: Int
+        var distance: Double?
+    }
+    struct Trip {
+        var id: String
+        var service: String
+        var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)]
+    }
+    struct Frequency {
+        var start: Int
+        var end: Int
+        var headway: Int
+    }
     struct Departure: Equatable, CustomStringConvertible {
-        var epoch: Int; var stopID: String; var tripID: String; var serviceDate: String; var secs: Int
+        var epoch: Int
+        var stopID: String
+        var tripID: String
+        var serviceDate: String
+        var secs: Int
         var description: String { "\(tripID)@\(stopID) \(epoch) \(serviceDate) \(secs)" }
     }
 
@@ -40,8 +59,10 @@ final class ReferenceTimetable {
         timeZone = TimeZone(identifier: agencies.compactMap { $0["agency_timezone"] }.first { TimeZone(identifier: $0) != nil } ?? "UTC")!
         for row in try table("stops.txt") {
             guard let id = row["stop_id"], !id.isEmpty, stops[id] == nil else { continue }
-            stops[id] = (Double(row["stop_lat"] ?? ""), Double(row["stop_lon"] ?? ""), Int(row["location_type"] ?? "") ?? 0,
-                         (row["parent_station"] ?? "").isEmpty ? nil : row["parent_station"])
+            stops[id] = (
+                Double(row["stop_lat"] ?? ""), Double(row["stop_lon"] ?? ""), Int(row["location_type"] ?? "") ?? 0,
+                (row["parent_station"] ?? "").isEmpty ? nil : row["parent_station"]
+            )
         }
         for row in try table("calendar.txt") {
             guard let id = row["service_id"], weekly[id] == nil, let start = row["start_date"], let end = row["end_date"] else { continue }
@@ -60,24 +81,32 @@ final class ReferenceTimetable {
         var raw: [String: [StopTime]] = [:]
         for row in try table("stop_times.txt") {
             guard let trip = row["trip_id"], services[trip] != nil, let stop = row["stop_id"], stops[stop] != nil,
-                  let sequence = Int(row["stop_sequence"] ?? "") else { continue }
-            let arrival = Self.seconds(row["arrival_time"]), departure = Self.seconds(row["departure_time"])
-            raw[trip, default: []].append(StopTime(stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
-                                                   pickup: Int(row["pickup_type"] ?? "") ?? 0, distance: Double(row["shape_dist_traveled"] ?? "")))
+                let sequence = Int(row["stop_sequence"] ?? "")
+            else { continue }
+            let arrival = Self.seconds(row["arrival_time"])
+            let departure = Self.seconds(row["departure_time"])
+            raw[trip, default: []].append(
+                StopTime(
+                    stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
+                    pickup: Int(row["pickup_type"] ?? "") ?? 0, distance: Double(row["shape_dist_traveled"] ?? "")))
         }
         for (id, rows) in raw {
             let sorted = rows.sorted { $0.sequence < $1.sequence }
             guard sorted.count >= 2, sorted.first?.arrival != nil, sorted.last?.arrival != nil,
-                  let service = services[id], let times = interpolate(sorted) else { continue }
+                let service = services[id], let times = interpolate(sorted)
+            else { continue }
             trips[id] = Trip(id: id, service: service, stopTimes: times)
             for (index, st) in times.enumerated() { byStop[st.stop, default: []].append((id, index)) }
             maxTime = max(maxTime, times.last!.departure)
         }
         for row in try table("frequencies.txt") {
             guard let trip = row["trip_id"], let start = Self.seconds(row["start_time"]), let end = Self.seconds(row["end_time"]),
-                  let headway = Int(row["headway_secs"] ?? ""), headway > 0, end > start else { continue }
+                let headway = Int(row["headway_secs"] ?? ""), headway > 0, end > start
+            else { continue }
             frequencies[trip, default: []].append(Frequency(start: start, end: end, headway: headway))
-            if let span = trips[trip].map({ $0.stopTimes.last!.departure - $0.stopTimes[0].departure }) { maxTime = max(maxTime, end + span) }
+            if let span = trips[trip].map({ $0.stopTimes.last!.departure - $0.stopTimes[0].departure }) {
+                maxTime = max(maxTime, end + span)
+            }
         }
     }
 
@@ -94,10 +123,14 @@ final class ReferenceTimetable {
         }
         let placed = rows.map { useShape || place($0.stop) != nil }
         for i in 1..<rows.count {
-            if useShape { distance.append(shape[i]); continue }
+            if useShape {
+                distance.append(shape[i])
+                continue
+            }
             var d = 0.0
             if let (la, oa) = place(rows[i - 1].stop), let (lb, ob) = place(rows[i].stop) {
-                let p1 = la * .pi / 180, p2 = lb * .pi / 180
+                let p1 = la * .pi / 180
+                let p2 = lb * .pi / 180
                 let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((ob - oa) * .pi / 180 / 2), 2)
                 d = 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
             }
@@ -112,7 +145,8 @@ final class ReferenceTimetable {
                 continue
             }
             let next = rows[(i + 1)...].firstIndex { $0.arrival != nil }!
-            let t0 = Double(rows[previous].departure!), t1 = Double(rows[next].arrival!)
+            let t0 = Double(rows[previous].departure!)
+            let t1 = Double(rows[next].arrival!)
             let span = distance[next] - distance[previous]
             let byPosition = span <= 0 || placed[previous...next].contains(false)
             let f = byPosition ? Double(i - previous) / Double(next - previous) : (distance[i] - distance[previous]) / span
@@ -154,7 +188,9 @@ final class ReferenceTimetable {
             for target in targets {
                 for (tripID, index) in byStop[target] ?? [] {
                     let trip = trips[tripID]!
-                    guard index < trip.stopTimes.count - 1, trip.stopTimes[index].pickup != 1, runs(trip.service, on: date, weekday: weekday) else { continue }
+                    guard index < trip.stopTimes.count - 1, trip.stopTimes[index].pickup != 1,
+                        runs(trip.service, on: date, weekday: weekday)
+                    else { continue }
                     let offsetSecs = trip.stopTimes[index].departure - trip.stopTimes[0].departure
                     var starts = [trip.stopTimes[0].departure]
                     if let windows = frequencies[tripID] {
@@ -187,13 +223,22 @@ final class ReferenceTimetable {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var rows: [[String]] = []
-        var row: [String] = [], field: [UInt8] = []
-        var quoted = false, i = 0
-        func endField() { row.append(String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces)); field = [] }
+        var row: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var i = 0
+        func endField() {
+            row.append(String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+            field = []
+        }
         while i < bytes.count {
             let b = bytes[i]
             if quoted {
-                if b == 0x22 && i + 1 < bytes.count && bytes[i + 1] == 0x22 { field.append(0x22); i += 2; continue }
+                if b == 0x22 && i + 1 < bytes.count && bytes[i + 1] == 0x22 {
+                    field.append(0x22)
+                    i += 2
+                    continue
+                }
                 if b == 0x22 { quoted = false } else { field.append(b) }
             } else if b == 0x22 && field.isEmpty {
                 quoted = true
@@ -209,7 +254,10 @@ final class ReferenceTimetable {
             }
             i += 1
         }
-        if !field.isEmpty || !row.isEmpty { endField(); rows.append(row) }
+        if !field.isEmpty || !row.isEmpty {
+            endField()
+            rows.append(row)
+        }
         guard let header = rows.first else { return [] }
         return rows.dropFirst().map { values in
             var dict: [String: String] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import GTFSCompiler
 
 /// Every feed in ../shared/broken, with its expected outcome, like a validator's
@@ -12,21 +13,21 @@ final class BrokenFeedConformanceTests: XCTestCase {
     /// feed -> (bundle written?, warning and error codes that must appear, and no others;
     /// information such as I_UNUSED_FILE for fares.txt is not counted).
     static let expected: [String: (Bool, Set<String>)] = [
-        "tf-bad_date_format": (true, ["W_BAD_DATE", "W_UNKNOWN_REF"]),       // bad dates drop services, then their trips
+        "tf-bad_date_format": (true, ["W_BAD_DATE", "W_UNKNOWN_REF"]),  // bad dates drop services, then their trips
         "tf-bad_eol": (true, []),
         "tf-bad_utf8": (false, ["E_NOT_UTF8"]),
-        "tf-contains_null": (true, ["W_NUL_BYTE", "W_CELL_COUNT"]),              // the NUL byte is dropped from the name
+        "tf-contains_null": (true, ["W_NUL_BYTE", "W_CELL_COUNT"]),  // the NUL byte is dropped from the name
         "tf-duplicate_schedule_id": (true, ["W_DUPLICATE_ID"]),
-        "tf-duplicate_stop": (true, ["W_CELL_COUNT"]),                       // near-duplicates are distinct stops
+        "tf-duplicate_stop": (true, ["W_CELL_COUNT"]),  // near-duplicates are distinct stops
         "tf-duplicate_stop_sequence": (true, ["W_SEQUENCE"]),
         "tf-empty_file": (false, ["W_EMPTY_FILE", "E_MISSING_COLUMN", "W_CELL_COUNT"]),  // the other files are still read
         "tf-extra_row_cells": (true, ["W_CELL_COUNT"]),
-        "tf-filter_unusual_trips": (true, ["W_DUPLICATE_TRIP"]),             // CITY3/5/7/9 and CITY4/6/8/10 are identical
+        "tf-filter_unusual_trips": (true, ["W_DUPLICATE_TRIP"]),  // CITY3/5/7/9 and CITY4/6/8/10 are identical
         "tf-invalid_route_agency": (true, ["W_UNKNOWN_REF"]),
         "tf-missing_agency": (false, ["E_MISSING_FILE", "W_CELL_COUNT"]),
         "tf-missing_calendar": (false, ["E_MISSING_FILE"]),
         "tf-missing_column": (false, ["E_MISSING_COLUMN", "W_CELL_COUNT"]),
-        "tf-missing_departure_time": (true, ["W_ONE_SIDED_TIME"]),           // departure taken from arrival, and said
+        "tf-missing_departure_time": (true, ["W_ONE_SIDED_TIME"]),  // departure taken from arrival, and said
         "tf-missing_endpoint_times": (true, ["W_ENDPOINT_TIME"]),
         "tf-missing_row_cells": (true, ["W_CELL_COUNT"]),
         "tf-missing_stop_times": (false, ["E_MISSING_FILE"]),
@@ -49,9 +50,14 @@ final class BrokenFeedConformanceTests: XCTestCase {
         "vtor-invalid_stoptime_type": (false, ["W_BAD_VALUE", "W_FEW_STOPS", "E_NO_TRIPS"]),
         "vtor-space_header": (true, []),
         "vtor-timetravels": (true, ["W_TIME_BACKWARDS"]),
-        "vtor-verybad": (false, ["E_MISSING_COLUMN", "W_DUPLICATE_COLUMN", "W_UNKNOWN_FILE", "W_STOP_LOCATION", "W_ONE_SIDED_TIME",
-                                 "W_BAD_DATE", "W_DUPLICATE_ID", "W_MISSING_VALUE", "W_BAD_VALUE", "W_PARENT_STATION",
-                                 "W_UNKNOWN_REF", "W_FREQUENCY", "W_CELL_COUNT"]),  // every file is read before refusing
+        "vtor-verybad": (
+            false,
+            [
+                "E_MISSING_COLUMN", "W_DUPLICATE_COLUMN", "W_UNKNOWN_FILE", "W_STOP_LOCATION", "W_ONE_SIDED_TIME",
+                "W_BAD_DATE", "W_DUPLICATE_ID", "W_MISSING_VALUE", "W_BAD_VALUE", "W_PARENT_STATION",
+                "W_UNKNOWN_REF", "W_FREQUENCY", "W_CELL_COUNT",
+            ]
+        ),  // every file is read before refusing
     ]
 
     func testEveryBrokenFeedEndsInTheExpectedOutcome() throws {
@@ -63,8 +69,11 @@ final class BrokenFeedConformanceTests: XCTestCase {
             guard let (written, codes) = Self.expected[name] else { continue }
             let log = DiagnosticLog()
             let output = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
-            let ok = (try? Compiler.compile(CompileRequest(feeds: [.init(name: name, path: Self.folder.appendingPathComponent(feed).path)],
-                                                           outputPath: output), log: log)) != nil
+            let ok =
+                (try? Compiler.compile(
+                    CompileRequest(
+                        feeds: [.init(name: name, path: Self.folder.appendingPathComponent(feed).path)],
+                        outputPath: output), log: log)) != nil
             XCTAssertEqual(ok, written, "\(name): \(log.summaryText())")
             XCTAssertEqual(FileManager.default.fileExists(atPath: output), written, name)
             let found = Set(log.countsByCode.keys.filter { $0.severity != .info }.map(\.rawValue))
@@ -81,11 +90,17 @@ final class BrokenFeedConformanceTests: XCTestCase {
     func testAFeedWithManyProblemsIsReportedWhole() throws {
         guard FileManager.default.fileExists(atPath: Self.folder.path) else { throw XCTSkip("needs ../shared/broken") }
         let log = DiagnosticLog()
-        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [.init(name: "v", path: Self.folder.appendingPathComponent("vtor-verybad.zip").path)],
-                                                                 outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log))
+        XCTAssertThrowsError(
+            try Compiler.compile(
+                CompileRequest(
+                    feeds: [.init(name: "v", path: Self.folder.appendingPathComponent("vtor-verybad.zip").path)],
+                    outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log))
         let files = Set(log.diagnostics.compactMap(\.file))
-        XCTAssertTrue(files.isSuperset(of: ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
-                                            "calendar_dates.txt", "frequencies.txt"]), "\(files.sorted())")
+        XCTAssertTrue(
+            files.isSuperset(of: [
+                "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
+                "calendar_dates.txt", "frequencies.txt",
+            ]), "\(files.sorted())")
         XCTAssertEqual(log.errorCount, 1)
         XCTAssertGreaterThanOrEqual(log.warningCount, 26)
     }
@@ -93,8 +108,10 @@ final class BrokenFeedConformanceTests: XCTestCase {
     func testEveryRealMessageNamesFileAndLineForRowProblems() throws {
         guard FileManager.default.fileExists(atPath: Self.folder.path) else { throw XCTSkip("needs ../shared/broken") }
         let log = DiagnosticLog()
-        _ = try? Compiler.compile(CompileRequest(feeds: [.init(name: "t", path: Self.folder.appendingPathComponent("tf-undefined_stop.zip").path)],
-                                                 outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log)
+        _ = try? Compiler.compile(
+            CompileRequest(
+                feeds: [.init(name: "t", path: Self.folder.appendingPathComponent("tf-undefined_stop.zip").path)],
+                outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log)
         let d = try XCTUnwrap(log.diagnostics.first { $0.code == .unknownReference })
         XCTAssertEqual(d.file, "stop_times.txt")
         XCTAssertEqual(d.field, "stop_id")

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import GTFSCompiler
 
 final class CSVReaderTests: XCTestCase {
@@ -20,7 +21,9 @@ final class CSVReaderTests: XCTestCase {
     func testQuotedFieldsWithCommasDoubledQuotesAndLineBreaks() throws {
         let text = "a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\nplain,,end\n"
         for step in [1, 2, 3, 5, 1000] {
-            XCTAssertEqual(try records(text, step: step), [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["plain", "", "end"]], "step \(step)")
+            XCTAssertEqual(
+                try records(text, step: step), [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["plain", "", "end"]], "step \(step)"
+            )
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import GTFSCompiler
 import TransitRuntime
+import XCTest
+
+@testable import GTFSCompiler
 
 /// City lookups on gtfs-samples/cities.json (values checked against that file by hand).
 final class CityTests: XCTestCase {
@@ -45,12 +46,18 @@ final class CityTests: XCTestCase {
     func testNearestByGreatCircleDistance() throws {
         let near = try bundle.nearestCities(lat: 47.37, lng: 8.54, limit: 2)
         XCTAssertEqual(near.map(\.id), ["zurich", "zurichsee"])
-        let expected = 2 * 6_371_008.8 * asin(sqrt(pow(sin((47.3769 - 47.37) * .pi / 360), 2)
-            + cos(47.37 * .pi / 180) * cos(47.3769 * .pi / 180) * pow(sin((8.5417 - 8.54) * .pi / 360), 2)))
+        let expected =
+            2 * 6_371_008.8
+            * asin(
+                sqrt(
+                    pow(sin((47.3769 - 47.37) * .pi / 360), 2)
+                        + cos(47.37 * .pi / 180) * cos(47.3769 * .pi / 180) * pow(sin((8.5417 - 8.54) * .pi / 360), 2)))
         XCTAssertEqual(try XCTUnwrap(near.first?.distanceMetres), expected, accuracy: 0.01)
         // From the equator at 179.9°E the great-circle angle is acos(cos(lat) * cos(lng - 179.9)):
         // Zürich 132.0°, Zürichsee 132.1°, Lisbon 140.4° (worked out by hand), after the Americas.
-        XCTAssertEqual(try bundle.nearestCities(lat: 0, lng: 179.9, limit: 10).map(\.id), ["sf", "sfernando", "valleyton", "zurich", "zurichsee", "lisbon"])
+        XCTAssertEqual(
+            try bundle.nearestCities(lat: 0, lng: 179.9, limit: 10).map(\.id),
+            ["sf", "sfernando", "valleyton", "zurich", "zurichsee", "lisbon"])
     }
 
     func testFilters() throws {
@@ -59,7 +66,8 @@ final class CityTests: XCTestCase {
         XCTAssertEqual(try bundle.cities(filter: CityFilter(maxCostOfLiving: 3000)).map(\.id), ["lisbon", "valleyton"])
         XCTAssertEqual(try bundle.cities(filter: CityFilter(minSafetyRating: 4.5)).map(\.id), ["zurich"])
         XCTAssertEqual(try bundle.searchCities("san", filter: CityFilter(category: "tech")).map(\.id), ["sf"])
-        XCTAssertEqual(try bundle.nearestCities(lat: 47.37, lng: 8.54, filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
+        XCTAssertEqual(
+            try bundle.nearestCities(lat: 47.37, lng: 8.54, filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
     }
 
     func testFromACityToItsTransit() throws {
@@ -67,14 +75,16 @@ final class CityTests: XCTestCase {
         // The three Hauptbahnhof entries lie 150-160 m from the city point; platform 2 is nearest.
         let stops = try bundle.stopsNear(lat: zurich.lat, lon: zurich.lng, radius: 400)
         XCTAssertEqual(stops.map(\.stopID), ["CENTRAL_2", "CENTRAL", "CENTRAL_1"])
-        let board = try bundle.departures(stop: "CENTRAL", feed: zurich.feeds.first, at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1)
+        let board = try bundle.departures(
+            stop: "CENTRAL", feed: zurich.feeds.first, at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1)
         XCTAssertEqual(board.map(\.tripID), ["T4_WK_0800", "S2_FREQ"])
     }
 
     func testBadCatalogueEntriesAreReportedByPath() throws {
         let directory = TestSupport.temporaryDirectory()
         let catalogue = directory.appendingPathComponent("c.json")
-        try Data("""
+        try Data(
+            """
             {"version": 1, "cities": [
               {"id": "a", "name": "A", "country": "FR", "location": {"lat": 45, "lng": 2}, "relatedCities": ["b", "zz"], "feeds": ["nope"]},
               {"id": "b", "name": "B", "country": "FR", "location": {"lat": 91.5, "lng": 2}},
@@ -82,14 +92,21 @@ final class CityTests: XCTestCase {
               {"id": "c", "country": "FR", "location": {"lat": 45, "lng": 2}},
               {"id": "d", "name": "D", "country": "France", "location": {"lat": 45, "lng": 2}, "population": "many"}
             ]}
-            """.utf8).write(to: catalogue)
+            """.utf8
+        ).write(to: catalogue)
         let log = DiagnosticLog()
-        let summary = try Compiler.compile(CompileRequest(feeds: [], citiesPath: catalogue.path, outputPath: directory.appendingPathComponent("c.db").path), log: log)
+        let summary = try Compiler.compile(
+            CompileRequest(feeds: [], citiesPath: catalogue.path, outputPath: directory.appendingPathComponent("c.db").path), log: log)
         XCTAssertEqual(summary.cities, 1)
         let fields = Set(log.diagnostics.compactMap(\.field))
-        XCTAssertEqual(fields, ["cities[1].location.lat", "cities[2].id", "cities[3].name", "cities[4].country",
-                                "cities[0].relatedCities[0]", "cities[0].relatedCities[1]", "cities[0].feeds[0]"])
-        XCTAssertTrue(log.diagnostics.contains { $0.field == "cities[1].location.lat" && $0.value == "91.5" && $0.message.contains("out of range") })
+        XCTAssertEqual(
+            fields,
+            [
+                "cities[1].location.lat", "cities[2].id", "cities[3].name", "cities[4].country",
+                "cities[0].relatedCities[0]", "cities[0].relatedCities[1]", "cities[0].feeds[0]",
+            ])
+        XCTAssertTrue(
+            log.diagnostics.contains { $0.field == "cities[1].location.lat" && $0.value == "91.5" && $0.message.contains("out of range") })
         // Not JSON, or not a catalogue: an error, and nothing written.
         try Data("{\"version\": 1, \"cities\": [".utf8).write(to: catalogue)
         let output = directory.appendingPathComponent("broken.db").path

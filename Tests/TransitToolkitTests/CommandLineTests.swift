@@ -4,7 +4,11 @@ import XCTest
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
 final class CommandLineTests: XCTestCase {
-    struct Run { let status: Int32; let stdout: String; let stderr: String }
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
 
     /// The folder holding the built products: the test runner (`...xctest`) sits beside them.
     static let products: URL = {
@@ -25,30 +29,40 @@ final class CommandLineTests: XCTestCase {
         env["TRANSIT_BUNDLE"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe(), inp = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let inp = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inp
         try process.run()
         if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
         try inp.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     func testCompileSucceedsWithSummaryAndFailsWithNothingWritten() throws {
         let directory = TestSupport.temporaryDirectory()
         let output = directory.appendingPathComponent("x.db").path
-        let ok = try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", TestSupport.samples + "/valley", "-o", output,
-                                          "--report", directory.appendingPathComponent("r.json").path])
+        let ok = try run(
+            "gtfs-compile",
+            [
+                "metro=\(TestSupport.samples)/metro", TestSupport.samples + "/valley", "-o", output,
+                "--report", directory.appendingPathComponent("r.json").path,
+            ])
         XCTAssertEqual(ok.status, 0, ok.stderr)
         XCTAssertTrue(ok.stderr.contains("trips         11"), ok.stderr)
         XCTAssertTrue(ok.stderr.contains("metro/trips.txt:11:2: warning: [W_UNKNOWN_REF] service_id \"GHOST\""), ok.stderr)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("r.json"))) as? [String: Any]
         XCTAssertEqual(report?["warnings"] as? Int, 1)
 
-        let strict = try run("gtfs-compile", [TestSupport.samples + "/metro", "-o", directory.appendingPathComponent("s.db").path, "--strict"])
+        let strict = try run(
+            "gtfs-compile", [TestSupport.samples + "/metro", "-o", directory.appendingPathComponent("s.db").path, "--strict"])
         XCTAssertEqual(strict.status, 1)
         XCTAssertTrue(strict.stderr.contains("nothing written"), strict.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("s.db").path))
@@ -99,8 +113,10 @@ final class CommandLineTests: XCTestCase {
 
     func testReportCarriesOutcomeBundleFeedsAndCountsAlsoOnFailure() throws {
         let directory = TestSupport.temporaryDirectory()
-        let output = directory.appendingPathComponent("x.db").path, reportPath = directory.appendingPathComponent("r.json")
-        XCTAssertEqual(try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", output, "--report", reportPath.path]).status, 0)
+        let output = directory.appendingPathComponent("x.db").path
+        let reportPath = directory.appendingPathComponent("r.json")
+        XCTAssertEqual(
+            try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", output, "--report", reportPath.path]).status, 0)
         var report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
         XCTAssertEqual(report["version"] as? String, "0.2.0")
         XCTAssertEqual(report["succeeded"] as? Bool, true)
@@ -132,8 +148,12 @@ final class CommandLineTests: XCTestCase {
     func testTheBundleIsSyncedBeforeAndAfterItsRename() throws {
         let directory = TestSupport.temporaryDirectory()
         let output = directory.appendingPathComponent("v.db").path
-        let traced = try run("/usr/bin/strace", ["-f", "-y", "-e", "trace=fsync,rename,renameat,renameat2",
-                                                 Self.products.appendingPathComponent("gtfs-compile").path, TestSupport.samples + "/valley", "-o", output])
+        let traced = try run(
+            "/usr/bin/strace",
+            [
+                "-f", "-y", "-e", "trace=fsync,rename,renameat,renameat2",
+                Self.products.appendingPathComponent("gtfs-compile").path, TestSupport.samples + "/valley", "-o", output,
+            ])
         XCTAssertEqual(traced.status, 0, traced.stderr)
         let calls = traced.stderr.split(separator: "\n").filter { $0.contains("fsync(") || $0.contains("rename") }.map(String.init)
         let rename = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("\"\(output)\"") }, traced.stderr)
@@ -149,19 +169,24 @@ final class CommandLineTests: XCTestCase {
 
     func testDeparturesAsJSONAndAsATable() throws {
         let bundle = TestSupport.sampleBundlePath
-        let json = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120", "--json"])
+        let json = try run(
+            "transit-query",
+            ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120", "--json"])
         XCTAssertEqual(json.status, 0, json.stderr)
         let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(list.count, 2)
-        let keys = ["feed", "stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route_short_name", "route_long_name",
-                    "route_type", "route_color", "route_text_color", "headsign", "service_date", "departure_secs", "departure_time",
-                    "pickup_type", "frequency_based", "wheelchair_accessible"]
+        let keys = [
+            "feed", "stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route_short_name", "route_long_name",
+            "route_type", "route_color", "route_text_color", "headsign", "service_date", "departure_secs", "departure_time",
+            "pickup_type", "frequency_based", "wheelchair_accessible",
+        ]
         XCTAssertEqual(Set(list[0].keys), Set(keys))
         XCTAssertEqual(list[1]["departure_time"] as? String, "2026-03-29T01:30:00+01:00")
         XCTAssertEqual(list[1]["departure_secs"] as? Int, 91_800)
         XCTAssertEqual(list[1]["service_date"] as? String, "2026-03-28")
-        let table = try run("transit-query", ["departures", "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120"],
-                            environment: ["TRANSIT_BUNDLE": bundle])
+        let table = try run(
+            "transit-query", ["departures", "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120"],
+            environment: ["TRANSIT_BUNDLE": bundle])
         XCTAssertEqual(table.status, 0, table.stderr)
         XCTAssertTrue(table.stdout.contains("01:30  N1     Hub Süd   CENTRAL_2  2         N1_SAT_2530  2026-03-28"), table.stdout)
     }
@@ -226,8 +251,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(lines[2]?["id"] as? String, "x")
         XCTAssertEqual((lines[2]?["error"] as? [String: Any])?["code"] as? String, "unknown_stop")
         XCTAssertEqual((lines[3]?["stops"] as? [[String: Any]])?.first?["stop_id"] as? String, "BELLEVUE")
-        XCTAssertEqual(((lines[4]?["trip"] as? [String: Any])?["stop_times"] as? [[String: Any]])?.first?["departure_time"] as? String,
-                       "2026-11-01T01:30:00-05:00")
+        XCTAssertEqual(
+            ((lines[4]?["trip"] as? [String: Any])?["stop_times"] as? [[String: Any]])?.first?["departure_time"] as? String,
+            "2026-11-01T01:30:00-05:00")
         XCTAssertEqual((lines[5]?["city"] as? [String: Any])?["name"] as? String, "Zürich")
         XCTAssertEqual((lines[6]?["cities"] as? [[String: Any]])?.first?["id"] as? String, "lisbon")
         XCTAssertEqual(lines[7]?["id"] as? Int, 7)

@@ -1,8 +1,9 @@
 import Foundation
-import XCTest
-@testable import GTFSCompiler
 import TransitRuntime
 import TransitStore
+import XCTest
+
+@testable import GTFSCompiler
 
 final class CompilerTests: XCTestCase {
     func testBundleSchemaEqualsSchemasBundleSQL() throws {
@@ -26,9 +27,13 @@ final class CompilerTests: XCTestCase {
         var outputs: [Data] = []
         for name in ["a.db", "b.db"] {
             let path = directory.appendingPathComponent(name).path
-            _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "metro", path: TestSupport.samples + "/metro"),
-                                                           .init(name: "valley", path: TestSupport.samples + "/valley")],
-                                                    citiesPath: TestSupport.samples + "/cities.json", outputPath: path))
+            _ = try Compiler.compile(
+                CompileRequest(
+                    feeds: [
+                        .init(name: "metro", path: TestSupport.samples + "/metro"),
+                        .init(name: "valley", path: TestSupport.samples + "/valley"),
+                    ],
+                    citiesPath: TestSupport.samples + "/cities.json", outputPath: path))
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         XCTAssertEqual(outputs[0], outputs[1])
@@ -47,8 +52,11 @@ final class CompilerTests: XCTestCase {
         let directory = TestSupport.temporaryDirectory()
         let output = directory.appendingPathComponent("city.db")
         try Data("previous bundle".utf8).write(to: output)
-        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [.init(name: "bad", path: TestSupport.zips + "/bomb.zip")],
-                                                                 outputPath: output.path)))
+        XCTAssertThrowsError(
+            try Compiler.compile(
+                CompileRequest(
+                    feeds: [.init(name: "bad", path: TestSupport.zips + "/bomb.zip")],
+                    outputPath: output.path)))
         XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "previous bundle")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["city.db"])
     }
@@ -66,7 +74,8 @@ final class CompilerTests: XCTestCase {
 
     func testTripsWithEqualOffsetsSharePatterns() throws {
         let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
-        let q = try db.prepare("""
+        let q = try db.prepare(
+            """
             SELECT d.trip_id, t.pid FROM trips t JOIN dict_trip d ON d.tid = t.tid
             WHERE d.trip_id IN ('T4_WK_0800', 'T4_WK_0815', 'T4_WE_0800', 'T4_WK_0830') ORDER BY d.trip_id
             """)
@@ -94,7 +103,8 @@ final class CompilerTests: XCTestCase {
     }
 
     func testUnknownReferencesDropTheRowWithFileLineAndField() throws {
-        let result = TestSupport.compile(["stop_times.txt": TestSupport.minimalFeed["stop_times.txt"]! + "T1,08:30:00,08:30:00,NOWHERE,4\n"])
+        let result = TestSupport.compile(["stop_times.txt": TestSupport.minimalFeed["stop_times.txt"]! + "T1,08:30:00,08:30:00,NOWHERE,4\n"]
+        )
         XCTAssertNotNil(result.bundle)
         let d = try XCTUnwrap(result.log.diagnostics.first { $0.code == .unknownReference })
         XCTAssertEqual(d.file, "stop_times.txt")
@@ -102,11 +112,14 @@ final class CompilerTests: XCTestCase {
         XCTAssertEqual(d.column, 4)
         XCTAssertEqual(d.field, "stop_id")
         XCTAssertEqual(d.value, "NOWHERE")
-        XCTAssertEqual(d.formatted, "f/stop_times.txt:7:4: warning: [W_UNKNOWN_REF] stop_id \"NOWHERE\": stop_id names no stop; row dropped")
+        XCTAssertEqual(
+            d.formatted, "f/stop_times.txt:7:4: warning: [W_UNKNOWN_REF] stop_id \"NOWHERE\": stop_id names no stop; row dropped")
     }
 
     func testDuplicateIDsKeepTheFirst() throws {
-        let result = TestSupport.compile(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS1,Again,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"])
+        let result = TestSupport.compile([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS1,Again,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"
+        ])
         XCTAssertEqual(codes(result.log), [.duplicateID])
         let bundle = try TransitBundle(path: try XCTUnwrap(result.bundle))
         XCTAssertEqual(try bundle.searchStops("one").map(\.name), ["One"])
@@ -114,7 +127,8 @@ final class CompilerTests: XCTestCase {
     }
 
     func testBadTimesBackwardsTimesAndShortTripsAreReported() {
-        let times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        let times =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
             + "T1,08:00:00,08:00:00,S1,1\nT1,8:5:00,8:5:00,S2,2\nT1,08:20:00,08:20:00,S3,3\n"
             + "T2,09:00:00,09:00:00,S1,1\nT2,08:50:00,08:50:00,S2,2\n"
         let result = TestSupport.compile(["stop_times.txt": times, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\nR,D,T2\nR,D,T3\n"])
@@ -123,7 +137,9 @@ final class CompilerTests: XCTestCase {
     }
 
     func testFeedWithNoUsableTripsIsAnError() {
-        let result = TestSupport.compile(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n"])
+        let result = TestSupport.compile([
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n"
+        ])
         XCTAssertNil(result.bundle)
         XCTAssertTrue(codes(result.log).contains(.noUsableTrips))
     }
@@ -137,13 +153,17 @@ final class CompilerTests: XCTestCase {
     }
 
     func testOverlappingAndInvertedFrequenciesAreDropped() {
-        let result = TestSupport.compile(["frequencies.txt": "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,09:00:00,600\nT1,08:00:00,10:00:00,600\nT1,12:00:00,11:00:00,600\nT1,13:00:00,14:00:00,0\n"])
+        let result = TestSupport.compile([
+            "frequencies.txt":
+                "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,09:00:00,600\nT1,08:00:00,10:00:00,600\nT1,12:00:00,11:00:00,600\nT1,13:00:00,14:00:00,0\n"
+        ])
         XCTAssertEqual(result.log.countsByCode[.badFrequency], 3)
         XCTAssertNotNil(result.bundle)
     }
 
     func testBadParentStationAndTimezone() {
-        let stops = "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\nS1,One,48.0,7.0,0,S2\nS2,Two,48.01,7.01,0,\nS3,Three,48.02,7.02,0,GONE\n"
+        let stops =
+            "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station\nS1,One,48.0,7.0,0,S2\nS2,Two,48.01,7.01,0,\nS3,Three,48.02,7.02,0,GONE\n"
         XCTAssertEqual(TestSupport.compile(["stops.txt": stops]).log.countsByCode[.badParentStation], 2)
         let agency = "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Mars/Pluto\n"
         let result = TestSupport.compile(["agency.txt": agency])
@@ -156,7 +176,9 @@ final class CompilerTests: XCTestCase {
     private func compileZip(_ name: String) -> (DiagnosticLog, Bool) {
         let log = DiagnosticLog()
         let output = TestSupport.temporaryDirectory().appendingPathComponent("z.db").path
-        let ok = (try? Compiler.compile(CompileRequest(feeds: [.init(name: "z", path: TestSupport.zips + "/" + name)], outputPath: output), log: log)) != nil
+        let ok =
+            (try? Compiler.compile(
+                CompileRequest(feeds: [.init(name: "z", path: TestSupport.zips + "/" + name)], outputPath: output), log: log)) != nil
         return (log, ok)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import TransitRuntime
 import TransitStore
+import XCTest
+
+@testable import TransitRuntime
 
 /// Each rule of departures-semantics.md on the sample feeds. Expected times were worked
 /// out by hand from gtfs-samples/ (Zurich springs forward on 2026-03-29 at 02:00 CET;
@@ -19,10 +20,12 @@ final class DepartureSemanticsTests: XCTestCase {
 
     func testTimesCountFromNoonMinus12HoursOnTheSpringForwardDay() throws {
         // 01:00:00 of Sunday 2026-03-29 is 00:00 CET; 25:30:00 of Saturday is 01:30 CET.
-        XCTAssertEqual(summary(try board("CENTRAL", "2026-03-28T23:50", window: 120)), [
-            "N1_SUN_0100@CENTRAL_2 2026-03-29T00:00:00+01:00 2026-03-29",
-            "N1_SAT_2530@CENTRAL_2 2026-03-29T01:30:00+01:00 2026-03-28",
-        ])
+        XCTAssertEqual(
+            summary(try board("CENTRAL", "2026-03-28T23:50", window: 120)),
+            [
+                "N1_SUN_0100@CENTRAL_2 2026-03-29T00:00:00+01:00 2026-03-29",
+                "N1_SAT_2530@CENTRAL_2 2026-03-29T01:30:00+01:00 2026-03-28",
+            ])
         // 08:00:00 after the change matches the wall clock.
         XCTAssertEqual(summary(try board("CENTRAL_1", "2026-03-29T07:30")), ["T4_WE_0800@CENTRAL_1 2026-03-29T08:00:00+02:00 2026-03-29"])
     }
@@ -42,20 +45,24 @@ final class DepartureSemanticsTests: XCTestCase {
         // Service day 2026-11-01 starts at 01:00 EDT (05:00Z); 01:30:00 is 06:30Z = 01:30 EST.
         // The query's repeated local 01:30 is the first one (EDT, 05:30Z): 60 minutes later is excluded.
         XCTAssertEqual(try board("HUB", feed: "valley", "2026-11-01T01:30", window: 60).map(\.tripID), [])
-        XCTAssertEqual(summary(try board("HUB", feed: "valley", "2026-11-01T01:30", window: 61)),
-                       ["V1_0130@HUB 2026-11-01T01:30:00-05:00 2026-11-01"])
-        XCTAssertEqual(summary(try board("HUB", feed: "valley", "2026-11-01T06:30:00Z", window: 1)),
-                       ["V1_0130@HUB 2026-11-01T01:30:00-05:00 2026-11-01"])
+        XCTAssertEqual(
+            summary(try board("HUB", feed: "valley", "2026-11-01T01:30", window: 61)),
+            ["V1_0130@HUB 2026-11-01T01:30:00-05:00 2026-11-01"])
+        XCTAssertEqual(
+            summary(try board("HUB", feed: "valley", "2026-11-01T06:30:00Z", window: 1)),
+            ["V1_0130@HUB 2026-11-01T01:30:00-05:00 2026-11-01"])
     }
 
     func testLocalTimesSkippedOrRepeatedUseTheOffsetBeforeTheChange() {
         let clock = FeedClock(timeZone: TimeZone(identifier: "Europe/Zurich")!)
         let iso = ISO8601DateFormatter()
         func epoch(_ text: String) -> Int { Int(iso.date(from: text)!.timeIntervalSince1970) }
-        XCTAssertEqual(clock.instant(localDay: CivilDate(iso: "2026-03-29")!, secondsOfDay: 2 * 3600 + 1800), epoch("2026-03-29T01:30:00Z"),
-                       "skipped 02:30 is 03:30 CEST")
-        XCTAssertEqual(clock.instant(localDay: CivilDate(iso: "2026-10-25")!, secondsOfDay: 2 * 3600 + 1800), epoch("2026-10-25T00:30:00Z"),
-                       "repeated 02:30 is the first (CEST) one")
+        XCTAssertEqual(
+            clock.instant(localDay: CivilDate(iso: "2026-03-29")!, secondsOfDay: 2 * 3600 + 1800), epoch("2026-03-29T01:30:00Z"),
+            "skipped 02:30 is 03:30 CEST")
+        XCTAssertEqual(
+            clock.instant(localDay: CivilDate(iso: "2026-10-25")!, secondsOfDay: 2 * 3600 + 1800), epoch("2026-10-25T00:30:00Z"),
+            "repeated 02:30 is the first (CEST) one")
         XCTAssertEqual(clock.instant(localDay: CivilDate(iso: "2026-03-29")!, secondsOfDay: 8 * 3600), epoch("2026-03-29T06:00:00Z"))
         XCTAssertEqual(clock.serviceDayStart(CivilDate(iso: "2026-03-29")!), epoch("2026-03-28T22:00:00Z"))
         XCTAssertEqual(clock.serviceDayStart(CivilDate(iso: "2026-03-28")!), epoch("2026-03-27T23:00:00Z"))
@@ -91,8 +98,9 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertEqual(evening.last?.departureTime, "2026-03-30T18:45:00+02:00")
         XCTAssertTrue(evening.allSatisfy { !$0.frequencyBased }, "exact_times 1 is a schedule")
         // At the second stop each instance leaves 8 minutes after its start (06:08 departure offset).
-        XCTAssertEqual(try board("OERLIKON", "2026-03-30T06:00", window: 20).map(\.departureTime),
-                       ["2026-03-30T06:08:00+02:00", "2026-03-30T06:18:00+02:00"])
+        XCTAssertEqual(
+            try board("OERLIKON", "2026-03-30T06:00", window: 20).map(\.departureTime),
+            ["2026-03-30T06:08:00+02:00", "2026-03-30T06:18:00+02:00"])
         XCTAssertEqual(try board("CENTRAL_2", "2026-03-28T06:00", window: 180).count, 0, "S2 runs on weekdays only")
     }
 
@@ -121,11 +129,14 @@ final class DepartureSemanticsTests: XCTestCase {
     func testUntimedStopsAreInterpolatedByDistance() throws {
         // Haversine distances Bellevue -> Opernhaus -> Tiefenbrunnen, worked out here independently.
         func metres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
-            let r = 6_371_008.8, p1 = a.0 * .pi / 180, p2 = b.0 * .pi / 180
+            let r = 6_371_008.8
+            let p1 = a.0 * .pi / 180
+            let p2 = b.0 * .pi / 180
             let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((b.1 - a.1) * .pi / 180 / 2), 2)
             return 2 * r * asin(sqrt(h))
         }
-        let d1 = metres((47.36670, 8.54500), (47.36500, 8.54680)), d2 = metres((47.36500, 8.54680), (47.35020, 8.56170))
+        let d1 = metres((47.36670, 8.54500), (47.36500, 8.54680))
+        let d2 = metres((47.36500, 8.54680), (47.35020, 8.56170))
         let expected = 8 * 3600 + 6 * 60 + Int((600 * d1 / (d1 + d2)).rounded(.down))
         let opera = try board("OPERA", "2026-03-30T08:00", window: 10)
         XCTAssertEqual(opera.map(\.tripID), ["T4_WK_0800"])

@@ -1,22 +1,30 @@
 import Foundation
 import XCTest
+
 @testable import GTFSCompiler
 
 /// Limits that hold on hostile archives: each ends in a diagnostic within bounded time.
 final class HostileInputTests: XCTestCase {
     /// A stored (uncompressed) zip of `files`, written by hand.
     static func storedZip(_ files: [(String, [UInt8])]) -> Data {
-        var out = [UInt8](), central = [UInt8]()
+        var out = [UInt8]()
+        var central = [UInt8]()
         func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         for (name, data) in files {
-            let offset = out.count, crc = Int(crc32OfBytes(data)), nameBytes = Array(name.utf8)
-            out += le(0x0403_4B50, 4) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4) + le(data.count, 4)
+            let offset = out.count
+            let crc = Int(crc32OfBytes(data))
+            let nameBytes = Array(name.utf8)
+            out +=
+                le(0x0403_4B50, 4) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4) + le(data.count, 4)
                 + le(nameBytes.count, 2) + le(0, 2) + nameBytes + data
-            central += le(0x0201_4B50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4)
-                + le(data.count, 4) + le(nameBytes.count, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + nameBytes
+            central +=
+                le(0x0201_4B50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4)
+                + le(data.count, 4) + le(nameBytes.count, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4)
+                + nameBytes
         }
         let start = out.count
-        out += central + le(0x0605_4B50, 4) + le(0, 2) + le(0, 2) + le(files.count, 2) + le(files.count, 2)
+        out +=
+            central + le(0x0605_4B50, 4) + le(0, 2) + le(0, 2) + le(files.count, 2) + le(files.count, 2)
             + le(central.count, 4) + le(start, 4) + le(0, 2)
         return Data(out)
     }
@@ -35,8 +43,11 @@ final class HostileInputTests: XCTestCase {
         let path = directory.appendingPathComponent("feed.zip")
         try zip.write(to: path)
         let log = DiagnosticLog()
-        let ok = (try? Compiler.compile(CompileRequest(feeds: [.init(name: "h", path: path.path)],
-                                                       outputPath: directory.appendingPathComponent("h.db").path), log: log)) != nil
+        let ok =
+            (try? Compiler.compile(
+                CompileRequest(
+                    feeds: [.init(name: "h", path: path.path)],
+                    outputPath: directory.appendingPathComponent("h.db").path), log: log)) != nil
         return (log, ok)
     }
 

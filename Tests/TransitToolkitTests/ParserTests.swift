@@ -1,6 +1,7 @@
-import XCTest
-@testable import GTFSCompiler
 import TransitStore
+import XCTest
+
+@testable import GTFSCompiler
 
 final class ParserTests: XCTestCase {
     private func time(_ text: String) -> Int32? {

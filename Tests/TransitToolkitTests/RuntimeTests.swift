@@ -1,11 +1,13 @@
 import Foundation
-import XCTest
 import TransitRuntime
 import TransitStore
+import XCTest
 
 final class RuntimeTests: XCTestCase {
-    private func refuses(_ data: Data?, copyOf source: String? = nil, edit: ((SQLiteDatabase) throws -> Void)? = nil,
-                         file: StaticString = #filePath, line: UInt = #line) throws -> TransitError? {
+    private func refuses(
+        _ data: Data?, copyOf source: String? = nil, edit: ((SQLiteDatabase) throws -> Void)? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> TransitError? {
         let path = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
         if let data { try data.write(to: URL(fileURLWithPath: path)) }
         if let source { try FileManager.default.copyItem(atPath: source, toPath: path) }
@@ -28,11 +30,13 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(reason(try refuses(Data())), "the file is empty")
         let whole = try Data(contentsOf: URL(fileURLWithPath: TestSupport.sampleBundlePath))
         XCTAssertNotNil(try refuses(whole.prefix(whole.count / 3)), "a truncated bundle is refused")
-        XCTAssertEqual(reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trips") }),
-                       "table trips is missing")
-        XCTAssertEqual(try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
-            try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")
-        }, .unsupportedSchemaVersion(found: 99, supported: BundleSchema.version))
+        XCTAssertEqual(
+            reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trips") }),
+            "table trips is missing")
+        XCTAssertEqual(
+            try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
+                try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")
+            }, .unsupportedSchemaVersion(found: 99, supported: BundleSchema.version))
         XCTAssertNotNil(try refuses(nil))
     }
 
@@ -101,12 +105,14 @@ final class RuntimeTests: XCTestCase {
         for stop in ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON", "TIEFENBRUNNEN"] {
             for at in ["2026-03-28T23:50", "2026-03-29T07:30", "2026-03-30T06:00", "2026-04-06T07:55"] {
                 let time = try QueryTime.parse(at)
-                XCTAssertEqual(try preloaded.departures(stop: stop, at: time, windowMinutes: 180, limit: 100),
-                               try lazy.departures(stop: stop, at: time, windowMinutes: 180, limit: 100), "\(stop) \(at)")
+                XCTAssertEqual(
+                    try preloaded.departures(stop: stop, at: time, windowMinutes: 180, limit: 100),
+                    try lazy.departures(stop: stop, at: time, windowMinutes: 180, limit: 100), "\(stop) \(at)")
             }
         }
-        XCTAssertEqual(try preloaded.departures(stop: "CENTRAL", at: QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1).map(\.tripID),
-                       ["T4_WK_0800", "S2_FREQ"])
+        XCTAssertEqual(
+            try preloaded.departures(stop: "CENTRAL", at: QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1).map(\.tripID),
+            ["T4_WK_0800", "S2_FREQ"])
     }
 
     func testConcurrentQueriesAgreeWithOneThread() throws {
@@ -114,7 +120,9 @@ final class RuntimeTests: XCTestCase {
         let stops = ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "BELLEVUE", "OPERA", "OERLIKON"]
         let times = (0..<24).map { String(format: "2026-03-%02dT%02d:15", 28 + $0 % 4, $0) }
         @Sendable func answers() throws -> [String] {
-            try stops.flatMap { stop in try times.map { try bundle.departures(stop: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") } }
+            try stops.flatMap { stop in
+                try times.map { try bundle.departures(stop: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") }
+            }
         }
         let expected = try answers()
         let results = LockedResults()
@@ -126,5 +134,9 @@ final class RuntimeTests: XCTestCase {
 final class LockedResults: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var values: [Bool] = []
-    func append(_ value: Bool) { lock.lock(); values.append(value); lock.unlock() }
+    func append(_ value: Bool) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
+    }
 }

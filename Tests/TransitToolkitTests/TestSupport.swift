@@ -1,11 +1,13 @@
 import Foundation
-import XCTest
-@testable import GTFSCompiler
 import TransitRuntime
+import XCTest
+
+@testable import GTFSCompiler
 
 /// Paths and helpers shared by the unit tests.
 enum TestSupport {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static var samples: String { repository.appendingPathComponent("gtfs-samples").path }
     static var zips: String { repository.appendingPathComponent("Tests/Fixtures/zips").path }
 
@@ -19,8 +21,9 @@ enum TestSupport {
     /// The sample bundle (metro + valley + cities), compiled once per test run.
     static let sampleBundlePath: String = {
         let path = temporaryDirectory().appendingPathComponent("samples.db").path
-        let request = CompileRequest(feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
-                                     citiesPath: samples + "/cities.json", outputPath: path)
+        let request = CompileRequest(
+            feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
+            citiesPath: samples + "/cities.json", outputPath: path)
         _ = try! Compiler.compile(request)
         return path
     }()
@@ -40,9 +43,11 @@ enum TestSupport {
         "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Paris\n",
         "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n",
         "routes.txt": "route_id,route_short_name,route_type\nR,1,3\n",
-        "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n",
+        "calendar.txt":
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n",
         "trips.txt": "route_id,service_id,trip_id\nR,D,T1\nR,D,T2\n",
-        "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:10:00,09:10:00,S2,2\n",
+        "stop_times.txt":
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:10:00,09:10:00,S2,2\n",
     ]
 
     /// Compiles a feed made of `minimalFeed` with `overrides`; returns the log and, on success, the bundle path.
@@ -56,7 +61,8 @@ enum TestSupport {
         let output = directory.appendingPathComponent("out.db").path
         let log = DiagnosticLog()
         do {
-            _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "f", path: feedDirectory.path)], outputPath: output, strict: strict), log: log)
+            _ = try Compiler.compile(
+                CompileRequest(feeds: [.init(name: "f", path: feedDirectory.path)], outputPath: output, strict: strict), log: log)
             return (log, output)
         } catch {
             XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a failed compile must not leave a bundle")
@@ -71,8 +77,14 @@ final class DribbleStream: ByteStream {
     private var at = 0
     private let step: Int
 
-    init(_ text: String, step: Int = 1) { bytes = Array(text.utf8); self.step = step }
-    init(bytes: [UInt8], step: Int = 1) { self.bytes = bytes; self.step = step }
+    init(_ text: String, step: Int = 1) {
+        bytes = Array(text.utf8)
+        self.step = step
+    }
+    init(bytes: [UInt8], step: Int = 1) {
+        self.bytes = bytes
+        self.step = step
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(step, buffer.count, bytes.count - at)

@@ -1,8 +1,9 @@
 import Foundation
-import XCTest
-@testable import GTFSCompiler
 import TransitRuntime
 import TransitStore
+import XCTest
+
+@testable import GTFSCompiler
 
 /// The compiler never writes a wrong bundle silently: each case here was reproduced as a
 /// wrong result with exit 0 before its fix.
@@ -15,8 +16,10 @@ final class TrustTests: XCTestCase {
         let rows = [("08:05:00", "S1"), ("", "S2"), ("08:15:00", "S3")].enumerated().map { i, row in
             "T1,\(row.0),\(row.0),\(row.1),\(i + 1)" + (distances.map { ",\($0[i])" } ?? "")
         }
-        return ["stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
-                "stop_times.txt": ([header] + rows).joined(separator: "\n") + "\n"]
+        return [
+            "stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
+            "stop_times.txt": ([header] + rows).joined(separator: "\n") + "\n",
+        ]
     }
 
     private func times(_ bundle: String?, trip: String = "T1") throws -> [Int] {
@@ -33,8 +36,13 @@ final class TrustTests: XCTestCase {
         try (String(contentsOf: stops, encoding: .utf8) + "\"UNCLOSED,Oops,47.0,8.0\n").write(to: stops, atomically: true, encoding: .utf8)
         let output = feed.deletingLastPathComponent().appendingPathComponent("out.db").path
         let log = DiagnosticLog()
-        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [.init(name: "good", path: TestSupport.samples + "/valley"),
-                                                                        .init(name: "metro", path: feed.path)], outputPath: output), log: log))
+        XCTAssertThrowsError(
+            try Compiler.compile(
+                CompileRequest(
+                    feeds: [
+                        .init(name: "good", path: TestSupport.samples + "/valley"),
+                        .init(name: "metro", path: feed.path),
+                    ], outputPath: output), log: log))
         let error = try XCTUnwrap(log.diagnostics.first { $0.code == .brokenCSV })
         XCTAssertEqual(error.severity, .error)
         XCTAssertEqual(error.feed, "metro")
@@ -46,12 +54,15 @@ final class TrustTests: XCTestCase {
     func testACompileNeverSucceedsWithFewerFeedsThanGiven() throws {
         var inputs = try FileManager.default.contentsOfDirectory(atPath: TestSupport.zips).map { TestSupport.zips + "/" + $0 }
         let broken = TestSupport.repository.deletingLastPathComponent().appendingPathComponent("shared/broken").path
-        inputs += ((try? FileManager.default.contentsOfDirectory(atPath: broken)) ?? []).filter { $0.hasSuffix(".zip") }.map { broken + "/" + $0 }
+        inputs += ((try? FileManager.default.contentsOfDirectory(atPath: broken)) ?? []).filter { $0.hasSuffix(".zip") }.map {
+            broken + "/" + $0
+        }
         XCTAssertGreaterThan(inputs.count, 5)
         for input in inputs {
             let output = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
-            let request = CompileRequest(feeds: [.init(name: "metro", path: TestSupport.samples + "/metro"), .init(name: "x", path: input)],
-                                         outputPath: output)
+            let request = CompileRequest(
+                feeds: [.init(name: "metro", path: TestSupport.samples + "/metro"), .init(name: "x", path: input)],
+                outputPath: output)
             guard let summary = try? Compiler.compile(request) else {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: output), input)
                 continue
@@ -83,7 +94,8 @@ final class TrustTests: XCTestCase {
 
     func testStopsAtZeroZeroOrWithoutCoordinatesAreNotUsedAsDistance() throws {
         for placeholder in ["0,0", ","] {
-            let stops = "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Nowhere,\(placeholder)\nS3,Three,48.1,7.1\nS4,Four,48.1001,7.1001\n"
+            let stops =
+                "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Nowhere,\(placeholder)\nS3,Three,48.1,7.1\nS4,Four,48.1001,7.1001\n"
             let stopTimes = """
                 trip_id,arrival_time,departure_time,stop_id,stop_sequence
                 T1,08:00:00,08:00:00,S1,1
@@ -92,8 +104,10 @@ final class TrustTests: XCTestCase {
                 T1,08:30:00,08:30:00,S4,4
 
                 """
-            let (log, bundle) = TestSupport.compile(["stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
-                                                     "stop_times.txt": stopTimes])
+            let (log, bundle) = TestSupport.compile([
+                "stops.txt": stops, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
+                "stop_times.txt": stopTimes,
+            ])
             // Through 0,0, S3 would come at 08:29; by position it is 08:20.
             XCTAssertEqual(try times(bundle), [28_800, 29_400, 30_000, 30_600], placeholder)
             XCTAssertEqual(log.diagnostics.first { $0.code == .badStopLocation }?.entityID, "S2", placeholder)
@@ -106,8 +120,10 @@ final class TrustTests: XCTestCase {
 
     private func agencies(_ zones: [String]) -> [String: String?] {
         let rows = zones.enumerated().map { "A\($0),Agency \($0),https://example.org,\($1)" }
-        return ["agency.txt": (["agency_id,agency_name,agency_url,agency_timezone"] + rows).joined(separator: "\n") + "\n",
-                "routes.txt": "route_id,agency_id,route_short_name,route_type\nR,A0,1,3\n"]
+        return [
+            "agency.txt": (["agency_id,agency_name,agency_url,agency_timezone"] + rows).joined(separator: "\n") + "\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_type\nR,A0,1,3\n",
+        ]
     }
 
     func testAbbreviationsAndFixedOffsetsAreRefused() throws {
@@ -137,7 +153,8 @@ final class TrustTests: XCTestCase {
     // MARK: - Repairs are said
 
     func testOneSidedTimesAreRepairedAndReported() throws {
-        let stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,,S1,1\nT1,,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\n"
+        let stopTimes =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,,S1,1\nT1,,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\n"
         let (log, bundle) = TestSupport.compile(["trips.txt": "route_id,service_id,trip_id\nR,D,T1\n", "stop_times.txt": stopTimes])
         XCTAssertEqual(try times(bundle), [28_800, 29_400, 30_000])
         let reported = log.diagnostics.filter { $0.code == .oneSidedTime }
@@ -190,8 +207,10 @@ final class TrustTests: XCTestCase {
 
     func testADayInsideTheDeclaredCoverageWithoutServiceIsAnEmptyBoard() throws {
         let (_, bundle) = TestSupport.compile([
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20260131\nNONE,0,0,0,0,0,0,0,20260101,20260630\n",
-            "feed_info.txt": "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date\nP,https://example.org,en,20260101,20260831\n",
+            "calendar.txt":
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20260131\nNONE,0,0,0,0,0,0,0,20260101,20260630\n",
+            "feed_info.txt":
+                "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date\nP,https://example.org,en,20260101,20260831\n",
         ])
         let transit = try TransitBundle(path: try XCTUnwrap(bundle))
         XCTAssertEqual(try transit.departures(stop: "S1", at: try QueryTime.parse("2026-01-05T07:30")).map(\.tripID), ["T1"])
@@ -213,7 +232,9 @@ final class TrustTests: XCTestCase {
     }
 
     func testNULByteInAStopNameIsDroppedWithAWarning() throws {
-        let (log, bundle) = TestSupport.compile(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,Gare\u{0}Centrale,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"])
+        let (log, bundle) = TestSupport.compile([
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,Gare\u{0}Centrale,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"
+        ])
         let stop = try TransitBundle(path: try XCTUnwrap(bundle)).searchStops("garecentrale").first
         XCTAssertEqual(stop?.name, "GareCentrale")
         let warning = try XCTUnwrap(log.diagnostics.first { $0.code == .nulByte })
@@ -226,8 +247,12 @@ final class TrustTests: XCTestCase {
     func testOutputIntoAMissingFolderNamesThePath() throws {
         let output = TestSupport.temporaryDirectory().appendingPathComponent("missing/out.db").path
         let log = DiagnosticLog()
-        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [.init(name: "metro", path: TestSupport.samples + "/metro")],
-                                                                 outputPath: output), log: log)) { error in
+        XCTAssertThrowsError(
+            try Compiler.compile(
+                CompileRequest(
+                    feeds: [.init(name: "metro", path: TestSupport.samples + "/metro")],
+                    outputPath: output), log: log)
+        ) { error in
             XCTAssertEqual((error as? CompileFailure)?.summary.feeds, 1, "the report still has the feed's counts")
         }
         let diagnostic = try XCTUnwrap(log.diagnostics.first { $0.code == .outputFailed })

@@ -23,12 +23,14 @@ struct BundleWriter {
             // durable: after a power loss the output path holds the old file or the new one.
             try Self.sync(temporary)
             guard rename(temporary, outputPath) == 0 else {
-                throw FatalDiagnostic(.outputFailed, file: outputPath, message: "cannot move the bundle into place: \(String(cString: strerror(errno)))")
+                throw FatalDiagnostic(
+                    .outputFailed, file: outputPath, message: "cannot move the bundle into place: \(String(cString: strerror(errno)))")
             }
             try Self.sync(folder)
         } catch let error as SQLiteError {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw FatalDiagnostic(.outputFailed, file: outputPath, message: "cannot write the bundle (temporary file \(temporary)): \(error.message)")
+            throw FatalDiagnostic(
+                .outputFailed, file: outputPath, message: "cannot write the bundle (temporary file \(temporary)): \(error.message)")
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
@@ -89,7 +91,9 @@ struct BundleWriter {
         for sql in statements where !isIndex(sql) && !staged.contains(sql) && !sideStatements.contains(sql) { try db.execute(sql) }
         for sql in staged { try db.execute(sql.replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE ")) }
         // Full-text indexes are merged once at the end ('optimize'), not while rows arrive.
-        try db.execute("INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0); INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)")
+        try db.execute(
+            "INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0); INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)"
+        )
         try BundleTables.insert(model, into: db)
         if let cities { try CityTables.insertFullText(cities, into: db) }
         for sql in staged {
@@ -119,6 +123,8 @@ struct BundleWriter {
 
     /// Settings for writing a file nobody else reads until it is renamed into place.
     private static func configure(_ db: SQLiteDatabase) throws {
-        try db.execute("PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144")
+        try db.execute(
+            "PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144"
+        )
     }
 }

@@ -14,14 +14,17 @@ enum CityCatalog {
         do {
             root = try JSONParser.parse([UInt8](data))
         } catch let failure as JSONParser.Failure {
-            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, line: failure.line, column: failure.column,
-                             message: "not valid JSON: \(failure.message)")
+            throw FatalDiagnostic(
+                .badCatalogue, feed: "cities", file: file, line: failure.line, column: failure.column,
+                message: "not valid JSON: \(failure.message)")
         }
         guard case .number(let version)? = root["version"], version == 1 else {
-            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, field: "version", message: "the catalogue must have \"version\": 1")
+            throw FatalDiagnostic(
+                .badCatalogue, feed: "cities", file: file, field: "version", message: "the catalogue must have \"version\": 1")
         }
         guard case .array(let items)? = root["cities"] else {
-            throw FatalDiagnostic(.badCatalogue, feed: "cities", file: file, field: "cities", message: "the catalogue must have a \"cities\" array")
+            throw FatalDiagnostic(
+                .badCatalogue, feed: "cities", file: file, field: "cities", message: "the catalogue must have a \"cities\" array")
         }
         var checker = Checker(file: file, log: log)
         var cities: [CityModel.City] = []
@@ -51,12 +54,18 @@ enum CityCatalog {
         for i in model.cities.indices {
             let city = model.cities[i]
             for (j, related) in city.relatedIDs.enumerated() {
-                if let cid = cidOf[related] { model.cities[i].relatedCids.append(cid) }
-                else { checker.warn("cities[\(city.index)].relatedCities[\(j)]", related, "names no city in the catalogue; link dropped") }
+                if let cid = cidOf[related] {
+                    model.cities[i].relatedCids.append(cid)
+                } else {
+                    checker.warn("cities[\(city.index)].relatedCities[\(j)]", related, "names no city in the catalogue; link dropped")
+                }
             }
             for (j, feed) in city.feedIDs.enumerated() {
-                if let fid = feedIDs[feed] { if !model.cities[i].fids.contains(fid) { model.cities[i].fids.append(fid) } }
-                else { checker.warn("cities[\(city.index)].feeds[\(j)]", feed, "names no feed in this bundle; link dropped") }
+                if let fid = feedIDs[feed] {
+                    if !model.cities[i].fids.contains(fid) { model.cities[i].fids.append(fid) }
+                } else {
+                    checker.warn("cities[\(city.index)].feeds[\(j)]", feed, "names no feed in this bundle; link dropped")
+                }
             }
             categories.formUnion(city.categories)
         }
@@ -86,16 +95,25 @@ private struct Checker {
     func string(_ v: JSONValue?, _ path: String) -> String? {
         guard let v else { return nil }
         if case .null = v { return nil }
-        guard case .string(let s) = v else { warn(path, describe(v), "expected a string, found \(v.typeName); ignored"); return nil }
+        guard case .string(let s) = v else {
+            warn(path, describe(v), "expected a string, found \(v.typeName); ignored")
+            return nil
+        }
         return s
     }
 
     func number(_ v: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
         guard let v else { return nil }
         if case .null = v { return nil }
-        guard case .number(let n) = v else { warn(path, describe(v), "expected a number, found \(v.typeName); ignored"); return nil }
+        guard case .number(let n) = v else {
+            warn(path, describe(v), "expected a number, found \(v.typeName); ignored")
+            return nil
+        }
         guard range.contains(n) else {
-            warn(path, describe(v), "\(describe(v)) is out of range (\(describe(.number(range.lowerBound))) to \(describe(.number(range.upperBound)))); ignored")
+            warn(
+                path, describe(v),
+                "\(describe(v)) is out of range (\(describe(.number(range.lowerBound))) to \(describe(.number(range.upperBound)))); ignored"
+            )
             return nil
         }
         return n
@@ -103,29 +121,47 @@ private struct Checker {
 
     func integer(_ v: JSONValue?, _ path: String) -> Int? {
         guard let n = number(v, path, in: 0...1e12) else { return nil }
-        guard n == n.rounded() else { warn(path, describe(.number(n)), "expected a whole number; ignored"); return nil }
+        guard n == n.rounded() else {
+            warn(path, describe(.number(n)), "expected a whole number; ignored")
+            return nil
+        }
         return Int(n)
     }
 
     func strings(_ v: JSONValue?, _ path: String) -> [String] {
         guard let v else { return [] }
-        guard case .array(let items) = v else { warn(path, nil, "expected an array of strings, found \(v.typeName); ignored"); return [] }
+        guard case .array(let items) = v else {
+            warn(path, nil, "expected an array of strings, found \(v.typeName); ignored")
+            return []
+        }
         return items.enumerated().compactMap { string($1, "\(path)[\($0)]") }
     }
 
     func objects(_ v: JSONValue?, _ path: String) -> [(Int, JSONValue)] {
         guard let v else { return [] }
-        guard case .array(let items) = v else { warn(path, nil, "expected an array, found \(v.typeName); ignored"); return [] }
+        guard case .array(let items) = v else {
+            warn(path, nil, "expected an array, found \(v.typeName); ignored")
+            return []
+        }
         return items.enumerated().compactMap { i, item in
-            guard case .object = item else { warn("\(path)[\(i)]", nil, "expected an object, found \(item.typeName); ignored"); return nil }
+            guard case .object = item else {
+                warn("\(path)[\(i)]", nil, "expected an object, found \(item.typeName); ignored")
+                return nil
+            }
             return (i, item)
         }
     }
 
     mutating func city(_ item: JSONValue, path: String) -> CityModel.City? {
-        guard case .object = item else { warn(path, nil, "expected a city object, found \(item.typeName); city dropped"); return nil }
+        guard case .object = item else {
+            warn(path, nil, "expected a city object, found \(item.typeName); city dropped")
+            return nil
+        }
         func required(_ key: String) -> String? {
-            guard let value = item[key] else { warn("\(path).\(key)", nil, "required field is missing; city dropped"); return nil }
+            guard let value = item[key] else {
+                warn("\(path).\(key)", nil, "required field is missing; city dropped")
+                return nil
+            }
             guard case .string(let s) = value, !s.isEmpty else {
                 warn("\(path).\(key)", describe(value), "must be a non-empty string; city dropped")
                 return nil
@@ -142,7 +178,8 @@ private struct Checker {
             return nil
         }
         guard let lat = number(location["lat"], "\(path).location.lat", in: -90...90),
-              let lng = number(location["lng"], "\(path).location.lng", in: -180...180) else {
+            let lng = number(location["lng"], "\(path).location.lng", in: -180...180)
+        else {
             if location["lat"] == nil || location["lng"] == nil {
                 warn("\(path).location", nil, "needs both lat and lng; city dropped")
             }
@@ -151,11 +188,18 @@ private struct Checker {
         var city = CityModel.City(id: id, name: name, country: country, lat: lat, lng: lng)
         city.countryName = string(item["countryName"], "\(path).countryName")
         if let zone = string(item["timezone"], "\(path).timezone") {
-            if TimeZone(identifier: zone) != nil { city.timezone = zone } else { warn("\(path).timezone", zone, "not an IANA timezone; ignored") }
+            if TimeZone(identifier: zone) != nil {
+                city.timezone = zone
+            } else {
+                warn("\(path).timezone", zone, "not an IANA timezone; ignored")
+            }
         }
         city.population = integer(item["population"], "\(path).population")
         city.alternateNames = strings(item["alternateNames"], "\(path).alternateNames").filter { name in
-            if name.utf8.contains(0x0A) { warn("\(path).alternateNames", name, "a name cannot contain a line break; ignored"); return false }
+            if name.utf8.contains(0x0A) {
+                warn("\(path).alternateNames", name, "a name cannot contain a line break; ignored")
+                return false
+            }
             return !name.isEmpty
         }
         city.description = string(item["description"], "\(path).description")
@@ -168,25 +212,37 @@ private struct Checker {
         city.feedIDs = strings(item["feeds"], "\(path).feeds")
         for (i, a) in objects(item["touristAttractions"], "\(path).touristAttractions") {
             let at = "\(path).touristAttractions[\(i)]"
-            guard let name = string(a["name"], "\(at).name") else { warn("\(at).name", nil, "an attraction needs a name; attraction dropped"); continue }
-            var attraction = CityModel.Attraction(id: string(a["id"], "\(at).id"), name: name, description: string(a["description"], "\(at).description"))
+            guard let name = string(a["name"], "\(at).name") else {
+                warn("\(at).name", nil, "an attraction needs a name; attraction dropped")
+                continue
+            }
+            var attraction = CityModel.Attraction(
+                id: string(a["id"], "\(at).id"), name: name, description: string(a["description"], "\(at).description"))
             if let spot = a["location"] {
                 attraction.lat = number(spot["lat"], "\(at).location.lat", in: -90...90)
                 attraction.lng = number(spot["lng"], "\(at).location.lng", in: -180...180)
-                if attraction.lat == nil || attraction.lng == nil { attraction.lat = nil; attraction.lng = nil }
+                if attraction.lat == nil || attraction.lng == nil {
+                    attraction.lat = nil
+                    attraction.lng = nil
+                }
             }
             city.attractions.append(attraction)
         }
         for (i, image) in objects(item["images"], "\(path).images") {
             let at = "\(path).images[\(i)]"
-            guard let url = string(image["url"], "\(at).url") else { warn("\(at).url", nil, "an image needs a url; image dropped"); continue }
+            guard let url = string(image["url"], "\(at).url") else {
+                warn("\(at).url", nil, "an image needs a url; image dropped")
+                continue
+            }
             let type = string(image["type"], "\(at).type") ?? "gallery"
             guard ["hero", "gallery", "attraction"].contains(type) else {
                 warn("\(at).type", type, "must be hero, gallery or attraction; image dropped")
                 continue
             }
-            city.images.append(.init(id: string(image["id"], "\(at).id"), url: url, type: type, width: integer(image["width"], "\(at).width"),
-                                     height: integer(image["height"], "\(at).height"), size: integer(image["size"], "\(at).size")))
+            city.images.append(
+                .init(
+                    id: string(image["id"], "\(at).id"), url: url, type: type, width: integer(image["width"], "\(at).width"),
+                    height: integer(image["height"], "\(at).height"), size: integer(image["size"], "\(at).size")))
         }
         return city
     }

@@ -30,8 +30,10 @@ public struct Diagnostic: Sendable, Equatable, Codable {
     public var value: String?
     public var message: String
 
-    public init(_ code: DiagnosticCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
-                field: String? = nil, entityID: String? = nil, value: String? = nil, message: String) {
+    public init(
+        _ code: DiagnosticCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
+        field: String? = nil, entityID: String? = nil, value: String? = nil, message: String
+    ) {
         self.code = code
         self.feed = feed
         self.file = file
@@ -49,11 +51,12 @@ public struct Diagnostic: Sendable, Equatable, Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try c.decode(DiagnosticCode.self, forKey: .code), feed: try c.decodeIfPresent(String.self, forKey: .feed),
-                  file: try c.decodeIfPresent(String.self, forKey: .file), line: try c.decodeIfPresent(Int.self, forKey: .line),
-                  column: try c.decodeIfPresent(Int.self, forKey: .column), field: try c.decodeIfPresent(String.self, forKey: .field),
-                  entityID: try c.decodeIfPresent(String.self, forKey: .entityID), value: try c.decodeIfPresent(String.self, forKey: .value),
-                  message: try c.decode(String.self, forKey: .message))
+        self.init(
+            try c.decode(DiagnosticCode.self, forKey: .code), feed: try c.decodeIfPresent(String.self, forKey: .feed),
+            file: try c.decodeIfPresent(String.self, forKey: .file), line: try c.decodeIfPresent(Int.self, forKey: .line),
+            column: try c.decodeIfPresent(Int.self, forKey: .column), field: try c.decodeIfPresent(String.self, forKey: .field),
+            entityID: try c.decodeIfPresent(String.self, forKey: .entityID), value: try c.decodeIfPresent(String.self, forKey: .value),
+            message: try c.decode(String.self, forKey: .message))
     }
 
     public func encode(to encoder: Encoder) throws {

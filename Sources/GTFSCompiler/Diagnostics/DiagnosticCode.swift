@@ -55,43 +55,62 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     /// What the compiler does when it meets this problem.
     public var action: String {
         switch self {
-        case .missingFile: return "required file absent (agency, stops, routes, trips, stop_times, and calendar or calendar_dates), or agency.txt without agencies: stop (every missing file is named)"
+        case .missingFile:
+            return
+                "required file absent (agency, stops, routes, trips, stop_times, and calendar or calendar_dates), or agency.txt without agencies: stop (every missing file is named)"
         case .missingColumn: return "required column absent from a file's header (also a header-less file): stop"
         case .notUTF8: return "file is not UTF-8 (UTF-16 with or without a byte order mark, invalid byte sequences): stop"
         case .brokenCSV: return "CSV structure broken (a quoted field not closed before the end of the file): stop"
-        case .unreadableArchive: return "zip cannot be read, or an entry is damaged, encrypted, lies about its size or inflates beyond its declared size; more than 10,000 entries: stop"
+        case .unreadableArchive:
+            return
+                "zip cannot be read, or an entry is damaged, encrypted, lies about its size or inflates beyond its declared size; more than 10,000 entries: stop"
         case .lineTooLong: return "a CSV record longer than 1 MB: stop"
         case .noUsableTrips: return "no trip of a feed survives the checks: stop"
         case .noTimezone: return "no agency has a valid IANA timezone: stop"
         case .unreadableInput: return "input path missing or unreadable, two feeds with one id: stop"
-        case .outputFailed: return "the bundle cannot be written (output folder missing or not writable, disk full, SQLite failure): stop, the output path is untouched and the report still written"
+        case .outputFailed:
+            return
+                "the bundle cannot be written (output folder missing or not writable, disk full, SQLite failure): stop, the output path is untouched and the report still written"
         case .badCatalogue: return "city catalogue unreadable, not valid JSON, or without \"version\": 1 and a \"cities\" array: stop"
         case .cellCount: return "row has more or fewer cells than the header: extra cells ignored, missing ones read as empty"
-        case .unknownReference: return "reference to an unknown stop, route, trip or service: row dropped (an unknown agency_id keeps the route without agency)"
+        case .unknownReference:
+            return "reference to an unknown stop, route, trip or service: row dropped (an unknown agency_id keeps the route without agency)"
         case .duplicateID: return "an id defined twice: the first wins, later rows dropped"
         case .badTime: return "time not H:MM:SS: the stop time is treated as untimed (interpolated)"
         case .oneSidedTime: return "arrival_time without departure_time or the reverse: the missing one is copied from the other"
         case .lateTime: return "time past 48:00:00 (a trip running into its third service day): kept"
         case .timeLimit: return "time past 168:00:00, the 7-day limit: trip (or frequency window) dropped"
         case .badDate: return "date not YYYYMMDD: row dropped"
-        case .badValue: return "number, enum or colour unparsable or out of range: default used or value left empty (message says which); stop_times naming a station: row dropped"
+        case .badValue:
+            return
+                "number, enum or colour unparsable or out of range: default used or value left empty (message says which); stop_times naming a station: row dropped"
         case .missingValue: return "required value empty: row dropped (empty route_type: 3)"
         case .nulByte: return "a NUL byte inside a field: the byte is dropped"
         case .badSequence: return "stop_sequence repeated, negative or not an integer: row dropped"
         case .timeTravel: return "times decrease along a trip: trip dropped"
         case .missingEndpointTime: return "first or last stop_time of a trip has no time: trip dropped"
-        case .badShapeDistance: return "shape_dist_traveled decreases along a trip that has untimed stops: its stops are interpolated by great-circle distance instead"
-        case .badStopLocation: return "stop, station or entrance without coordinates, or at 0,0: kept without coordinates, and not used as a distance when interpolating"
+        case .badShapeDistance:
+            return
+                "shape_dist_traveled decreases along a trip that has untimed stops: its stops are interpolated by great-circle distance instead"
+        case .badStopLocation:
+            return
+                "stop, station or entrance without coordinates, or at 0,0: kept without coordinates, and not used as a distance when interpolating"
         case .badFrequency: return "frequency window ends before it starts, lacks a time or headway, or overlaps another: window dropped"
         case .tooFewStops: return "trip has fewer than two usable stop_times: trip dropped"
-        case .duplicateTrip: return "two trips identical to a rider (route, stops, times, headsign) run on a common date: both kept, reported with both ids and the first such date"
+        case .duplicateTrip:
+            return
+                "two trips identical to a rider (route, stops, times, headsign) run on a common date: both kept, reported with both ids and the first such date"
         case .badParentStation: return "parent_station unknown or of the wrong type: link dropped"
-        case .badTimezone: return "agency_timezone not an IANA region name (an abbreviation such as PST, a fixed offset such as GMT-8, unknown): refused, the feed uses another agency's timezone; a name in the wrong case is matched to the canonical one"
+        case .badTimezone:
+            return
+                "agency_timezone not an IANA region name (an abbreviation such as PST, a fixed offset such as GMT-8, unknown): refused, the feed uses another agency's timezone; a name in the wrong case is matched to the canonical one"
         case .mixedTimezones: return "agencies of one feed name different timezones: the feed uses the first one"
         case .unknownFile: return "file not defined by GTFS, in a sub-folder, or with an unsafe path (`..`, absolute): ignored"
         case .emptyFile: return "file has no header row: treated as empty"
         case .duplicateColumn: return "a header names a column twice: the first is used"
-        case .badCity: return "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the JSON path says which)"
+        case .badCity:
+            return
+                "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the JSON path says which)"
         case .unusedFile: return "a standard GTFS file the compiler does not need (shapes, fares, transfers, pathways, ...): ignored"
         }
     }

@@ -36,8 +36,9 @@ public struct DiagnosticReport: Encodable {
         succeeded = failure == nil
         self.failure = failure
         let written = failure == nil && compiled != nil
-        output = Output(path: outputPath, written: written, bytes: written ? compiled?.bundleBytes : nil,
-                        sha256: written ? compiled?.bundleSHA256 : nil)
+        output = Output(
+            path: outputPath, written: written, bytes: written ? compiled?.bundleBytes : nil,
+            sha256: written ? compiled?.bundleSHA256 : nil)
         feeds = compiled?.perFeed ?? []
         errors = log.errorCount
         warnings = log.warningCount

@@ -10,10 +10,13 @@
 public struct FatalDiagnostic: Error, CustomStringConvertible {
     public var diagnostic: Diagnostic
 
-    public init(_ code: FatalCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
-                field: String? = nil, entityID: String? = nil, value: String? = nil, message: String) {
-        diagnostic = Diagnostic(code.code, feed: feed, file: file, line: line, column: column, field: field,
-                                entityID: entityID, value: value, message: message)
+    public init(
+        _ code: FatalCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
+        field: String? = nil, entityID: String? = nil, value: String? = nil, message: String
+    ) {
+        diagnostic = Diagnostic(
+            code.code, feed: feed, file: file, line: line, column: column, field: field,
+            entityID: entityID, value: value, message: message)
     }
 
     public var code: DiagnosticCode { diagnostic.code }

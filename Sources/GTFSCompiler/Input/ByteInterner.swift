@@ -64,7 +64,10 @@ struct ByteInterner {
     func idsInByteOrder() -> [Int32] {
         arena.withUnsafeBufferPointer { bytes in
             (0..<Int32(count)).sorted { a, b in
-                let sa = offsets[Int(a)], ea = offsets[Int(a) + 1], sb = offsets[Int(b)], eb = offsets[Int(b) + 1]
+                let sa = offsets[Int(a)]
+                let ea = offsets[Int(a) + 1]
+                let sb = offsets[Int(b)]
+                let eb = offsets[Int(b) + 1]
                 let n = min(ea - sa, eb - sb)
                 let c = n == 0 ? 0 : memcmp(bytes.baseAddress! + sa, bytes.baseAddress! + sb, n)
                 return c != 0 ? c < 0 : (ea - sa) < (eb - sb)
@@ -73,7 +76,8 @@ struct ByteInterner {
     }
 
     private func equals(_ id: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = offsets[id], length = offsets[id + 1] - start
+        let start = offsets[id]
+        let length = offsets[id + 1] - start
         guard length == key.count else { return false }
         if length == 0 { return true }
         return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, key.baseAddress!, length) == 0 }
@@ -105,7 +109,11 @@ struct ByteInterner {
             }
             var tail: UInt64 = 0
             var shift: UInt64 = 0
-            while i < key.count { tail |= UInt64(base[i]) << shift; shift += 8; i += 1 }
+            while i < key.count {
+                tail |= UInt64(base[i]) << shift
+                shift += 8
+                i += 1
+            }
             h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         }
         return Int(truncatingIfNeeded: h ^ (h >> 29))

@@ -41,7 +41,8 @@ final class CSVReader {
     /// The bytes of field `index`, trimmed of surrounding spaces; empty when the record is shorter.
     func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         guard index >= 0, index < fields.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-        var s = fields.starts[index], e = fields.ends[index]
+        var s = fields.starts[index]
+        var e = fields.ends[index]
         if !fields.quoted[index] {
             while s < e && (buffer[s] == 0x20 || buffer[s] == 0x09) { s += 1 }
             while e > s && (buffer[e - 1] == 0x20 || buffer[e - 1] == 0x09) { e -= 1 }
@@ -77,7 +78,8 @@ final class CSVReader {
         }
         let got = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
         if got == 0 { atEnd = true }
-        if !startedFile && filled == 0 && got >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE)) {
+        if !startedFile && filled == 0 && got >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE))
+        {
             throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
         }
         filled += got
@@ -91,7 +93,8 @@ final class CSVReader {
         }
         // A text file starting with a NUL is UTF-16 (or UTF-32) without a byte order mark.
         if filled >= 2 && (buffer[0] == 0 || buffer[1] == 0) {
-            throw fail(.notUTF8, "file starts with a NUL byte: UTF-16 without a byte order mark, or not text; GTFS files must be UTF-8", line: 1)
+            throw fail(
+                .notUTF8, "file starts with a NUL byte: UTF-16 without a byte order mark, or not text; GTFS files must be UTF-8", line: 1)
         }
         if filled >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { position = 3 }
     }
@@ -115,7 +118,10 @@ final class CSVReader {
                 continue restart
             }
             fields.removeAll()
-            let buffer = self.buffer, filled = self.filled, atEnd = self.atEnd, position = self.position
+            let buffer = self.buffer
+            let filled = self.filled
+            let atEnd = self.atEnd
+            let position = self.position
             let fields = self.fields
             var p = position
             var lines = 0
@@ -148,12 +154,18 @@ final class CSVReader {
                         hasDoubledQuote = false
                         p += 1
                         while p < filled && buffer[p] != 0x2C && buffer[p] != 0x0A && buffer[p] != 0x0D { p += 1 }
-                        if p + 1 >= filled && !atEnd { try fill(); continue restart }
+                        if p + 1 >= filled && !atEnd {
+                            try fill()
+                            continue restart
+                        }
                         if p >= filled { return try finishRecord(end: p, next: p, lines: lines) }
                         if buffer[p] == 0x2C {
                             p += 1
                             fieldStart = p
-                            if p >= filled { fields.append(p, p, quoted: false); return try finishRecord(end: p, next: p, lines: lines) }
+                            if p >= filled {
+                                fields.append(p, p, quoted: false)
+                                return try finishRecord(end: p, next: p, lines: lines)
+                            }
                             continue
                         }
                         return try finishRecord(end: p, next: lineEnd(p), lines: lines + 1)
@@ -162,7 +174,10 @@ final class CSVReader {
                     p += 1
                     continue
                 }
-                if byte > 0x2C { p += 1; continue }
+                if byte > 0x2C {
+                    p += 1
+                    continue
+                }
                 switch byte {
                 case 0x2C:
                     fields.append(fieldStart, p, quoted: false)
@@ -207,7 +222,8 @@ final class CSVReader {
     /// Removes NUL bytes from every field of the record, counting them.
     private func dropNULs() {
         for index in (0..<fields.count).reversed() {
-            var read = fields.starts[index], write = read
+            var read = fields.starts[index]
+            var write = read
             let end = fields.ends[index]
             while read < end {
                 if buffer[read] == 0 {
@@ -224,7 +240,8 @@ final class CSVReader {
     }
 
     private func collapseDoubledQuotes(_ index: Int) {
-        var read = fields.starts[index], write = fields.starts[index]
+        var read = fields.starts[index]
+        var write = fields.starts[index]
         let end = fields.ends[index]
         while read < end {
             buffer[write] = buffer[read]
@@ -253,7 +270,10 @@ final class FieldBounds {
     }
 
     deinit {
-        starts.deallocate(); ends.deallocate(); quoted.deallocate(); doubled.deallocate()
+        starts.deallocate()
+        ends.deallocate()
+        quoted.deallocate()
+        doubled.deallocate()
     }
 
     func removeAll() {
@@ -280,7 +300,10 @@ final class FieldBounds {
             old.deallocate()
             return new
         }
-        starts = moved(starts); ends = moved(ends); quoted = moved(quoted); doubled = moved(doubled)
+        starts = moved(starts)
+        ends = moved(ends)
+        quoted = moved(quoted)
+        doubled = moved(doubled)
         capacity = newCapacity
     }
 }

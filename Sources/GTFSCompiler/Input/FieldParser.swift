@@ -14,7 +14,8 @@ enum FieldParser {
             hours = hours * 10 + d
         }
         guard let m1 = digit(f[n - 5]), let m2 = digit(f[n - 4]), let s1 = digit(f[n - 2]), let s2 = digit(f[n - 1]) else { return nil }
-        let minutes = m1 * 10 + m2, seconds = s1 * 10 + s2
+        let minutes = m1 * 10 + m2
+        let seconds = s1 * 10 + s2
         guard minutes < 60, seconds < 60 else { return nil }
         return hours * 3600 + minutes * 60 + seconds
     }
@@ -28,8 +29,12 @@ enum FieldParser {
     /// A decimal integer with optional sign.
     static func integer(_ f: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !f.isEmpty, f.count <= 18 else { return nil }
-        var i = 0, negative = false
-        if f[0] == 0x2D || f[0] == 0x2B { negative = f[0] == 0x2D; i = 1 }
+        var i = 0
+        var negative = false
+        if f[0] == 0x2D || f[0] == 0x2B {
+            negative = f[0] == 0x2D
+            i = 1
+        }
         guard i < f.count else { return nil }
         var value = 0
         while i < f.count {

@@ -32,7 +32,8 @@ final class FileHandleStream: ByteStream {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
         guard got == count else {
-            throw FatalDiagnostic(.unreadableArchive, file: path, message: "file ends at byte \(offset + UInt64(got)), \(count - got) bytes short")
+            throw FatalDiagnostic(
+                .unreadableArchive, file: path, message: "file ends at byte \(offset + UInt64(got)), \(count - got) bytes short")
         }
         return bytes
     }

@@ -32,10 +32,18 @@ final class ReadAheadStream: ByteStream {
                 chunk.removeLast(chunkSize - count)
                 shared.condition.lock()
                 while shared.chunks.count >= depth && !shared.cancelled { shared.condition.wait() }
-                if shared.cancelled { shared.condition.unlock(); return }
-                if let failure { shared.failure = failure; shared.finished = true }
-                else if count == 0 { shared.finished = true }
-                else { shared.chunks.append(chunk) }
+                if shared.cancelled {
+                    shared.condition.unlock()
+                    return
+                }
+                if let failure {
+                    shared.failure = failure
+                    shared.finished = true
+                } else if count == 0 {
+                    shared.finished = true
+                } else {
+                    shared.chunks.append(chunk)
+                }
                 let done = shared.finished
                 shared.condition.broadcast()
                 shared.condition.unlock()

@@ -30,7 +30,8 @@ final class ZipArchive: FeedSource {
         let size = file.size
         let (count, directoryOffset, directorySize) = try Self.findCentralDirectory(file: file, size: size, path: path)
         guard count <= UInt64(Self.maxEntries) else {
-            throw FatalDiagnostic(.unreadableArchive, file: path, message: "archive lists \(count) entries, more than the \(Self.maxEntries) allowed")
+            throw FatalDiagnostic(
+                .unreadableArchive, file: path, message: "archive lists \(count) entries, more than the \(Self.maxEntries) allowed")
         }
         guard directorySize <= UInt64(Self.maxCentralDirectoryBytes), directoryOffset + directorySize <= size else {
             throw FatalDiagnostic(.unreadableArchive, file: path, message: "central directory lies outside the file")
@@ -61,9 +62,13 @@ final class ZipArchive: FeedSource {
         for (parts, entry) in usable {
             if parts.count == 1 || (useFolder && parts.count == 2) {
                 let name = String(parts.last!)
-                if entries[name] == nil { entries[name] = entry; fileNames.insert(name) }
+                if entries[name] == nil {
+                    entries[name] = entry
+                    fileNames.insert(name)
+                }
             } else {
-                listingDiagnostics.append(Diagnostic(.unknownFile, file: entry.name, message: "file in a sub-folder of the archive: ignored"))
+                listingDiagnostics.append(
+                    Diagnostic(.unknownFile, file: entry.name, message: "file in a sub-folder of the archive: ignored"))
             }
         }
     }
@@ -78,23 +83,30 @@ final class ZipArchive: FeedSource {
     // MARK: - Central directory
 
     private static func findCentralDirectory(file: FileHandleStream, size: UInt64, path: String) throws
-        -> (count: UInt64, offset: UInt64, size: UInt64) {
+        -> (count: UInt64, offset: UInt64, size: UInt64)
+    {
         guard size >= 22 else { throw FatalDiagnostic(.unreadableArchive, file: path, message: "not a zip file (too short)") }
         let tailLength = Int(min(size, 22 + 65_535 + 20))
         let tailStart = size - UInt64(tailLength)
         let tail = try file.read(at: tailStart, count: tailLength)
         var at = tailLength - 22
         while at >= 0 && tail.u32(at) != 0x0605_4B50 { at -= 1 }
-        guard at >= 0 else { throw FatalDiagnostic(.unreadableArchive, file: path, message: "not a zip file (no end of central directory)") }
+        guard at >= 0 else {
+            throw FatalDiagnostic(.unreadableArchive, file: path, message: "not a zip file (no end of central directory)")
+        }
         var count = UInt64(tail.u16(at + 10))
         var directorySize = UInt64(tail.u32(at + 12))
         var directoryOffset = UInt64(tail.u32(at + 16))
         // ZIP64: a locator sits right before the classic record.
         if at >= 20 && tail.u32(at - 20) == 0x0706_4B50 {
             let zip64Offset = tail.u64(at - 20 + 8)
-            guard zip64Offset + 56 <= size else { throw FatalDiagnostic(.unreadableArchive, file: path, message: "ZIP64 record lies outside the file") }
+            guard zip64Offset + 56 <= size else {
+                throw FatalDiagnostic(.unreadableArchive, file: path, message: "ZIP64 record lies outside the file")
+            }
             let record = try file.read(at: zip64Offset, count: 56)
-            guard record.u32(0) == 0x0606_4B50 else { throw FatalDiagnostic(.unreadableArchive, file: path, message: "bad ZIP64 end record") }
+            guard record.u32(0) == 0x0606_4B50 else {
+                throw FatalDiagnostic(.unreadableArchive, file: path, message: "bad ZIP64 end record")
+            }
             count = record.u64(32)
             directorySize = record.u64(40)
             directoryOffset = record.u64(48)
@@ -109,20 +121,31 @@ final class ZipArchive: FeedSource {
             guard at + 46 <= d.count, d.u32(at) == 0x0201_4B50 else {
                 throw FatalDiagnostic(.unreadableArchive, file: path, message: "damaged central directory")
             }
-            let nameLength = Int(d.u16(at + 28)), extraLength = Int(d.u16(at + 30)), commentLength = Int(d.u16(at + 32))
+            let nameLength = Int(d.u16(at + 28))
+            let extraLength = Int(d.u16(at + 30))
+            let commentLength = Int(d.u16(at + 32))
             guard at + 46 + nameLength + extraLength + commentLength <= d.count else {
                 throw FatalDiagnostic(.unreadableArchive, file: path, message: "damaged central directory")
             }
             let name = String(decoding: d[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
-            var compressed = UInt64(d.u32(at + 20)), uncompressed = UInt64(d.u32(at + 24)), offset = UInt64(d.u32(at + 42))
+            var compressed = UInt64(d.u32(at + 20))
+            var uncompressed = UInt64(d.u32(at + 24))
+            var offset = UInt64(d.u32(at + 42))
             var extra = at + 46 + nameLength
             let extraEnd = extra + extraLength
             while extra + 4 <= extraEnd {
-                let id = d.u16(extra), length = Int(d.u16(extra + 2))
+                let id = d.u16(extra)
+                let length = Int(d.u16(extra + 2))
                 if id == 0x0001 {
                     var field = extra + 4
-                    if uncompressed == 0xFFFF_FFFF && field + 8 <= extraEnd { uncompressed = d.u64(field); field += 8 }
-                    if compressed == 0xFFFF_FFFF && field + 8 <= extraEnd { compressed = d.u64(field); field += 8 }
+                    if uncompressed == 0xFFFF_FFFF && field + 8 <= extraEnd {
+                        uncompressed = d.u64(field)
+                        field += 8
+                    }
+                    if compressed == 0xFFFF_FFFF && field + 8 <= extraEnd {
+                        compressed = d.u64(field)
+                        field += 8
+                    }
                     if offset == 0xFFFF_FFFF && field + 8 <= extraEnd { offset = d.u64(field) }
                 }
                 extra += 4 + length
@@ -130,8 +153,10 @@ final class ZipArchive: FeedSource {
             guard offset < archiveSize, compressed <= archiveSize else {
                 throw FatalDiagnostic(.unreadableArchive, file: path, message: "entry \(name) lies outside the file")
             }
-            entries.append(Entry(name: name, method: d.u16(at + 10), flags: d.u16(at + 8), crc32: d.u32(at + 16),
-                                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset))
+            entries.append(
+                Entry(
+                    name: name, method: d.u16(at + 10), flags: d.u16(at + 8), crc32: d.u32(at + 16),
+                    compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: offset))
             at += 46 + nameLength + extraLength + commentLength
         }
         return entries

@@ -20,7 +20,9 @@ final class ZipEntryStream: ByteStream {
         compressedLeft = entry.compressedSize
         input = .allocate(byteCount: 256 << 10, alignment: 8)
         guard entry.flags & 1 == 0 else { throw failure("entry is encrypted") }
-        guard entry.method == 0 || entry.method == 8 else { throw failure("compression method \(entry.method) is not supported (only stored and deflate)") }
+        guard entry.method == 0 || entry.method == 8 else {
+            throw failure("compression method \(entry.method) is not supported (only stored and deflate)")
+        }
         let header = try file.read(at: entry.localHeaderOffset, count: 30)
         guard header.u32(0) == 0x0403_4B50 else { throw failure("local header missing") }
         let dataOffset = entry.localHeaderOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))

@@ -17,7 +17,11 @@ struct BundleModel {
         struct Counts { var stops = 0, routes = 0, trips = 0, stopTimes = 0 }
     }
 
-    struct Agency { var aid: Int; var fid: Int; var record: FeedData.Agency }
+    struct Agency {
+        var aid: Int
+        var fid: Int
+        var record: FeedData.Agency
+    }
 
     struct Stop {
         var sid: Int
@@ -27,13 +31,30 @@ struct BundleModel {
         var parentSid: Int?
     }
 
-    struct Route { var rid: Int; var fid: Int; var routeID: String; var aid: Int?; var record: FeedData.Route }
+    struct Route {
+        var rid: Int
+        var fid: Int
+        var routeID: String
+        var aid: Int?
+        var record: FeedData.Route
+    }
 
-    struct Service { var sv: Int; var fid: Int; var serviceID: String }
+    struct Service {
+        var sv: Int
+        var fid: Int
+        var serviceID: String
+    }
 
-    struct Calendar { var sv: Int; var record: FeedData.Calendar }
+    struct Calendar {
+        var sv: Int
+        var record: FeedData.Calendar
+    }
 
-    struct CalendarDate { var date: Int; var sv: Int; var exceptionType: Int }
+    struct CalendarDate {
+        var date: Int
+        var sv: Int
+        var exceptionType: Int
+    }
 
     struct PatternStop: Hashable {
         var stopSequence: Int32
@@ -43,10 +64,14 @@ struct BundleModel {
         var pickupType: UInt8
         var dropOffType: UInt8
         var interpolated: Bool
-        var hid: Int32   // -1 when the stop_time has no stop_headsign
+        var hid: Int32  // -1 when the stop_time has no stop_headsign
     }
 
-    struct Pattern { var pid: Int; var fid: Int; var stops: [PatternStop] }
+    struct Pattern {
+        var pid: Int
+        var fid: Int
+        var stops: [PatternStop]
+    }
 
     struct Trip {
         var tid: Int
@@ -62,7 +87,13 @@ struct BundleModel {
         var frequency: Bool
     }
 
-    struct Frequency { var tid: Int; var start: Int; var end: Int; var headway: Int; var exactTimes: Int }
+    struct Frequency {
+        var tid: Int
+        var start: Int
+        var end: Int
+        var headway: Int
+        var exactTimes: Int
+    }
 
     var feeds: [Feed] = []
     var agencies: [Agency] = []

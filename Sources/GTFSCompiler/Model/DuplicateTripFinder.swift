@@ -13,7 +13,10 @@ enum DuplicateTripFinder {
 
     private struct Pair: Hashable {
         let a: Int32, b: Int32
-        init(_ x: Int32, _ y: Int32) { a = min(x, y); b = max(x, y) }
+        init(_ x: Int32, _ y: Int32) {
+            a = min(x, y)
+            b = max(x, y)
+        }
     }
 
     /// Reports every trip that duplicates an earlier one (in trip id order), with both ids
@@ -34,9 +37,13 @@ enum DuplicateTripFinder {
                     let pair = Pair(a, b)
                     if common[pair] == nil { common[pair] = .some(days.firstCommonDay(a, b)) }
                     guard let day = common[pair] ?? nil else { continue }
-                    log.add(Diagnostic(.duplicateTrip, feed: feed.name, file: "trips.txt", line: feed.trips[Int(later.local)].line,
-                                       field: "trip_id", entityID: later.trip.tripID, value: later.trip.tripID,
-                                       message: "runs exactly like trip \"\(earlier.trip.tripID)\" (route, stops, times, headsign) on \(day.iso); both kept"))
+                    log.add(
+                        Diagnostic(
+                            .duplicateTrip, feed: feed.name, file: "trips.txt", line: feed.trips[Int(later.local)].line,
+                            field: "trip_id", entityID: later.trip.tripID, value: later.trip.tripID,
+                            message:
+                                "runs exactly like trip \"\(earlier.trip.tripID)\" (route, stops, times, headsign) on \(day.iso); both kept"
+                        ))
                     break
                 }
             }

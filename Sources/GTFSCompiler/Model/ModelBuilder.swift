@@ -18,14 +18,18 @@ struct ModelBuilder {
         let sidOf = ranks(feed.stopIDs, base: model.stops.count)
         for local in feed.stopIDs.idsInByteOrder() {
             let record = feed.stops[Int(local)]
-            model.stops.append(.init(sid: sidOf[Int(local)], fid: fid, stopID: feed.stopIDs.string(local), record: record,
-                                     parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
+            model.stops.append(
+                .init(
+                    sid: sidOf[Int(local)], fid: fid, stopID: feed.stopIDs.string(local), record: record,
+                    parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
         }
         let ridOf = ranks(feed.routeIDs, base: model.routes.count)
         for local in feed.routeIDs.idsInByteOrder() {
             let record = feed.routes[Int(local)]
-            model.routes.append(.init(rid: ridOf[Int(local)], fid: fid, routeID: feed.routeIDs.string(local),
-                                      aid: record.agency >= 0 ? aidBase + Int(record.agency) + 1 : nil, record: record))
+            model.routes.append(
+                .init(
+                    rid: ridOf[Int(local)], fid: fid, routeID: feed.routeIDs.string(local),
+                    aid: record.agency >= 0 ? aidBase + Int(record.agency) + 1 : nil, record: record))
         }
         let svOf = ranks(feed.serviceIDs, base: model.services.count)
         for local in feed.serviceIDs.idsInByteOrder() {
@@ -47,10 +51,11 @@ struct ModelBuilder {
             let trip = feed.trips[Int(local)]
             let start = stops[0].departure
             let patternStops = stops.map { s in
-                BundleModel.PatternStop(stopSequence: s.sequence, sid: Int32(sidOf[Int(s.stop)]), arrivalOffset: s.arrival - start,
-                                        departureOffset: s.departure - start, pickupType: s.pickup, dropOffType: s.dropOff,
-                                        interpolated: s.interpolated,
-                                        hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
+                BundleModel.PatternStop(
+                    stopSequence: s.sequence, sid: Int32(sidOf[Int(s.stop)]), arrivalOffset: s.arrival - start,
+                    departureOffset: s.departure - start, pickupType: s.pickup, dropOffType: s.dropOff,
+                    interpolated: s.interpolated,
+                    hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
             }
             let pid = patternTable.pid(for: patternStops, fid: fid)
             let tid = model.trips.count + 1
@@ -59,29 +64,35 @@ struct ModelBuilder {
             maxTime = max(maxTime, Int(stops.last!.departure))
             for window in tripWindows {
                 maxTime = max(maxTime, Int(window.end) - 1 + span)
-                model.frequencies.append(.init(tid: tid, start: Int(window.start), end: Int(window.end),
-                                               headway: Int(window.headway), exactTimes: window.exactTimes))
+                model.frequencies.append(
+                    .init(
+                        tid: tid, start: Int(window.start), end: Int(window.end),
+                        headway: Int(window.headway), exactTimes: window.exactTimes))
             }
-            let row = BundleModel.Trip(tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
-                                       sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
-                                       directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
-                                       frequency: !tripWindows.isEmpty)
+            let row = BundleModel.Trip(
+                tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
+                sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
+                directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
+                frequency: !tripWindows.isEmpty)
             model.trips.append(row)
             kept.append((local, row))
             stopTimes += stops.count
         }
         guard !kept.isEmpty else {
-            throw FatalDiagnostic(.noUsableTrips, feed: feed.name, file: "stop_times.txt",
-                                  message: "no trip has usable stop_times, so the feed has no departures")
+            throw FatalDiagnostic(
+                .noUsableTrips, feed: feed.name, file: "stop_times.txt",
+                message: "no trip has usable stop_times, so the feed has no departures")
         }
         DuplicateTripFinder.report(kept, feed: feed, log: log)
         model.stopTimeCount += stopTimes
         let (first, last) = declaredCoverage(feed)
         let counts = BundleModel.Feed.Counts(stops: feed.stops.count, routes: feed.routes.count, trips: kept.count, stopTimes: stopTimes)
-        model.feeds.append(.init(fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
-                                 publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
-                                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
-                                 sha256: try feed.sha256Result?.value() ?? "", counts: counts))
+        model.feeds.append(
+            .init(
+                fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
+                publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
+                hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
+                sha256: try feed.sha256Result?.value() ?? "", counts: counts))
     }
 
     /// Takes the patterns once every feed is added.
@@ -112,9 +123,11 @@ struct ModelBuilder {
             var kept: [FeedData.Frequency] = []
             for window in windows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
                 if let last = kept.last, window.start < last.end {
-                    log.add(Diagnostic(.badFrequency, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
-                                       entityID: feed.tripIDs.string(trip), value: formatTime(window.start),
-                                       message: "window overlaps the one ending at \(formatTime(last.end)); window dropped"))
+                    log.add(
+                        Diagnostic(
+                            .badFrequency, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
+                            entityID: feed.tripIDs.string(trip), value: formatTime(window.start),
+                            message: "window overlaps the one ending at \(formatTime(last.end)); window dropped"))
                     continue
                 }
                 kept.append(window)

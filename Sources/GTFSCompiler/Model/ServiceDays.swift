@@ -18,7 +18,8 @@ struct ServiceDays {
     func runs(_ service: Int32, on day: CivilDate) -> Bool {
         if let type = exceptions[service]?[day.dayNumber] { return type == 1 }
         guard let record = calendar[service], let start = CivilDate(yyyymmdd: record.startDate),
-              let end = CivilDate(yyyymmdd: record.endDate), start <= day, day <= end else { return false }
+            let end = CivilDate(yyyymmdd: record.endDate), start <= day, day <= end
+        else { return false }
         return record.days & (1 << day.weekdayIndex) != 0
     }
 
@@ -29,7 +30,8 @@ struct ServiceDays {
             for (day, type) in exceptions[service] ?? [:] where type == 1 { candidates.insert(day) }
         }
         if let ra = range(a), let rb = range(b) {
-            let from = max(ra.lowerBound, rb.lowerBound), to = min(ra.upperBound, rb.upperBound)
+            let from = max(ra.lowerBound, rb.lowerBound)
+            let to = min(ra.upperBound, rb.upperBound)
             if from <= to {
                 // The weekly pattern repeats: if the services share a weekday in the overlap, it
                 // shows within its first week; removals may hide it, so the whole overlap is read.
@@ -48,7 +50,8 @@ struct ServiceDays {
     /// The day numbers of a service's weekly range, when it has weekdays.
     private func range(_ service: Int32) -> ClosedRange<Int>? {
         guard let record = calendar[service], record.days != 0, let start = CivilDate(yyyymmdd: record.startDate),
-              let end = CivilDate(yyyymmdd: record.endDate), start <= end else { return nil }
+            let end = CivilDate(yyyymmdd: record.endDate), start <= end
+        else { return nil }
         return start.dayNumber...end.dayNumber
     }
 }

@@ -48,8 +48,10 @@ struct TripAssembler {
         let tripID = feed.tripIDs.string(trip)
         func report(_ code: DiagnosticCode, row: Int32?, field: String?, _ message: String) {
             let line = row.map { Int(c.line[Int($0)]) } ?? feed.trips[Int(trip)].line
-            log.add(Diagnostic(code, feed: feed.name, file: row == nil ? "trips.txt" : "stop_times.txt", line: line,
-                               field: field, entityID: tripID, message: message))
+            log.add(
+                Diagnostic(
+                    code, feed: feed.name, file: row == nil ? "trips.txt" : "stop_times.txt", line: line,
+                    field: field, entityID: tripID, message: message))
         }
         // Stable sort by stop_sequence (rows are usually in order already).
         if !zip(rows, rows.dropFirst()).allSatisfy({ c.sequence[Int($0)] <= c.sequence[Int($1)] }) {
@@ -59,7 +61,9 @@ struct TripAssembler {
         unique.reserveCapacity(rows.count)
         for row in rows {
             if let last = unique.last, c.sequence[Int(last)] == c.sequence[Int(row)] {
-                report(.badSequence, row: row, field: "stop_sequence", "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
+                report(
+                    .badSequence, row: row, field: "stop_sequence",
+                    "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
                 continue
             }
             unique.append(row)
@@ -70,20 +74,24 @@ struct TripAssembler {
         }
         guard c.arrival[Int(unique.first!)] >= 0, c.arrival[Int(unique.last!)] >= 0 else {
             let row = c.arrival[Int(unique.first!)] < 0 ? unique.first! : unique.last!
-            report(.missingEndpointTime, row: row, field: "arrival_time", "the trip's first and last stop_times must have times; trip dropped")
+            report(
+                .missingEndpointTime, row: row, field: "arrival_time", "the trip's first and last stop_times must have times; trip dropped")
             return nil
         }
         var stops = unique.map { row -> AssembledStop in
             let r = Int(row)
-            return AssembledStop(stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
-                                 pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false)
+            return AssembledStop(
+                stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
+                pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false)
         }
         // Times must not go backwards among the timed stops.
         var previous: Int32 = -1
         for (index, stop) in stops.enumerated() where stop.arrival >= 0 {
             if stop.arrival < previous || stop.departure < stop.arrival {
-                report(.timeTravel, row: unique[index], field: stop.departure < stop.arrival ? "departure_time" : "arrival_time",
-                       "time goes backwards (\(formatTime(min(stop.arrival, stop.departure))) after \(formatTime(max(previous, stop.arrival)))); trip dropped")
+                report(
+                    .timeTravel, row: unique[index], field: stop.departure < stop.arrival ? "departure_time" : "arrival_time",
+                    "time goes backwards (\(formatTime(min(stop.arrival, stop.departure))) after \(formatTime(max(previous, stop.arrival)))); trip dropped"
+                )
                 return nil
             }
             previous = stop.departure
@@ -103,8 +111,10 @@ struct TripAssembler {
         var distance = [Double](repeating: 0, count: stops.count)
         var useShape = rows.allSatisfy { !c.distance[Int($0)].isNaN }
         if useShape, let drop = rows.indices.dropFirst().first(where: { c.distance[Int(rows[$0])] < c.distance[Int(rows[$0 - 1])] }) {
-            report(.badShapeDistance, rows[drop], "shape_dist_traveled",
-                   "shape_dist_traveled decreases (\(c.distance[Int(rows[drop])]) after \(c.distance[Int(rows[drop - 1])])); untimed stops interpolated by great-circle distance")
+            report(
+                .badShapeDistance, rows[drop], "shape_dist_traveled",
+                "shape_dist_traveled decreases (\(c.distance[Int(rows[drop])]) after \(c.distance[Int(rows[drop - 1])])); untimed stops interpolated by great-circle distance"
+            )
             useShape = false
         }
         // Stops whose place is unknown cannot measure a distance.
@@ -127,8 +137,10 @@ struct TripAssembler {
             var after = before + 1
             while stops[after].arrival < 0 { after += 1 }
             if after > before + 1 {
-                let t0 = stops[before].departure, t1 = stops[after].arrival
-                let d0 = distance[before], span = distance[after] - d0
+                let t0 = stops[before].departure
+                let t1 = stops[after].arrival
+                let d0 = distance[before]
+                let span = distance[after] - d0
                 let byPosition = span <= 0 || unplaced[before...after].contains(true)
                 for i in (before + 1)..<after {
                     let fraction = byPosition ? Double(i - before) / Double(after - before) : (distance[i] - d0) / span

@@ -13,8 +13,10 @@ final class CSVTable {
 
     /// Opens `name` from `source`; nil when the feed lacks the file. Throws when a
     /// required column is missing.
-    init?(_ name: String, in source: FeedSource, feed: String, log: DiagnosticLog, required: [String],
-          unavailableFiles: Set<String> = []) throws {
+    init?(
+        _ name: String, in source: FeedSource, feed: String, log: DiagnosticLog, required: [String],
+        unavailableFiles: Set<String> = []
+    ) throws {
         guard let stream = try source.open(name) else { return nil }
         fileName = name
         self.feed = feed
@@ -33,8 +35,9 @@ final class CSVTable {
             log.add(Diagnostic(.emptyFile, feed: feed, file: fileName, line: 1, message: "file is empty: no header row"))
             headerCount = 0
             if !required.isEmpty {
-                throw FatalDiagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: required[0],
-                                 message: "file is empty, so required column \(required.joined(separator: ", ")) is missing")
+                throw FatalDiagnostic(
+                    .missingColumn, feed: feed, file: fileName, line: 1, field: required[0],
+                    message: "file is empty, so required column \(required.joined(separator: ", ")) is missing")
             }
             return
         }
@@ -42,8 +45,10 @@ final class CSVTable {
         for index in 0..<reader.fieldCount {
             let name = reader.string(index).trimmingSpaces
             if columns[name] != nil {
-                log.add(Diagnostic(.duplicateColumn, feed: feed, file: fileName, line: reader.line, column: index + 1,
-                                   field: name, message: "column appears twice in the header; the first is used"))
+                log.add(
+                    Diagnostic(
+                        .duplicateColumn, feed: feed, file: fileName, line: reader.line, column: index + 1,
+                        field: name, message: "column appears twice in the header; the first is used"))
             } else {
                 columns[name] = index
             }
@@ -51,11 +56,15 @@ final class CSVTable {
         // Every missing column is named, not only the first.
         let missing = required.filter { columns[$0] == nil }
         for name in missing.dropLast() {
-            log.add(Diagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: name, message: "required column is missing from the header"))
+            log.add(
+                Diagnostic(
+                    .missingColumn, feed: feed, file: fileName, line: 1, field: name, message: "required column is missing from the header")
+            )
         }
         if let last = missing.last {
-            throw FatalDiagnostic(.missingColumn, feed: feed, file: fileName, line: 1, field: last,
-                                  message: "required column is missing from the header")
+            throw FatalDiagnostic(
+                .missingColumn, feed: feed, file: fileName, line: 1, field: last,
+                message: "required column is missing from the header")
         }
     }
 
@@ -112,8 +121,10 @@ final class CSVTable {
     func warn(_ code: DiagnosticCode, column: Int?, entity: String? = nil, message: String) {
         let name = column.flatMap { c in columns.first { $0.value == c }?.key }
         let value = column.flatMap { text($0) }
-        log.add(Diagnostic(code, feed: feed, file: fileName, line: reader.line, column: column.map { $0 + 1 },
-                           field: name, entityID: entity, value: value, message: message))
+        log.add(
+            Diagnostic(
+                code, feed: feed, file: fileName, line: reader.line, column: column.map { $0 + 1 },
+                field: name, entityID: entity, value: value, message: message))
     }
 
     /// Reads an optional integer field within `range`, warning and using `fallback` when invalid.
@@ -121,7 +132,9 @@ final class CSVTable {
         let field = bytes(column)
         if field.isEmpty { return fallback }
         if let value = FieldParser.integer(field), range.contains(value) { return value }
-        warn(.badValue, column: column, entity: entity, message: "expected an integer in \(range.lowerBound)...\(range.upperBound); using \(fallback)")
+        warn(
+            .badValue, column: column, entity: entity,
+            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); using \(fallback)")
         return fallback
     }
 
@@ -130,7 +143,9 @@ final class CSVTable {
         let field = bytes(column)
         if field.isEmpty { return nil }
         if let value = FieldParser.integer(field), range.contains(value) { return value }
-        warn(.badValue, column: column, entity: entity, message: "expected an integer in \(range.lowerBound)...\(range.upperBound); left empty")
+        warn(
+            .badValue, column: column, entity: entity,
+            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); left empty")
         return nil
     }
 }

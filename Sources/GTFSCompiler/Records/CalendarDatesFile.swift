@@ -1,7 +1,9 @@
 /// calendar_dates.txt: dates added to (1) or removed from (2) a service.
 enum CalendarDatesFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("service_id"), date = t.column("date"), type = t.column("exception_type")
+        let id = t.column("service_id")
+        let date = t.column("date")
+        let type = t.column("exception_type")
         var seen = Set<Int>()
         while try t.next() {
             guard let key = t.requiredID(id, "service_id") else { continue }

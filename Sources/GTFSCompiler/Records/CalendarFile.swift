@@ -3,7 +3,9 @@ enum CalendarFile {
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("service_id"), start = t.column("start_date"), end = t.column("end_date")
+        let id = t.column("service_id")
+        let start = t.column("start_date")
+        let end = t.column("end_date")
         let dayColumns = weekdays.map { t.column($0) }
         while try t.next() {
             guard let key = t.requiredID(id, "service_id") else { continue }
@@ -26,7 +28,9 @@ enum CalendarFile {
                 continue
             }
             if endDate < startDate {
-                t.warn(.badDate, column: end, entity: serviceID, message: "end_date is before start_date; the service never runs by its weekdays")
+                t.warn(
+                    .badDate, column: end, entity: serviceID,
+                    message: "end_date is before start_date; the service never runs by its weekdays")
             }
             feed.calendar[service] = .init(days: days, startDate: startDate, endDate: endDate)
         }

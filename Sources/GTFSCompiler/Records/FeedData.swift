@@ -67,12 +67,12 @@ final class FeedData {
         var trip: [Int32] = []
         var sequence: [Int32] = []
         var stop: [Int32] = []
-        var arrival: [Int32] = []     // -1 when empty
-        var departure: [Int32] = []   // -1 when empty
+        var arrival: [Int32] = []  // -1 when empty
+        var departure: [Int32] = []  // -1 when empty
         var pickup: [UInt8] = []
         var dropOff: [UInt8] = []
-        var headsign: [Int32] = []    // index into stopHeadsigns, -1 when empty
-        var distance: [Double] = []   // shape_dist_traveled, NaN when empty
+        var headsign: [Int32] = []  // index into stopHeadsigns, -1 when empty
+        var distance: [Double] = []  // shape_dist_traveled, NaN when empty
         var line: [Int32] = []
         var count: Int { trip.count }
     }

@@ -39,20 +39,27 @@ enum FeedReader {
             }
         }
         var unavailable = Set<String>()
-        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !source.fileNames.contains(required) {
+        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !source.fileNames.contains(required)
+        {
             log.add(Diagnostic(.missingFile, feed: name, file: required, message: "required file is missing"))
             unavailable.insert(required)
         }
         if !source.fileNames.contains("calendar.txt") && !source.fileNames.contains("calendar_dates.txt") {
-            log.add(Diagnostic(.missingFile, feed: name, file: "calendar.txt", message: "a feed needs calendar.txt or calendar_dates.txt; it has neither"))
+            log.add(
+                Diagnostic(
+                    .missingFile, feed: name, file: "calendar.txt",
+                    message: "a feed needs calendar.txt or calendar_dates.txt; it has neither"))
             unavailable.formUnion(["calendar.txt", "calendar_dates.txt"])
         }
         let feed = FeedData(name: name)
         /// Opens and reads one file; its error is logged and the file marked unavailable.
         func read(_ file: String, required: [String], _ reader: (CSVTable, FeedData) throws -> Void) {
             do {
-                guard let table = try CSVTable(file, in: source, feed: name, log: log, required: required,
-                                               unavailableFiles: unavailable) else { return }
+                guard
+                    let table = try CSVTable(
+                        file, in: source, feed: name, log: log, required: required,
+                        unavailableFiles: unavailable)
+                else { return }
                 try reader(table, feed)
             } catch let fatal as FatalDiagnostic {
                 log.add(fatal.inFeed(name).diagnostic)

@@ -1,8 +1,11 @@
 /// frequencies.txt: trips that repeat every `headway_secs` within a window.
 enum FrequenciesFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("trip_id"), start = t.column("start_time"), end = t.column("end_time")
-        let headway = t.column("headway_secs"), exact = t.column("exact_times")
+        let id = t.column("trip_id")
+        let start = t.column("start_time")
+        let end = t.column("end_time")
+        let headway = t.column("headway_secs")
+        let exact = t.column("exact_times")
         while try t.next() {
             let tripID = t.text(id) ?? ""
             guard let trip = feed.tripIDs.find(t.bytes(id)) else {
@@ -26,11 +29,15 @@ enum FrequenciesFile {
                 continue
             }
             guard let seconds = FieldParser.integer(t.bytes(headway)), seconds > 0, seconds <= 86_400 else {
-                t.warn(.badFrequency, column: headway, entity: tripID, message: "headway_secs must be a positive number of seconds; window dropped")
+                t.warn(
+                    .badFrequency, column: headway, entity: tripID,
+                    message: "headway_secs must be a positive number of seconds; window dropped")
                 continue
             }
-            feed.frequencies.append(.init(trip: trip, start: startTime, end: endTime, headway: Int32(seconds),
-                                          exactTimes: t.integer(exact, in: 0...1, default: 0, entity: tripID), line: t.line))
+            feed.frequencies.append(
+                .init(
+                    trip: trip, start: startTime, end: endTime, headway: Int32(seconds),
+                    exactTimes: t.integer(exact, in: 0...1, default: 0, entity: tripID), line: t.line))
         }
     }
 }

@@ -1,9 +1,13 @@
 /// routes.txt: lines, with their names, type and colours.
 enum RoutesFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("route_id"), agency = t.column("agency_id"), short = t.column("route_short_name")
-        let long = t.column("route_long_name"), type = t.column("route_type")
-        let color = t.column("route_color"), textColor = t.column("route_text_color")
+        let id = t.column("route_id")
+        let agency = t.column("agency_id")
+        let short = t.column("route_short_name")
+        let long = t.column("route_long_name")
+        let type = t.column("route_type")
+        let color = t.column("route_color")
+        let textColor = t.column("route_text_color")
         while try t.next() {
             guard let key = t.requiredID(id, "route_id") else { continue }
             let routeID = String(decoding: key, as: UTF8.self)
@@ -16,14 +20,18 @@ enum RoutesFile {
                 if let found = feed.agencyIDs.find(t.bytes(agency)) {
                     agencyIndex = found
                 } else {
-                    t.unknownReference(column: agency, to: ["agency.txt"], entity: routeID, message: "agency_id names no agency; route kept without an agency")
+                    t.unknownReference(
+                        column: agency, to: ["agency.txt"], entity: routeID,
+                        message: "agency_id names no agency; route kept without an agency")
                     agencyIndex = -1
                 }
             }
             let routeType = t.integer(type, in: 0...1702, default: 3, entity: routeID)
             if t.isEmpty(type) { t.warn(.missingValue, column: type, entity: routeID, message: "route_type is empty; using 3 (bus)") }
-            feed.routes.append(.init(agency: agencyIndex, shortName: t.text(short), longName: t.text(long), routeType: routeType,
-                                     color: hexColor(t, color, routeID), textColor: hexColor(t, textColor, routeID)))
+            feed.routes.append(
+                .init(
+                    agency: agencyIndex, shortName: t.text(short), longName: t.text(long), routeType: routeType,
+                    color: hexColor(t, color, routeID), textColor: hexColor(t, textColor, routeID)))
         }
     }
 

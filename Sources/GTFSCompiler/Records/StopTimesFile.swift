@@ -4,9 +4,15 @@ import Foundation
 /// as bytes. Rows are grouped into trips later, so the file may be in any order.
 enum StopTimesFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let tripColumn = t.column("trip_id"), arrivalColumn = t.column("arrival_time"), departureColumn = t.column("departure_time")
-        let stopColumn = t.column("stop_id"), sequenceColumn = t.column("stop_sequence"), headsignColumn = t.column("stop_headsign")
-        let pickupColumn = t.column("pickup_type"), dropColumn = t.column("drop_off_type"), distanceColumn = t.column("shape_dist_traveled")
+        let tripColumn = t.column("trip_id")
+        let arrivalColumn = t.column("arrival_time")
+        let departureColumn = t.column("departure_time")
+        let stopColumn = t.column("stop_id")
+        let sequenceColumn = t.column("stop_sequence")
+        let headsignColumn = t.column("stop_headsign")
+        let pickupColumn = t.column("pickup_type")
+        let dropColumn = t.column("drop_off_type")
+        let distanceColumn = t.column("shape_dist_traveled")
         var columns = FeedData.StopTimes()
         var lastTripKey: [UInt8] = []
         var lastTrip: Int32 = -1
@@ -24,37 +30,48 @@ enum StopTimesFile {
                 continue
             }
             guard let stop = feed.stopIDs.find(t.bytes(stopColumn)) else {
-                t.unknownReference(column: stopColumn, to: ["stops.txt"], entity: lastTripKeyString(lastTripKey), message: "stop_id names no stop; row dropped")
+                t.unknownReference(
+                    column: stopColumn, to: ["stops.txt"], entity: lastTripKeyString(lastTripKey),
+                    message: "stop_id names no stop; row dropped")
                 continue
             }
             let locationType = feed.stops[Int(stop)].locationType
             guard locationType == 0 || locationType == 4 else {
-                t.warn(.badValue, column: stopColumn, entity: lastTripKeyString(lastTripKey),
-                       message: "stop_times must name a stop or platform, not location_type \(locationType); row dropped")
+                t.warn(
+                    .badValue, column: stopColumn, entity: lastTripKeyString(lastTripKey),
+                    message: "stop_times must name a stop or platform, not location_type \(locationType); row dropped")
                 continue
             }
             guard let sequence = FieldParser.integer(t.bytes(sequenceColumn)), sequence >= 0, sequence <= Int(Int32.max) else {
-                t.warn(.badSequence, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
-                       message: "stop_sequence must be a non-negative integer; row dropped")
+                t.warn(
+                    .badSequence, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
+                    message: "stop_sequence must be a non-negative integer; row dropped")
                 continue
             }
             var arrival = time(t, arrivalColumn, lastTripKey)
             var departure = time(t, departureColumn, lastTripKey)
             if (arrival < 0) != (departure < 0) {
                 let missing = arrival < 0 ? arrivalColumn : departureColumn
-                t.warn(.oneSidedTime, column: missing, entity: lastTripKeyString(lastTripKey),
-                       message: "\(arrival < 0 ? "arrival_time" : "departure_time") is empty while \(arrival < 0 ? "departure_time" : "arrival_time") is set; copied from it")
+                t.warn(
+                    .oneSidedTime, column: missing, entity: lastTripKeyString(lastTripKey),
+                    message:
+                        "\(arrival < 0 ? "arrival_time" : "departure_time") is empty while \(arrival < 0 ? "departure_time" : "arrival_time") is set; copied from it"
+                )
                 if arrival < 0 { arrival = departure } else { departure = arrival }
             }
             if max(arrival, departure) > GTFSTime.limit {
-                t.warn(.timeLimit, column: departure > GTFSTime.limit ? departureColumn : arrivalColumn, entity: lastTripKeyString(lastTripKey),
-                       message: "time is past 168:00:00, the 7-day limit of a trip; trip dropped")
+                t.warn(
+                    .timeLimit, column: departure > GTFSTime.limit ? departureColumn : arrivalColumn,
+                    entity: lastTripKeyString(lastTripKey),
+                    message: "time is past 168:00:00, the 7-day limit of a trip; trip dropped")
                 feed.refusedTrips.insert(trip)
                 continue
             }
             if max(arrival, departure) > GTFSTime.lateWarning {
-                t.warn(.lateTime, column: departure > GTFSTime.lateWarning ? departureColumn : arrivalColumn, entity: lastTripKeyString(lastTripKey),
-                       message: "time is past 48:00:00 (the trip runs into its third service day); kept")
+                t.warn(
+                    .lateTime, column: departure > GTFSTime.lateWarning ? departureColumn : arrivalColumn,
+                    entity: lastTripKeyString(lastTripKey),
+                    message: "time is past 48:00:00 (the trip runs into its third service day); kept")
             }
             var headsign: Int32 = -1
             if !t.isEmpty(headsignColumn) { headsign = feed.stopHeadsigns.intern(t.bytes(headsignColumn)).id }
@@ -63,7 +80,9 @@ enum StopTimesFile {
                 if let value = FieldParser.double(t.bytes(distanceColumn)), value >= 0 {
                     distance = value
                 } else {
-                    t.warn(.badValue, column: distanceColumn, entity: lastTripKeyString(lastTripKey), message: "shape_dist_traveled is not a non-negative number; ignored")
+                    t.warn(
+                        .badValue, column: distanceColumn, entity: lastTripKeyString(lastTripKey),
+                        message: "shape_dist_traveled is not a non-negative number; ignored")
                 }
             }
             columns.trip.append(trip)

@@ -1,9 +1,15 @@
 /// stops.txt: stops, stations and their platforms.
 enum StopsFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("stop_id"), name = t.column("stop_name"), code = t.column("stop_code")
-        let lat = t.column("stop_lat"), lon = t.column("stop_lon"), type = t.column("location_type")
-        let parent = t.column("parent_station"), platform = t.column("platform_code"), wheelchair = t.column("wheelchair_boarding")
+        let id = t.column("stop_id")
+        let name = t.column("stop_name")
+        let code = t.column("stop_code")
+        let lat = t.column("stop_lat")
+        let lon = t.column("stop_lon")
+        let type = t.column("location_type")
+        let parent = t.column("parent_station")
+        let platform = t.column("platform_code")
+        let wheelchair = t.column("wheelchair_boarding")
         while try t.next() {
             guard let key = t.requiredID(id, "stop_id") else { continue }
             let stopID = String(decoding: key, as: UTF8.self)
@@ -13,11 +19,13 @@ enum StopsFile {
             }
             let locationType = t.integer(type, in: 0...4, default: 0, entity: stopID)
             let (latitude, longitude) = coordinates(t, lat, lon, locationType: locationType, stopID: stopID)
-            feed.stops.append(.init(name: t.text(name) ?? "", code: t.text(code), lat: latitude, lon: longitude,
-                                    locationType: locationType, parentText: t.text(parent),
-                                    platformCode: t.text(platform),
-                                    wheelchairBoarding: t.integer(wheelchair, in: 0...2, default: 0, entity: stopID),
-                                    line: t.line))
+            feed.stops.append(
+                .init(
+                    name: t.text(name) ?? "", code: t.text(code), lat: latitude, lon: longitude,
+                    locationType: locationType, parentText: t.text(parent),
+                    platformCode: t.text(platform),
+                    wheelchairBoarding: t.integer(wheelchair, in: 0...2, default: 0, entity: stopID),
+                    line: t.line))
         }
         linkParents(feed, log: t.log)
     }
@@ -28,18 +36,24 @@ enum StopsFile {
     private static func coordinates(_ t: CSVTable, _ lat: Int, _ lon: Int, locationType: Int, stopID: String) -> (Double?, Double?) {
         if t.isEmpty(lat) && t.isEmpty(lon) {
             if locationType <= 2 {
-                t.warn(.badStopLocation, column: lat, entity: stopID, message: "stop_lat and stop_lon are empty; stop kept without coordinates")
+                t.warn(
+                    .badStopLocation, column: lat, entity: stopID, message: "stop_lat and stop_lon are empty; stop kept without coordinates"
+                )
             }
             return (nil, nil)
         }
         guard let la = FieldParser.double(t.bytes(lat)), let lo = FieldParser.double(t.bytes(lon)),
-              (-90...90).contains(la), (-180...180).contains(lo) else {
-            t.warn(.badStopLocation, column: lat, entity: stopID,
-                   message: "stop_lat/stop_lon missing, not a number or out of range; stop kept without coordinates")
+            (-90...90).contains(la), (-180...180).contains(lo)
+        else {
+            t.warn(
+                .badStopLocation, column: lat, entity: stopID,
+                message: "stop_lat/stop_lon missing, not a number or out of range; stop kept without coordinates")
             return (nil, nil)
         }
         if la == 0 && lo == 0 {
-            t.warn(.badStopLocation, column: lat, entity: stopID, message: "coordinates 0,0 (a placeholder, in the Gulf of Guinea); stop kept without coordinates")
+            t.warn(
+                .badStopLocation, column: lat, entity: stopID,
+                message: "coordinates 0,0 (a placeholder, in the Gulf of Guinea); stop kept without coordinates")
             return (nil, nil)
         }
         return (la, lo)
@@ -53,8 +67,10 @@ enum StopsFile {
             let stop = feed.stops[index]
             let stopID = feed.stopIDs.string(Int32(index))
             func reject(_ message: String) {
-                log.add(Diagnostic(.badParentStation, feed: feed.name, file: "stops.txt", line: stop.line, field: "parent_station",
-                                   entityID: stopID, value: parentText, message: message))
+                log.add(
+                    Diagnostic(
+                        .badParentStation, feed: feed.name, file: "stops.txt", line: stop.line, field: "parent_station",
+                        entityID: stopID, value: parentText, message: message))
             }
             guard let parent = feed.stopIDs.find(parentText) else {
                 reject("parent_station names no stop; link dropped")

@@ -28,7 +28,8 @@ enum TimeZoneName {
         if let canonical = byLowercase[text.lowercased()] { return .recased(canonical) }
         if text.isEmpty { return .refused("agency_timezone is empty") }
         if isRegionName(text) { return .refused("not a timezone of the IANA database") }
-        return .refused("an abbreviation or a fixed offset, not an IANA region name such as America/Los_Angeles (no daylight saving would be applied)")
+        return .refused(
+            "an abbreviation or a fixed offset, not an IANA region name such as America/Los_Angeles (no daylight saving would be applied)")
     }
 
     private static func isRegionName(_ name: String) -> Bool {

@@ -1,8 +1,12 @@
 /// trips.txt: each trip's route, service and headsign.
 enum TripsFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
-        let id = t.column("trip_id"), route = t.column("route_id"), service = t.column("service_id")
-        let headsign = t.column("trip_headsign"), direction = t.column("direction_id"), wheelchair = t.column("wheelchair_accessible")
+        let id = t.column("trip_id")
+        let route = t.column("route_id")
+        let service = t.column("service_id")
+        let headsign = t.column("trip_headsign")
+        let direction = t.column("direction_id")
+        let wheelchair = t.column("wheelchair_accessible")
         while try t.next() {
             guard let key = t.requiredID(id, "trip_id") else { continue }
             let tripID = String(decoding: key, as: UTF8.self)
@@ -15,14 +19,18 @@ enum TripsFile {
                 continue
             }
             guard let serviceIndex = feed.serviceIDs.find(t.bytes(service)) else {
-                t.unknownReference(column: service, to: ["calendar.txt", "calendar_dates.txt"], entity: tripID, message: "service_id is in neither calendar.txt nor calendar_dates.txt; trip dropped")
+                t.unknownReference(
+                    column: service, to: ["calendar.txt", "calendar_dates.txt"], entity: tripID,
+                    message: "service_id is in neither calendar.txt nor calendar_dates.txt; trip dropped")
                 continue
             }
             _ = feed.tripIDs.intern(key)
-            feed.trips.append(.init(route: routeIndex, service: serviceIndex, headsign: t.text(headsign),
-                                    directionID: t.optionalInteger(direction, in: 0...1, entity: tripID),
-                                    wheelchairAccessible: t.integer(wheelchair, in: 0...2, default: 0, entity: tripID),
-                                    line: t.line))
+            feed.trips.append(
+                .init(
+                    route: routeIndex, service: serviceIndex, headsign: t.text(headsign),
+                    directionID: t.optionalInteger(direction, in: 0...1, entity: tripID),
+                    wheelchairAccessible: t.integer(wheelchair, in: 0...2, default: 0, entity: tripID),
+                    line: t.line))
         }
     }
 }

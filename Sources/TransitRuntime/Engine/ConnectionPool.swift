@@ -90,7 +90,8 @@ final class ConnectionPool: @unchecked Sendable {
                 throw TransitError.unsupportedSchemaVersion(found: found, supported: BundleSchema.version)
             }
             guard found == BundleSchema.version else {
-                throw TransitError.notABundle(path: path, reason: "schema version \(found) is older than this runtime reads (\(BundleSchema.version))")
+                throw TransitError.notABundle(
+                    path: path, reason: "schema version \(found) is older than this runtime reads (\(BundleSchema.version))")
             }
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)

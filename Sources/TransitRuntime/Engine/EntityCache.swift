@@ -42,7 +42,8 @@ final class EntityCache: Sendable {
 
         /// The first index whose start is >= `value`.
         func lowerBound(_ value: Int) -> Int {
-            var low = 0, high = starts.count
+            var low = 0
+            var high = starts.count
             while low < high {
                 let mid = (low + high) / 2
                 if Int(starts[mid]) < value { low = mid + 1 } else { high = mid }
@@ -62,22 +63,25 @@ final class EntityCache: Sendable {
 
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
         try stops.value(sid) {
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code,
                        s.wheelchair_boarding FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1
                 """)
             q.bind(1, sid)
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
-            return StopRow(sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
-                           lat: q.optionalDouble(4), lon: q.optionalDouble(5), locationType: q.int(6),
-                           parentSid: q.optionalInt(7), platformCode: q.optionalString(8), wheelchairBoarding: q.int(9))
+            return StopRow(
+                sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
+                lat: q.optionalDouble(4), lon: q.optionalDouble(5), locationType: q.int(6),
+                parentSid: q.optionalInt(7), platformCode: q.optionalString(8), wheelchairBoarding: q.int(9))
         }
     }
 
     /// The pattern stops at `sid` that are departures.
     func departingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
         try departing.value(sid) {
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
                 JOIN patterns p ON p.pid = ps.pid
                 WHERE ps.sid = ?1 AND ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
@@ -94,19 +98,23 @@ final class EntityCache: Sendable {
 
     /// Reads every pattern's trips and every stop's departing pattern stops in two scans.
     func preloadDepartures(db: SQLiteDatabase) throws {
-        let trips = try db.prepare("""
+        let trips = try db.prepare(
+            """
             SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
             WHERE frequency = 0 ORDER BY pid, start_time_secs, tid
             """)
         try cachePatternTrips(from: trips, only: nil)
-        let stops = try db.prepare("""
+        let stops = try db.prepare(
+            """
             SELECT ps.sid, ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
             JOIN patterns p ON p.pid = ps.pid WHERE ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
             """)
         var bySid: [Int: [DepartingStop]] = [:]
         while try stops.step() {
-            bySid[stops.int(0), default: []].append(DepartingStop(pid: stops.int(1), departureOffset: stops.int(2),
-                                                                  pickupType: stops.int(3), stopHeadsign: stops.optionalInt(4)))
+            bySid[stops.int(0), default: []].append(
+                DepartingStop(
+                    pid: stops.int(1), departureOffset: stops.int(2),
+                    pickupType: stops.int(3), stopHeadsign: stops.optionalInt(4)))
         }
         for (sid, list) in bySid { departing.insert(sid, list) }
     }
@@ -115,7 +123,8 @@ final class EntityCache: Sendable {
     private func loadTrips(ofPatternsAt sid: Int, pids: [Int], db: SQLiteDatabase) throws {
         let missing = Set(pids.filter { !patternTrips.contains($0) })
         guard missing.count > 1 else { return }
-        let q = try db.cached("""
+        let q = try db.cached(
+            """
             SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
             WHERE pid IN (SELECT pid FROM pattern_stops WHERE sid = ?1) AND frequency = 0 ORDER BY pid, start_time_secs, tid
             """)
@@ -134,13 +143,20 @@ final class EntityCache: Sendable {
     /// Groups rows of `(pid, start_time_secs, sv, tid)`, ordered by pid, into one `PatternTrips` per pid.
     private static func readPatternTrips(_ q: SQLiteStatement, each: (Int, PatternTrips) -> Void) throws {
         var pid = -1
-        var starts: [Int32] = [], services: [Int32] = [], tids: [Int32] = []
+        var starts: [Int32] = []
+        var services: [Int32] = []
+        var tids: [Int32] = []
         func flush() {
             if pid >= 0 { each(pid, PatternTrips(starts: starts, services: services, tids: tids)) }
-            starts = []; services = []; tids = []
+            starts = []
+            services = []
+            tids = []
         }
         while try q.step() {
-            if q.int(0) != pid { flush(); pid = q.int(0) }
+            if q.int(0) != pid {
+                flush()
+                pid = q.int(0)
+            }
             starts.append(Int32(q.int(1)))
             services.append(Int32(q.int(2)))
             tids.append(Int32(q.int(3)))
@@ -151,7 +167,8 @@ final class EntityCache: Sendable {
     /// The regular trips of pattern `pid` by start time, read once.
     func trips(ofPattern pid: Int, db: SQLiteDatabase) throws -> PatternTrips {
         try patternTrips.value(pid) {
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
                 WHERE pid = ?1 AND frequency = 0 ORDER BY start_time_secs, tid
                 """)
@@ -180,14 +197,16 @@ final class EntityCache: Sendable {
 
     func route(_ rid: Int, db: SQLiteDatabase) throws -> RouteRow {
         try routes.value(rid) {
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color
                 FROM routes r JOIN dict_route d ON d.rid = r.rid WHERE r.rid = ?1
                 """)
             q.bind(1, rid)
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
-            return RouteRow(routeID: q.string(0), shortName: q.optionalString(1), longName: q.optionalString(2),
-                            routeType: q.int(3), color: q.optionalString(4), textColor: q.optionalString(5))
+            return RouteRow(
+                routeID: q.string(0), shortName: q.optionalString(1), longName: q.optionalString(2),
+                routeType: q.int(3), color: q.optionalString(4), textColor: q.optionalString(5))
         }
     }
 

@@ -14,7 +14,8 @@ struct FeedClock: Sendable {
     func offset(at epoch: Int) -> Int {
         let bucket = epoch >= 0 ? epoch / 900 : (epoch - 899) / 900
         let cached = offsets.value(bucket) {
-            let start = zoneOffset(bucket * 900), end = zoneOffset(bucket * 900 + 899)
+            let start = zoneOffset(bucket * 900)
+            let end = zoneOffset(bucket * 900 + 899)
             return start == end ? start : Int.min
         }
         return cached == Int.min ? zoneOffset(epoch) : cached
@@ -57,6 +58,7 @@ struct FeedClock: Sendable {
         let seconds = local - day.dayNumber * 86_400
         let sign = off < 0 ? "-" : "+"
         let absolute = abs(off)
-        return "\(day.iso)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))\(sign)\(pad(absolute / 3600, 2)):\(pad(absolute / 60 % 60, 2))"
+        return
+            "\(day.iso)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))\(sign)\(pad(absolute / 3600, 2)):\(pad(absolute / 60 % 60, 2))"
     }
 }

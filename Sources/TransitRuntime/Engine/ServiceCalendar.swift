@@ -36,9 +36,10 @@ final class ServiceCalendar: Sendable {
     }
 }
 
-private extension ServiceCalendar.ActiveSet {
-    mutating func set(_ sv: Int, _ on: Bool) {
-        let word = sv >> 6, bit = UInt64(1) << UInt64(sv & 63)
+extension ServiceCalendar.ActiveSet {
+    fileprivate mutating func set(_ sv: Int, _ on: Bool) {
+        let word = sv >> 6
+        let bit = UInt64(1) << UInt64(sv & 63)
         guard word < words.count else { return }
         if on { words[word] |= bit } else { words[word] &= ~bit }
     }

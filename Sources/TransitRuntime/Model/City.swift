@@ -63,8 +63,10 @@ public struct CityFilter: Sendable, Equatable {
     public var maxCostOfLiving: Double?
     public var minSafetyRating: Double?
 
-    public init(country: String? = nil, category: String? = nil, minInternetSpeed: Double? = nil,
-                maxCostOfLiving: Double? = nil, minSafetyRating: Double? = nil) {
+    public init(
+        country: String? = nil, category: String? = nil, minInternetSpeed: Double? = nil,
+        maxCostOfLiving: Double? = nil, minSafetyRating: Double? = nil
+    ) {
         self.country = country
         self.category = category
         self.minInternetSpeed = minInternetSpeed

@@ -18,13 +18,15 @@ public enum QueryTime: Sendable, Equatable {
         let fail = TransitError.badTime(text)
         let chars = Array(text.utf8)
         guard chars.count >= 16, chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-              let date = ServiceDate(String(decoding: chars[0..<10], as: UTF8.self)) else { throw fail }
+            let date = ServiceDate(String(decoding: chars[0..<10], as: UTF8.self))
+        else { throw fail }
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count, chars[range].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
             return Int(String(decoding: chars[range], as: UTF8.self))
         }
         guard let hour = number(11..<13), chars[13] == UInt8(ascii: ":"), let minute = number(14..<16),
-              hour < 24, minute < 60 else { throw fail }
+            hour < 24, minute < 60
+        else { throw fail }
         var at = 16
         var second = 0
         if at < chars.count && chars[at] == UInt8(ascii: ":") {

@@ -40,7 +40,8 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownStop(let id): return "unknown stop \"\(id)\""
-        case .ambiguousStop(let id, let feeds): return "stop \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
+        case .ambiguousStop(let id, let feeds):
+            return "stop \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownTrip(let id): return "unknown trip \"\(id)\""
         case .unknownFeed(let id): return "unknown feed \"\(id)\""
         case .unknownCity(let id): return "unknown city \"\(id)\""

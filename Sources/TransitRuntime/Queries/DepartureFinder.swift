@@ -46,7 +46,8 @@ struct DepartureFinder {
         while day <= lastDay {
             defer { day = day.adding(days: 1) }
             let start = dayStarts.value(feed.fid << 32 | (day.dayNumber & 0xFFFF_FFFF)) { clock.serviceDayStart(day) }
-            let low = from - start, high = to - start
+            let low = from - start
+            let high = to - start
             if high <= 0 || low > feed.maxTimeSecs { continue }
             let active = try calendar.active(on: day, db: db)
             for sid in sids {
@@ -60,27 +61,34 @@ struct DepartureFinder {
         return Array(found.prefix(limit))
     }
 
-    private func regular(sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
-                         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]) throws {
+    private func regular(
+        sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
+        active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
+    ) throws {
         for stop in try entities.departingStops(at: sid, db: db) {
             let trips = try entities.trips(ofPattern: stop.pid, db: db)
             var i = trips.lowerBound(low - stop.departureOffset)
             while i < trips.starts.count && Int(trips.starts[i]) < high - stop.departureOffset {
                 if active.contains(Int(trips.services[i])) {
                     let secs = Int(trips.starts[i]) + stop.departureOffset
-                    found.append(Candidate(instant: dayStart + secs, sid: sid, tid: Int(trips.tids[i]), pid: stop.pid,
-                                           stopHeadsign: stop.stopHeadsign, pickupType: stop.pickupType, serviceDay: day,
-                                           departureSecs: secs, frequencyBased: false))
+                    found.append(
+                        Candidate(
+                            instant: dayStart + secs, sid: sid, tid: Int(trips.tids[i]), pid: stop.pid,
+                            stopHeadsign: stop.stopHeadsign, pickupType: stop.pickupType, serviceDay: day,
+                            departureSecs: secs, frequencyBased: false))
                 }
                 i += 1
             }
         }
     }
 
-    private func frequencies(sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
-                             active: ServiceCalendar.ActiveSet, into found: inout [Candidate]) throws {
+    private func frequencies(
+        sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
+        active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
+    ) throws {
         let windows = try templates.value(sid) {
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid, t.tid, t.sv,
                        f.start_time_secs, f.end_time_secs, f.headway_secs, f.exact_times
                 FROM pattern_stops ps
@@ -92,9 +100,11 @@ struct DepartureFinder {
             q.bind(1, sid)
             var rows: [TemplateAtStop] = []
             while try q.step() {
-                rows.append(TemplateAtStop(pid: q.int(0), offset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3),
-                                           tid: q.int(4), sv: q.int(5), start: q.int(6), end: q.int(7), headway: q.int(8),
-                                           exactTimes: q.int(9) != 0))
+                rows.append(
+                    TemplateAtStop(
+                        pid: q.int(0), offset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3),
+                        tid: q.int(4), sv: q.int(5), start: q.int(6), end: q.int(7), headway: q.int(8),
+                        exactTimes: q.int(9) != 0))
             }
             return rows
         }
@@ -104,8 +114,10 @@ struct DepartureFinder {
             var tripStart = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
             while tripStart < w.end && tripStart + w.offset < high {
                 let secs = tripStart + w.offset
-                found.append(Candidate(instant: dayStart + secs, sid: sid, tid: w.tid, pid: w.pid, stopHeadsign: w.stopHeadsign,
-                                       pickupType: w.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: !w.exactTimes))
+                found.append(
+                    Candidate(
+                        instant: dayStart + secs, sid: sid, tid: w.tid, pid: w.pid, stopHeadsign: w.stopHeadsign,
+                        pickupType: w.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: !w.exactTimes))
                 tripStart += w.headway
             }
         }

@@ -34,21 +34,29 @@ extension TransitBundle {
             let names = try db.cached("SELECT names FROM city_alternate_names WHERE cid = ?1")
             names.bind(1, cid)
             if try names.step() { city.alternateNames = names.string(0).split(separator: "\n").map(String.init) }
-            city.categories = try strings(db, "SELECT k.name FROM city_categories cc JOIN categories k ON k.cat = cc.cat WHERE cc.cid = ?1 ORDER BY k.name", cid)
-            city.feeds = try strings(db, "SELECT f.feed_id FROM city_feeds cf JOIN feeds f ON f.fid = cf.fid WHERE cf.cid = ?1 ORDER BY f.fid", cid)
-            let attractions = try db.cached("SELECT attraction_id, name, description, lat, lng FROM city_attractions WHERE cid = ?1 ORDER BY idx")
+            city.categories = try strings(
+                db, "SELECT k.name FROM city_categories cc JOIN categories k ON k.cat = cc.cat WHERE cc.cid = ?1 ORDER BY k.name", cid)
+            city.feeds = try strings(
+                db, "SELECT f.feed_id FROM city_feeds cf JOIN feeds f ON f.fid = cf.fid WHERE cf.cid = ?1 ORDER BY f.fid", cid)
+            let attractions = try db.cached(
+                "SELECT attraction_id, name, description, lat, lng FROM city_attractions WHERE cid = ?1 ORDER BY idx")
             attractions.bind(1, cid)
             while try attractions.step() {
-                city.attractions.append(.init(id: attractions.optionalString(0), name: attractions.string(1), description: attractions.optionalString(2),
-                                              lat: attractions.optionalDouble(3), lng: attractions.optionalDouble(4)))
+                city.attractions.append(
+                    .init(
+                        id: attractions.optionalString(0), name: attractions.string(1), description: attractions.optionalString(2),
+                        lat: attractions.optionalDouble(3), lng: attractions.optionalDouble(4)))
             }
             let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
             images.bind(1, cid)
             while try images.step() {
-                city.images.append(.init(id: images.optionalString(0), url: images.string(1), type: images.string(2),
-                                         width: images.optionalInt(3), height: images.optionalInt(4), size: images.optionalInt(5)))
+                city.images.append(
+                    .init(
+                        id: images.optionalString(0), url: images.string(1), type: images.string(2),
+                        width: images.optionalInt(3), height: images.optionalInt(4), size: images.optionalInt(5)))
             }
-            let related = try db.cached("SELECT c.city_id, c.name FROM city_related r JOIN cities c ON c.cid = r.related_cid WHERE r.cid = ?1 ORDER BY r.idx")
+            let related = try db.cached(
+                "SELECT c.city_id, c.name FROM city_related r JOIN cities c ON c.cid = r.related_cid WHERE r.cid = ?1 ORDER BY r.idx")
             related.bind(1, cid)
             while try related.step() { city.relatedCities.append(.init(id: related.string(0), name: related.string(1))) }
             return city
@@ -70,7 +78,8 @@ extension TransitBundle {
         let wanted = words.joined(separator: " ")
         return try pool.with { db in
             // Full-name matches: cities holding every word as a whole token, checked name by name.
-            let exact = try db.cached("""
+            let exact = try db.cached(
+                """
                 SELECT c.cid, c.name, c.population, n.names FROM cities_fts f JOIN cities c ON c.cid = f.rowid
                 LEFT JOIN city_alternate_names n ON n.cid = c.cid
                 WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL) LIMIT 2000
@@ -87,7 +96,8 @@ extension TransitBundle {
             full.sort { ($0.population, -$0.cid) > ($1.population, -$1.cid) }
             var cids = full.prefix(limit).map(\.cid)
             if cids.count < limit {
-                let partial = try db.cached("""
+                let partial = try db.cached(
+                    """
                     SELECT c.cid FROM cities_fts f JOIN cities c ON c.cid = f.rowid
                     WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL)
                     ORDER BY c.population DESC, c.cid LIMIT ?2
@@ -113,7 +123,8 @@ extension TransitBundle {
     public func cities(filter: CityFilter, limit: Int = 20) throws -> [City] {
         guard limit > 0 else { return [] }
         return try pool.with { db in
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT \(Self.cityColumns) FROM cities c WHERE \(Self.cityFilterSQL) ORDER BY c.population DESC, c.cid LIMIT ?1
                 """)
             q.bind(1, limit)
@@ -138,7 +149,8 @@ extension TransitBundle {
         return try pool.with { db in
             let search = NearestCitySearch(lat: lat, lng: lng, limit: limit)
             let found = try search.run { first, last in
-                let q = try db.cached("""
+                let q = try db.cached(
+                    """
                     SELECT c.cid, c.lat, c.lng FROM city_cells g JOIN cities c ON c.cid = g.cid
                     WHERE g.cell BETWEEN ?1 AND ?2 AND \(Self.cityFilterSQL)
                     """)
@@ -181,10 +193,11 @@ extension TransitBundle {
     }
 
     static func city(from q: SQLiteStatement) -> City {
-        City(id: q.string(1), name: q.string(2), country: q.string(3), countryName: q.optionalString(4), lat: q.double(5),
-             lng: q.double(6), timezone: q.optionalString(7), population: q.optionalInt(8), description: q.optionalString(9),
-             costOfLiving: q.optionalDouble(10), internetSpeed: q.optionalDouble(11), safetyRating: q.optionalDouble(12),
-             climate: q.optionalString(13))
+        City(
+            id: q.string(1), name: q.string(2), country: q.string(3), countryName: q.optionalString(4), lat: q.double(5),
+            lng: q.double(6), timezone: q.optionalString(7), population: q.optionalInt(8), description: q.optionalString(9),
+            costOfLiving: q.optionalDouble(10), internetSpeed: q.optionalDouble(11), safetyRating: q.optionalDouble(12),
+            climate: q.optionalString(13))
     }
 
     /// A cheap test before normalizing: an ASCII query can only equal a name written in

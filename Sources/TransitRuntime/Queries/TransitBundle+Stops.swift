@@ -17,7 +17,8 @@ extension TransitBundle {
         return try pool.with { db in
             // The shortest matching names (an exact match is never longer than the other
             // matches), re-ranked: exact names, names starting with the query, shorter names.
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT f.rowid, s.name, s.location_type FROM stops_fts f JOIN stops s ON s.sid = f.rowid
                 WHERE stops_fts MATCH ?1 ORDER BY length(s.name), f.rowid LIMIT ?2
                 """)
@@ -46,10 +47,14 @@ extension TransitBundle {
         guard radius >= 0, radius <= 100_000 else { throw TransitError.badArgument("radius must be 0 to 100000 metres") }
         return try pool.with { db in
             let box = BoundingBox(lat: lat, lon: lon, radius: radius)
-            let q = try db.cached("""
+            let q = try db.cached(
+                """
                 SELECT sid FROM stops_rtree WHERE max_lat >= ?1 AND min_lat <= ?2 AND max_lon >= ?3 AND min_lon <= ?4
                 """)
-            q.bind(1, box.minLat); q.bind(2, box.maxLat); q.bind(3, box.minLon); q.bind(4, box.maxLon)
+            q.bind(1, box.minLat)
+            q.bind(2, box.maxLat)
+            q.bind(3, box.minLon)
+            q.bind(4, box.maxLon)
             var hits: [(Double, EntityCache.StopRow)] = []
             while try q.step() {
                 let row = try entities.stop(q.int(0), db: db)
@@ -64,9 +69,10 @@ extension TransitBundle {
 
     func publicStop(_ row: EntityCache.StopRow, distance: Double?, db: SQLiteDatabase) throws -> Stop {
         let parent = try row.parentSid.map { try entities.stop($0, db: db).stopID }
-        return Stop(feed: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
-                    lon: row.lon, locationType: row.locationType, parentStation: parent, platformCode: row.platformCode,
-                    wheelchairBoarding: row.wheelchairBoarding, distanceMetres: distance)
+        return Stop(
+            feed: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
+            lon: row.lon, locationType: row.locationType, parentStation: parent, platformCode: row.platformCode,
+            wheelchairBoarding: row.wheelchairBoarding, distanceMetres: distance)
     }
 }
 

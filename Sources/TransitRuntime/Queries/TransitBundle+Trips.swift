@@ -22,7 +22,8 @@ extension TransitBundle {
             }
             guard let match = found.first else { throw TransitError.unknownTrip(id) }
             guard found.count == 1 else {
-                throw TransitError.badArgument("trip \"\(id)\" is in several feeds (\(found.map(\.feed.feedID).joined(separator: ", "))); choose one with --feed")
+                throw TransitError.badArgument(
+                    "trip \"\(id)\" is in several feeds (\(found.map(\.feed.feedID).joined(separator: ", "))); choose one with --feed")
             }
             let source = match.feed
             if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
@@ -31,10 +32,16 @@ extension TransitBundle {
             let t = try db.cached("SELECT pid, rid, sv, start_time_secs, hid, frequency FROM trips WHERE tid = ?1")
             t.bind(1, match.tid)
             guard try t.step() else { throw TransitError.unknownTrip(id) }
-            let pid = t.int(0), rid = t.int(1), sv = t.int(2), start = t.int(3), tripHeadsign = t.optionalInt(4)
+            let pid = t.int(0)
+            let rid = t.int(1)
+            let sv = t.int(2)
+            let start = t.int(3)
+            let tripHeadsign = t.optionalInt(4)
             var windows: [TripDetails.FrequencyWindow] = []
             if t.int(5) != 0 {
-                let f = try db.cached("SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
+                let f = try db.cached(
+                    "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs"
+                )
                 f.bind(1, match.tid)
                 while try f.step() {
                     windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
@@ -42,7 +49,8 @@ extension TransitBundle {
             }
             let base = windows.first?.startSecs ?? start
             let dayStart = source.clock.serviceDayStart(date.civil)
-            let ps = try db.cached("""
+            let ps = try db.cached(
+                """
                 SELECT stop_sequence, sid, arrival_offset_secs, departure_offset_secs, pickup_type, drop_off_type, interpolated
                 FROM pattern_stops WHERE pid = ?1 ORDER BY idx
                 """)
@@ -54,17 +62,20 @@ extension TransitBundle {
             }
             let stopTimes = try rows.map { row -> TripDetails.StopTime in
                 let stop = try entities.stop(row.1, db: db)
-                let arrival = base + row.2, departure = base + row.3
-                return .init(stopID: stop.stopID, stopName: stop.name, stopSequence: row.0, arrivalSecs: arrival,
-                             departureSecs: departure, arrivalTime: source.clock.iso(dayStart + arrival),
-                             departureTime: source.clock.iso(dayStart + departure), pickupType: row.4, dropOffType: row.5,
-                             interpolated: row.6)
+                let arrival = base + row.2
+                let departure = base + row.3
+                return .init(
+                    stopID: stop.stopID, stopName: stop.name, stopSequence: row.0, arrivalSecs: arrival,
+                    departureSecs: departure, arrivalTime: source.clock.iso(dayStart + arrival),
+                    departureTime: source.clock.iso(dayStart + departure), pickupType: row.4, dropOffType: row.5,
+                    interpolated: row.6)
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)
-            return TripDetails(feed: source.feedID, tripID: id, routeID: try entities.route(rid, db: db).routeID,
-                               serviceDate: date, headsign: headsign, runsOnDate: active, stopTimes: stopTimes,
-                               frequencies: windows)
+            return TripDetails(
+                feed: source.feedID, tripID: id, routeID: try entities.route(rid, db: db).routeID,
+                serviceDate: date, headsign: headsign, runsOnDate: active, stopTimes: stopTimes,
+                frequencies: windows)
         }
     }
 }

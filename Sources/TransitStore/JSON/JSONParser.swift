@@ -26,8 +26,12 @@ package struct JSONParser {
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func failure(_ message: String) -> Failure {
-        var line = 1, lineStart = 0
-        for i in 0..<min(at, bytes.count) where bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+        var line = 1
+        var lineStart = 0
+        for i in 0..<min(at, bytes.count) where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
         return Failure(line: line, column: at - lineStart + 1, message: message)
     }
 
@@ -68,7 +72,10 @@ package struct JSONParser {
         at += 1
         var members: [(key: String, value: JSONValue)] = []
         skipSpace()
-        if at < bytes.count && bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+        if at < bytes.count && bytes[at] == UInt8(ascii: "}") {
+            at += 1
+            return .object(members)
+        }
         while true {
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw failure("expected a key in quotes") }
@@ -80,8 +87,14 @@ package struct JSONParser {
             members.append((key, try value()))
             skipSpace()
             guard at < bytes.count else { throw failure("unexpected end of input in an object") }
-            if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
-            if bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+            if bytes[at] == UInt8(ascii: ",") {
+                at += 1
+                continue
+            }
+            if bytes[at] == UInt8(ascii: "}") {
+                at += 1
+                return .object(members)
+            }
             throw failure("expected ',' or '}' in an object")
         }
     }
@@ -92,14 +105,23 @@ package struct JSONParser {
         at += 1
         var items: [JSONValue] = []
         skipSpace()
-        if at < bytes.count && bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
+        if at < bytes.count && bytes[at] == UInt8(ascii: "]") {
+            at += 1
+            return .array(items)
+        }
         while true {
             skipSpace()
             items.append(try value())
             skipSpace()
             guard at < bytes.count else { throw failure("unexpected end of input in an array") }
-            if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
-            if bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
+            if bytes[at] == UInt8(ascii: ",") {
+                at += 1
+                continue
+            }
+            if bytes[at] == UInt8(ascii: "]") {
+                at += 1
+                return .array(items)
+            }
             throw failure("expected ',' or ']' in an array")
         }
     }
@@ -124,7 +146,11 @@ package struct JSONParser {
                 return text
             }
             if byte < 0x20 { throw failure("control character in a string") }
-            if byte != UInt8(ascii: "\\") { out.append(byte); at += 1; continue }
+            if byte != UInt8(ascii: "\\") {
+                out.append(byte)
+                at += 1
+                continue
+            }
             at += 1
             guard at < bytes.count else { break }
             let escape = bytes[at]
