@@ -88,6 +88,28 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    /// Found by `make fuzz` (csv target, a timeout): 22 KB fed one byte per read, where the
+    /// second record is a quoted field running 22 KB (with an invalid UTF-8 byte at offset
+    /// 19,966). Each read used to re-parse the record from its start, so the time grew with
+    /// the square of the record's size.
+    func testFuzzFindingOneByteReadsOfAnUnclosedQuoteEnd() throws {
+        let url = TestSupport.repository.appendingPathComponent("Tests/Fixtures/fuzz/csv-timeout-one-byte-reads.bin")
+        let bytes = Array(try Data(contentsOf: url).dropFirst())  // the harness's first byte picks the read size (0: one byte)
+        let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: 1), fileName: "t.txt")
+        var records = 0
+        XCTAssertThrowsError(try { while try reader.nextRecord() { records += 1 } }()) { error in
+            XCTAssertEqual((error as? FatalDiagnostic)?.code, .notUTF8)
+            XCTAssertEqual((error as? FatalDiagnostic)?.diagnostic.line, 2)
+        }
+        XCTAssertEqual(records, 1, "the header, then the long record")
+    }
+
+    /// The same, large enough that re-parsing per byte would never finish (600 KB squared).
+    func testALongRecordFromOneByteReadsIsReadInLinearTime() throws {
+        let text = "h\n\"" + String(repeating: "x", count: 600_000) + "\"\nend\n"
+        XCTAssertEqual(try records(text, step: 1).map { $0.first?.count ?? 0 }, [1, 600_000, 3])
+    }
+
     func testUnclosedQuoteAtEndOfFileIsABrokenCSVError() {
         XCTAssertThrowsError(try records("a\nok\n\"never closed\n")) { error in
             let fatal = error as? FatalDiagnostic

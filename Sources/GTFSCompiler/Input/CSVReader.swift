@@ -76,13 +76,18 @@ final class CSVReader {
             buffer = bigger
             capacity = newCapacity
         }
-        let got = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
-        if got == 0 { atEnd = true }
-        if !startedFile && filled == 0 && got >= 2 && ((buffer[0] == 0xFE && buffer[1] == 0xFF) || (buffer[0] == 0xFF && buffer[1] == 0xFE))
-        {
-            throw fail(.notUTF8, "file is UTF-16; GTFS files must be UTF-8", line: 1)
+        // A whole chunk is gathered even from a stream that hands out a few bytes per read:
+        // a record that runs past the buffer is parsed again from its start, so the number
+        // of fills per record must depend on the record's size, not on the stream's.
+        let before = filled
+        while filled - before < Self.chunk && filled < capacity {
+            let got = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + filled, count: capacity - filled))
+            if got == 0 {
+                atEnd = true
+                break
+            }
+            filled += got
         }
-        filled += got
     }
 
     private func checkStartOfFile() throws {
