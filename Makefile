@@ -4,8 +4,10 @@ BIN_DEBUG = .build/debug
 BIN_RELEASE = .build/release
 SHARED ?= ../shared
 OUT = out
+# CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
+SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema bench fuzz sanitize clean
+.PHONY: all deps build release demo test test-fast test-real schema bench fuzz sanitize lint format clean
 
 all: build
 
@@ -27,7 +29,7 @@ schema:
 	  cat schemas/bundle.sql; printf '"""#\n}\n'; } > Sources/TransitStore/BundleSchema+SQL.swift
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(SWIFT_FLAGS)
 
 release: deps
 	$(SWIFT) build -c release
@@ -44,9 +46,16 @@ demo: build
 
 # Unit tests (debug), then the real-feed suite in release mode (skips without $(SHARED)).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --filter TransitToolkitTests
-	$(SWIFT) test -c release -Xswiftc -enable-testing --filter RealFeedTests
+	$(SWIFT) test -c release -Xswiftc -enable-testing $(SWIFT_FLAGS) --filter RealFeedTests
+
+# The house style (.swift-format): fails on any finding. `make format` rewrites in place.
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Package.swift
 
 test-fast: deps
 	$(SWIFT) test --filter TransitToolkitTests
