@@ -32,8 +32,10 @@ let package = Package(
             ]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
-        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
-        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore"]),
+        // Paths, temporary folders and thread-safe collections shared by both test targets.
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TestKit"]),
+        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import XCTest
 
@@ -25,24 +26,14 @@ final class ConcurrencyTests: XCTestCase {
             }
         }
         let expected = queries.map(answer)
-        let mismatches = LockedCounter()
+        let mismatches = LockedList<Int>()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for i in 0..<queries.count {
                 let index = (i + thread * 1_250) % queries.count
-                if answer(queries[index]) != expected[index] { mismatches.increment() }
+                if answer(queries[index]) != expected[index] { mismatches.append(index) }
             }
         }
-        XCTAssertEqual(mismatches.value, 0)
+        XCTAssertEqual(mismatches.values, [])
         XCTAssertFalse(expected.allSatisfy { $0.isEmpty || $0.hasPrefix("error") }, "queries returned real answers")
-    }
-}
-
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var value = 0
-    func increment() {
-        lock.lock()
-        value += 1
-        lock.unlock()
     }
 }

@@ -33,6 +33,8 @@ final class RealFeedTrustTests: XCTestCase {
         XCTAssertFalse(
             try bundle.departures(stop: stop, at: try QueryTime.parse("2021-11-16T00:00"), windowMinutes: 1440, limit: 1).isEmpty)
         XCTAssertEqual(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-03-13T08:00"), windowMinutes: 600), [])
-        XCTAssertThrowsError(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-06-20T08:00")))
+        XCTAssertThrowsError(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-06-20T08:00"))) { error in
+            guard case .dateOutOfRange(_, _, "2021-10-17", "2022-05-14")? = error as? TransitError else { return XCTFail("\(error)") }
+        }
     }
 }

@@ -1,18 +1,17 @@
 import Foundation
 import GTFSCompiler
+import TestKit
 import TransitRuntime
 import XCTest
 
 /// The real feeds in ../shared/feeds, each compiled once per test run (release mode).
 /// Tests that use them skip when ../shared is absent (a user's clone has none; CI has it).
 enum RealFeeds {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/feeds")
-    static let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "real-feeds-\(ProcessInfo.processInfo.processIdentifier)")
+    static let folder = TestPaths.shared.appendingPathComponent("feeds")
+    static let output = TemporaryFolders.make()
 
     static func requireShared() throws {
-        guard FileManager.default.fileExists(atPath: folder.path) else { throw XCTSkip("needs ../shared/feeds") }
+        _ = try TestPaths.requireShared("feeds")
     }
 
     static var names: [String] {
@@ -30,7 +29,6 @@ enum RealFeeds {
         lock.lock()
         defer { lock.unlock() }
         if let done = compiled[name] { return done }
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let path = output.appendingPathComponent(name + ".db").path
         let log = DiagnosticLog()
         let summary = try Compiler.compile(

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import XCTest
 
 @testable import GTFSCompiler
@@ -8,7 +9,7 @@ import XCTest
 /// wrong with each feed and what the diagnostics catalogue says the compiler does.
 /// Reads ../shared: skipped when it is absent (a user's clone has none; CI has it).
 final class BrokenFeedConformanceTests: XCTestCase {
-    static let folder = TestSupport.repository.deletingLastPathComponent().appendingPathComponent("shared/broken")
+    static let folder = TestPaths.shared.appendingPathComponent("broken")
 
     /// feed -> (bundle written?, warning and error codes that must appear, and no others;
     /// information such as I_UNUSED_FILE for fares.txt is not counted).
@@ -61,14 +62,14 @@ final class BrokenFeedConformanceTests: XCTestCase {
     ]
 
     func testEveryBrokenFeedEndsInTheExpectedOutcome() throws {
-        guard FileManager.default.fileExists(atPath: Self.folder.path) else { throw XCTSkip("needs ../shared/broken") }
+        _ = try TestPaths.requireShared("broken")
         let feeds = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".zip") }.sorted()
         XCTAssertEqual(Set(feeds.map { String($0.dropLast(4)) }), Set(Self.expected.keys), "every broken feed has an expectation")
         for feed in feeds {
             let name = String(feed.dropLast(4))
             guard let (written, codes) = Self.expected[name] else { continue }
             let log = DiagnosticLog()
-            let output = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
+            let output = TemporaryFolders.make().appendingPathComponent("b.db").path
             let ok =
                 (try? Compiler.compile(
                     CompileRequest(
@@ -88,13 +89,14 @@ final class BrokenFeedConformanceTests: XCTestCase {
     /// One run names the problems of every file: vtor-verybad's 88 diagnostics (the
     /// validators list 26 to 191), not only the first file's error.
     func testAFeedWithManyProblemsIsReportedWhole() throws {
-        guard FileManager.default.fileExists(atPath: Self.folder.path) else { throw XCTSkip("needs ../shared/broken") }
+        _ = try TestPaths.requireShared("broken")
         let log = DiagnosticLog()
         XCTAssertThrowsError(
             try Compiler.compile(
                 CompileRequest(
                     feeds: [.init(name: "v", path: Self.folder.appendingPathComponent("vtor-verybad.zip").path)],
-                    outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log))
+                    outputPath: TemporaryFolders.make().appendingPathComponent("b.db").path), log: log)
+        ) { XCTAssertEqual(($0 as? CompileFailure)?.reason, "1 error(s)") }
         let files = Set(log.diagnostics.compactMap(\.file))
         XCTAssertTrue(
             files.isSuperset(of: [
@@ -106,12 +108,12 @@ final class BrokenFeedConformanceTests: XCTestCase {
     }
 
     func testEveryRealMessageNamesFileAndLineForRowProblems() throws {
-        guard FileManager.default.fileExists(atPath: Self.folder.path) else { throw XCTSkip("needs ../shared/broken") }
+        _ = try TestPaths.requireShared("broken")
         let log = DiagnosticLog()
         _ = try? Compiler.compile(
             CompileRequest(
                 feeds: [.init(name: "t", path: Self.folder.appendingPathComponent("tf-undefined_stop.zip").path)],
-                outputPath: TestSupport.temporaryDirectory().appendingPathComponent("b.db").path), log: log)
+                outputPath: TemporaryFolders.make().appendingPathComponent("b.db").path), log: log)
         let d = try XCTUnwrap(log.diagnostics.first { $0.code == .unknownReference })
         XCTAssertEqual(d.file, "stop_times.txt")
         XCTAssertEqual(d.field, "stop_id")

@@ -1,3 +1,4 @@
+import TestKit
 import XCTest
 
 @testable import GTFSCompiler
@@ -93,7 +94,7 @@ final class CSVReaderTests: XCTestCase {
     /// 19,966). Each read used to re-parse the record from its start, so the time grew with
     /// the square of the record's size.
     func testFuzzFindingOneByteReadsOfAnUnclosedQuoteEnd() throws {
-        let url = TestSupport.repository.appendingPathComponent("Tests/Fixtures/fuzz/csv-timeout-one-byte-reads.bin")
+        let url = TestPaths.repository.appendingPathComponent("Tests/Fixtures/fuzz/csv-timeout-one-byte-reads.bin")
         let bytes = Array(try Data(contentsOf: url).dropFirst())  // the harness's first byte picks the read size (0: one byte)
         let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: 1), fileName: "t.txt")
         var records = 0

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import XCTest
 
@@ -81,7 +82,7 @@ final class CityTests: XCTestCase {
     }
 
     func testBadCatalogueEntriesAreReportedByPath() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let catalogue = directory.appendingPathComponent("c.json")
         try Data(
             """
@@ -110,7 +111,9 @@ final class CityTests: XCTestCase {
         // Not JSON, or not a catalogue: an error, and nothing written.
         try Data("{\"version\": 1, \"cities\": [".utf8).write(to: catalogue)
         let output = directory.appendingPathComponent("broken.db").path
-        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [], citiesPath: catalogue.path, outputPath: output)))
+        XCTAssertThrowsError(try Compiler.compile(CompileRequest(feeds: [], citiesPath: catalogue.path, outputPath: output))) {
+            XCTAssertEqual(($0 as? CompileFailure)?.diagnostics.diagnostics.map(\.code), [.badCatalogue])
+        }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitStore
 import XCTest
 
@@ -18,7 +19,7 @@ final class CommandLineTests: XCTestCase {
             while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
             return url.deletingLastPathComponent()
         }
-        return TestSupport.repository.appendingPathComponent(".build/debug")
+        return TestPaths.repository.appendingPathComponent(".build/debug")
     }()
 
     func run(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
@@ -47,7 +48,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testCompileSucceedsWithSummaryAndFailsWithNothingWritten() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let output = directory.appendingPathComponent("x.db").path
         let ok = try run(
             "gtfs-compile",
@@ -87,7 +88,7 @@ final class CommandLineTests: XCTestCase {
 
     /// A feed with an agency extension file (a warning) and shapes.txt (information).
     private func feedWithExtensionFile() throws -> String {
-        let directory = TestSupport.temporaryDirectory().appendingPathComponent("feed")
+        let directory = TemporaryFolders.make().appendingPathComponent("feed")
         try FileManager.default.copyItem(atPath: TestSupport.samples + "/valley", toPath: directory.path)
         try Data("agency_id,extra\n".utf8).write(to: directory.appendingPathComponent("agency_extension.txt"))
         try Data("shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n".utf8).write(to: directory.appendingPathComponent("shapes.txt"))
@@ -96,7 +97,7 @@ final class CommandLineTests: XCTestCase {
 
     func testStrictAllowAndMaxWarnings() throws {
         let feed = try feedWithExtensionFile()
-        let output = TestSupport.temporaryDirectory().appendingPathComponent("x.db").path
+        let output = TemporaryFolders.make().appendingPathComponent("x.db").path
         let strict = try run("gtfs-compile", [feed, "-o", output, "--strict"])
         XCTAssertEqual(strict.status, 1)
         XCTAssertTrue(strict.stderr.contains("[W_UNKNOWN_FILE]"), strict.stderr)
@@ -112,7 +113,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testReportCarriesOutcomeBundleFeedsAndCountsAlsoOnFailure() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let output = directory.appendingPathComponent("x.db").path
         let reportPath = directory.appendingPathComponent("r.json")
         XCTAssertEqual(
@@ -146,7 +147,7 @@ final class CommandLineTests: XCTestCase {
     /// The bundle's pages reach the disk before its name, and the rename is made durable by
     /// syncing the folder: traced with strace (installed by `make deps`).
     func testTheBundleIsSyncedBeforeAndAfterItsRename() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let output = directory.appendingPathComponent("v.db").path
         let traced = try run(
             "/usr/bin/strace",

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import TransitStore
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 
 final class CompilerTests: XCTestCase {
     func testBundleSchemaEqualsSchemasBundleSQL() throws {
-        let text = try String(contentsOfFile: TestSupport.repository.appendingPathComponent("schemas/bundle.sql").path, encoding: .utf8)
+        let text = try String(contentsOfFile: TestPaths.repository.appendingPathComponent("schemas/bundle.sql").path, encoding: .utf8)
         // A Swift multi-line literal leaves out the file's final line break.
         XCTAssertEqual(text, BundleSchema.sql + "\n", "run `make schema` after editing schemas/bundle.sql")
         let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
@@ -23,7 +24,7 @@ final class CompilerTests: XCTestCase {
     }
 
     func testSameInputsGiveByteIdenticalBundles() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         var outputs: [Data] = []
         for name in ["a.db", "b.db"] {
             let path = directory.appendingPathComponent(name).path
@@ -49,14 +50,17 @@ final class CompilerTests: XCTestCase {
     }
 
     func testFailedCompileLeavesOutputUntouchedAndNoTemporaryFile() throws {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let output = directory.appendingPathComponent("city.db")
         try Data("previous bundle".utf8).write(to: output)
         XCTAssertThrowsError(
             try Compiler.compile(
                 CompileRequest(
                     feeds: [.init(name: "bad", path: TestSupport.zips + "/bomb.zip")],
-                    outputPath: output.path)))
+                    outputPath: output.path))
+        ) { error in
+            XCTAssertTrue((error as? CompileFailure)?.diagnostics.countsByCode[.unreadableArchive] ?? 0 > 0, "\(error)")
+        }
         XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "previous bundle")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["city.db"])
     }
@@ -174,18 +178,44 @@ final class CompilerTests: XCTestCase {
     // MARK: - Zip archives
 
     private func compileZip(_ name: String) -> (DiagnosticLog, Bool) {
+        let (log, bundle) = compileZipToBundle(name)
+        return (log, bundle != nil)
+    }
+
+    private func compileZipToBundle(_ name: String) -> (DiagnosticLog, String?) {
         let log = DiagnosticLog()
-        let output = TestSupport.temporaryDirectory().appendingPathComponent("z.db").path
+        let output = TemporaryFolders.make().appendingPathComponent("z.db").path
         let ok =
             (try? Compiler.compile(
                 CompileRequest(feeds: [.init(name: "z", path: TestSupport.zips + "/" + name)], outputPath: output), log: log)) != nil
-        return (log, ok)
+        return (log, ok ? output : nil)
+    }
+
+    /// Every trip of a bundle as text: id, start, and each stop's sequence, id and offsets.
+    private func trips(_ path: String) throws -> [String] {
+        let db = try SQLiteDatabase(path: path, writable: false)
+        let q = try db.prepare(
+            """
+            SELECT d.trip_id, t.start_time_secs, ps.stop_sequence, ds.stop_id, ps.arrival_offset_secs, ps.departure_offset_secs
+            FROM trips t JOIN dict_trip d ON d.tid = t.tid JOIN pattern_stops ps ON ps.pid = t.pid JOIN dict_stop ds ON ds.sid = ps.sid
+            ORDER BY d.trip_id, ps.idx
+            """)
+        var rows: [String] = []
+        while try q.step() {
+            rows.append("\(q.string(0)) \(q.int(1)) \(q.int(2)) \(q.string(3)) \(q.optionalInt(4) ?? -1) \(q.int(5))")
+        }
+        return rows
     }
 
     func testZipVariantsCompileToTheSameTrips() throws {
+        let folder = TemporaryFolders.make().appendingPathComponent("folder.db").path
+        _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "z", path: TestSupport.samples + "/metro")], outputPath: folder))
+        let expected = try trips(folder)
+        XCTAssertEqual(Set(expected.map { $0.split(separator: " ")[0] }).count, 9, "the metro sample's 9 usable trips")
         for name in ["stored.zip", "deflated.zip", "data-descriptor.zip", "zip64.zip", "in-folder.zip", "unsafe-paths.zip"] {
-            let (log, ok) = compileZip(name)
-            XCTAssertTrue(ok, "\(name): \(log.summaryText())")
+            let (log, bundle) = compileZipToBundle(name)
+            let path = try XCTUnwrap(bundle, "\(name): \(log.summaryText())")
+            XCTAssertEqual(try trips(path), expected, name)
         }
         let (folderLog, _) = compileZip("in-folder.zip")
         XCTAssertTrue(folderLog.diagnostics.contains { $0.code == .unknownFile && $0.file == "metro-2026/notes/readme.txt" })

@@ -181,9 +181,11 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertThrowsError(try board("CENTRAL", "2027-06-01T08:00")) { error in
             guard case .dateOutOfRange? = error as? TransitError else { return XCTFail("\(error)") }
         }
-        XCTAssertThrowsError(try board("CENTRAL", feed: "nope", "2026-03-30T08:00"))
+        XCTAssertThrowsError(try board("CENTRAL", feed: "nope", "2026-03-30T08:00")) {
+            XCTAssertEqual($0 as? TransitError, .unknownFeed("nope"))
+        }
         for bad in ["2026-03-30", "2026-3-30T08:00", "2026-03-30T25:00", "2026-03-30T08:00+5", "tomorrow", "2026-02-30T08:00"] {
-            XCTAssertThrowsError(try QueryTime.parse(bad), bad)
+            XCTAssertThrowsError(try QueryTime.parse(bad), bad) { XCTAssertEqual($0 as? TransitError, .badTime(bad)) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import XCTest
 
 @testable import GTFSCompiler
@@ -39,7 +40,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     private func compile(_ zip: Data) throws -> (DiagnosticLog, Bool) {
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let path = directory.appendingPathComponent("feed.zip")
         try zip.write(to: path)
         let log = DiagnosticLog()

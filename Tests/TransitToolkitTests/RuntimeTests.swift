@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import TransitStore
 import XCTest
@@ -8,7 +9,7 @@ final class RuntimeTests: XCTestCase {
         _ data: Data?, copyOf source: String? = nil, edit: ((SQLiteDatabase) throws -> Void)? = nil,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> TransitError? {
-        let path = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
+        let path = TemporaryFolders.make().appendingPathComponent("b.db").path
         if let data { try data.write(to: URL(fileURLWithPath: path)) }
         if let source { try FileManager.default.copyItem(atPath: source, toPath: path) }
         if let edit { try edit(try SQLiteDatabase(path: path, writable: true)) }
@@ -53,7 +54,7 @@ final class RuntimeTests: XCTestCase {
                 return "\(error)"
             }
         }
-        let directory = TestSupport.temporaryDirectory()
+        let directory = TemporaryFolders.make()
         XCTAssertEqual(reason(directory.path), "it is a folder, not a file")
         let fifo = directory.appendingPathComponent("fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
@@ -95,7 +96,9 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(near.map(\.stopID), ["BELLEVUE", "OPERA"])
         XCTAssertEqual(try XCTUnwrap(near.first?.distanceMetres), 0, accuracy: 0.01)
         XCTAssertEqual(try XCTUnwrap(near.last?.distanceMetres), 229, accuracy: 5)
-        XCTAssertThrowsError(try TestSupport.sampleBundle.stopsNear(lat: 95, lon: 0))
+        XCTAssertThrowsError(try TestSupport.sampleBundle.stopsNear(lat: 95, lon: 0)) {
+            XCTAssertEqual($0 as? TransitError, .badArgument("coordinate 95.0,0.0 is out of range"))
+        }
     }
 
     func testPreloadedBundleGivesTheSameAnswers() throws {
@@ -125,18 +128,8 @@ final class RuntimeTests: XCTestCase {
             }
         }
         let expected = try answers()
-        let results = LockedResults()
+        let results = LockedList<Bool>()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in results.append((try? answers()) == expected) }
         XCTAssertEqual(results.values, [Bool](repeating: true, count: 8))
-    }
-}
-
-final class LockedResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [Bool] = []
-    func append(_ value: Bool) {
-        lock.lock()
-        values.append(value)
-        lock.unlock()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import XCTest
 
@@ -6,21 +7,12 @@ import XCTest
 
 /// Paths and helpers shared by the unit tests.
 enum TestSupport {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static var samples: String { repository.appendingPathComponent("gtfs-samples").path }
-    static var zips: String { repository.appendingPathComponent("Tests/Fixtures/zips").path }
-
-    /// A fresh temporary folder, removed by the test case's teardown.
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("transit-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static var samples: String { TestPaths.repository.appendingPathComponent("gtfs-samples").path }
+    static var zips: String { TestPaths.repository.appendingPathComponent("Tests/Fixtures/zips").path }
 
     /// The sample bundle (metro + valley + cities), compiled once per test run.
     static let sampleBundlePath: String = {
-        let path = temporaryDirectory().appendingPathComponent("samples.db").path
+        let path = TemporaryFolders.make().appendingPathComponent("samples.db").path
         let request = CompileRequest(
             feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
             citiesPath: samples + "/cities.json", outputPath: path)
@@ -54,7 +46,7 @@ enum TestSupport {
     static func compile(_ overrides: [String: String?], strict: Bool = false) -> (log: DiagnosticLog, bundle: String?) {
         var files = minimalFeed
         for (name, text) in overrides { files[name] = text }
-        let directory = temporaryDirectory()
+        let directory = TemporaryFolders.make()
         let feedDirectory = directory.appendingPathComponent("feed")
         try! FileManager.default.createDirectory(at: feedDirectory, withIntermediateDirectories: true)
         _ = writeFeed(files.compactMapValues { $0 }, in: feedDirectory)

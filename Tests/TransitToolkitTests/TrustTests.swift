@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 import TransitStore
 import XCTest
@@ -30,7 +31,7 @@ final class TrustTests: XCTestCase {
     // MARK: - A feed is never abandoned silently
 
     func testBrokenCSVFailsTheCompileInsteadOfDroppingTheFeed() throws {
-        let feed = TestSupport.temporaryDirectory().appendingPathComponent("metro")
+        let feed = TemporaryFolders.make().appendingPathComponent("metro")
         try FileManager.default.copyItem(atPath: TestSupport.samples + "/metro", toPath: feed.path)
         let stops = feed.appendingPathComponent("stops.txt")
         try (String(contentsOf: stops, encoding: .utf8) + "\"UNCLOSED,Oops,47.0,8.0\n").write(to: stops, atomically: true, encoding: .utf8)
@@ -42,7 +43,8 @@ final class TrustTests: XCTestCase {
                     feeds: [
                         .init(name: "good", path: TestSupport.samples + "/valley"),
                         .init(name: "metro", path: feed.path),
-                    ], outputPath: output), log: log))
+                    ], outputPath: output), log: log)
+        ) { XCTAssertEqual(($0 as? CompileFailure)?.summary.feeds, 1, "valley was built, metro refused") }
         let error = try XCTUnwrap(log.diagnostics.first { $0.code == .brokenCSV })
         XCTAssertEqual(error.severity, .error)
         XCTAssertEqual(error.feed, "metro")
@@ -53,13 +55,13 @@ final class TrustTests: XCTestCase {
     /// Invariant: a compile that succeeds holds every feed it was given.
     func testACompileNeverSucceedsWithFewerFeedsThanGiven() throws {
         var inputs = try FileManager.default.contentsOfDirectory(atPath: TestSupport.zips).map { TestSupport.zips + "/" + $0 }
-        let broken = TestSupport.repository.deletingLastPathComponent().appendingPathComponent("shared/broken").path
+        let broken = TestPaths.shared.appendingPathComponent("broken").path
         inputs += ((try? FileManager.default.contentsOfDirectory(atPath: broken)) ?? []).filter { $0.hasSuffix(".zip") }.map {
             broken + "/" + $0
         }
         XCTAssertGreaterThan(inputs.count, 5)
         for input in inputs {
-            let output = TestSupport.temporaryDirectory().appendingPathComponent("b.db").path
+            let output = TemporaryFolders.make().appendingPathComponent("b.db").path
             let request = CompileRequest(
                 feeds: [.init(name: "metro", path: TestSupport.samples + "/metro"), .init(name: "x", path: input)],
                 outputPath: output)
@@ -198,7 +200,9 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(log.countsByCode[.lateTime], 2)
         XCTAssertEqual(log.diagnostics.first { $0.code == .timeLimit }?.line, 5)
         let path = try XCTUnwrap(bundle)
-        XCTAssertThrowsError(try TransitBundle(path: path).trip(id: "T2", date: ServiceDate("2026-03-30")!))
+        XCTAssertThrowsError(try TransitBundle(path: path).trip(id: "T2", date: ServiceDate("2026-03-30")!)) {
+            XCTAssertEqual($0 as? TransitError, .unknownTrip("T2"))
+        }
         let db = try SQLiteDatabase(path: path, writable: false)
         XCTAssertEqual(try db.scalarInt("SELECT max_time_secs FROM feeds"), 49 * 3600 + 600)
     }
@@ -245,7 +249,7 @@ final class TrustTests: XCTestCase {
     // MARK: - Output failures
 
     func testOutputIntoAMissingFolderNamesThePath() throws {
-        let output = TestSupport.temporaryDirectory().appendingPathComponent("missing/out.db").path
+        let output = TemporaryFolders.make().appendingPathComponent("missing/out.db").path
         let log = DiagnosticLog()
         XCTAssertThrowsError(
             try Compiler.compile(
@@ -261,7 +265,7 @@ final class TrustTests: XCTestCase {
     }
 
     func testDiagnosticsTableInTheReadmeIsTheCatalogue() throws {
-        let readme = try String(contentsOf: TestSupport.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains(DiagnosticCode.markdownTable), "regenerate the README table with `gtfs-compile --list-codes`")
     }
 }
