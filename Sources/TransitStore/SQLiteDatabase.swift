@@ -42,6 +42,14 @@ package final class SQLiteDatabase {
         try SQLiteStatement(database: self, sql: sql)
     }
 
+    /// `INSERT INTO table (columns...) VALUES (?1, ...)`: the columns are named, so a change of
+    /// column order in the schema cannot shuffle data. `table` and `columns` are the code's own
+    /// names, never input.
+    package func prepareInsert(into table: String, columns: [String]) throws -> SQLiteStatement {
+        let parameters = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        return try prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(parameters))")
+    }
+
     /// A prepared statement kept for reuse on this connection, reset and unbound.
     package func cached(_ sql: String) throws -> SQLiteStatement {
         if let statement = cache[sql] {

@@ -1,8 +1,7 @@
 import CSQLite
 
-private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// A compiled SQL statement with positional parameters (1-based) and columns (0-based).
+/// A compiled SQL statement. Parameters are bound from a list of `SQLiteValue`s, in the
+/// order the SQL names them; columns are read by 0-based position in the SELECT list.
 package final class SQLiteStatement {
     private let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
@@ -26,28 +25,15 @@ package final class SQLiteStatement {
         sqlite3_clear_bindings(statement)
     }
 
-    package func bind(_ index: Int32, _ value: Int) {
-        sqlite3_bind_int64(statement, index, Int64(value))
+    /// Binds `values` to parameters 1, 2, ... (after clearing earlier bindings).
+    package func bind(_ values: [any SQLiteValue]) {
+        reset()
+        for (offset, value) in values.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
     }
 
-    package func bind(_ index: Int32, _ value: Double) {
-        sqlite3_bind_double(statement, index, value)
-    }
-
-    package func bind(_ index: Int32, _ value: String) {
-        sqlite3_bind_text(statement, index, value, -1, transientDestructor)
-    }
-
-    package func bind(_ index: Int32, _ value: Int?) {
-        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
-    }
-
-    package func bind(_ index: Int32, _ value: Double?) {
-        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
-    }
-
-    package func bind(_ index: Int32, _ value: String?) {
-        if let value { bind(index, value) } else { sqlite3_bind_null(statement, index) }
+    /// Binds one parameter (1-based), leaving the others as they are.
+    package func bind(_ index: Int32, _ value: some SQLiteValue) {
+        value.bind(to: statement, at: index)
     }
 
     /// Advances to the next row; false when done.
@@ -63,6 +49,12 @@ package final class SQLiteStatement {
     package func run() throws {
         defer { sqlite3_reset(statement) }
         _ = try step()
+    }
+
+    /// Binds `values` and runs the statement (an insert, an update).
+    package func run(_ values: [any SQLiteValue]) throws {
+        bind(values)
+        try run()
     }
 
     package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
