@@ -69,7 +69,7 @@ public final class TransitBundle: Sendable {
         guard windowMinutes >= 0, windowMinutes <= 7 * 1440 else { throw TransitError.badArgument("window must be 0 to 10080 minutes") }
         guard limit >= 0 else { throw TransitError.badArgument("limit must not be negative") }
         return try pool.with { db in
-            let sid = try resolveStop(stop, feed: feed, db: db)
+            let sid = try resolve(.stop, stop, feed: feed, db: db).id
             let row = try entities.stop(sid, db: db)
             let source = catalog.feed(fid: row.fid)
             let from = instant(at, in: source)
@@ -108,7 +108,7 @@ public final class TransitBundle: Sendable {
             """
             SELECT t.rid, t.hid, t.wheelchair_accessible, d.trip_id FROM trips t JOIN dict_trip d ON d.tid = t.tid WHERE t.tid = ?1
             """)
-        q.bind(1, c.tid)
+        q.bind([c.tid])
         guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(c.tid) is missing from the bundle") }
         let route = try entities.route(q.int(0), db: db)
         let headsign: String
@@ -125,22 +125,6 @@ public final class TransitBundle: Sendable {
             departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
             departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
             frequencyBased: c.frequencyBased, wheelchairAccessible: q.int(2))
-    }
-
-    /// The sid of a stop_id, in `feed` or in the only feed that has it.
-    func resolveStop(_ stopID: String, feed: String?, db: SQLiteDatabase) throws -> Int {
-        let q = try db.cached("SELECT sid FROM dict_stop WHERE fid = ?1 AND stop_id = ?2")
-        let candidates = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
-        var found: [(Int, String)] = []
-        for candidate in candidates {
-            q.reset()
-            q.bind(1, candidate.fid)
-            q.bind(2, stopID)
-            if try q.step() { found.append((q.int(0), candidate.feedID)) }
-        }
-        guard let first = found.first else { throw TransitError.unknownStop(stopID) }
-        guard found.count == 1 else { throw TransitError.ambiguousStop(stopID, feeds: found.map(\.1)) }
-        return first.0
     }
 
     // MARK: - Info

@@ -25,7 +25,8 @@ enum BundleTables {
                 f.fid, f.feedID, f.timezone, f.version, f.publisher, f.firstDate, f.lastDate, f.maxTimeSecs, f.hasFrequencies, f.sha256,
             ])
         }
-        let agency = try db.prepareInsert(into: "agencies", columns: ["aid", "fid", "agency_id", "name", "url", "timezone", "lang", "phone"])
+        let agency = try db.prepareInsert(
+            into: "agencies", columns: ["aid", "fid", "agency_id", "name", "url", "timezone", "lang", "phone"])
         for a in m.agencies {
             let r = a.record
             try agency.run([a.aid, a.fid, r.agencyID, r.name, r.url, r.timezone, r.lang, r.phone])
@@ -36,7 +37,9 @@ enum BundleTables {
             into: "routes", columns: ["rid", "fid", "aid", "short_name", "long_name", "route_type", "color", "text_color"])
         for r in m.routes {
             try dictRoute.run([r.fid, r.routeID, r.rid])
-            try route.run([r.rid, r.fid, r.aid, r.record.shortName, r.record.longName, r.record.routeType, r.record.color, r.record.textColor])
+            try route.run([
+                r.rid, r.fid, r.aid, r.record.shortName, r.record.longName, r.record.routeType, r.record.color, r.record.textColor,
+            ])
         }
         let headsign = try db.prepareInsert(into: "headsigns", columns: ["hid", "text"])
         for (i, text) in m.headsigns.enumerated() { try headsign.run([i + 1, text]) }

@@ -104,7 +104,7 @@ struct BundleWriter {
         try side.value()
         try db.execute("COMMIT")
         let attach = try db.prepare("ATTACH DATABASE ?1 AS side")
-        attach.bind(1, sidePath)
+        attach.bind([sidePath])
         try attach.run()
         try db.execute("BEGIN")
         for sql in sideStatements {

@@ -68,7 +68,7 @@ final class EntityCache: Sendable {
                 SELECT s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code,
                        s.wheelchair_boarding FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1
                 """)
-            q.bind(1, sid)
+            q.bind([sid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
             return StopRow(
                 sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
@@ -84,9 +84,9 @@ final class EntityCache: Sendable {
                 """
                 SELECT ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
                 JOIN patterns p ON p.pid = ps.pid
-                WHERE ps.sid = ?1 AND ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
+                WHERE ps.sid = ?1 AND \(BundleSQL.patternStopIsDeparture)
                 """)
-            q.bind(1, sid)
+            q.bind([sid])
             var result: [DepartingStop] = []
             while try q.step() {
                 result.append(DepartingStop(pid: q.int(0), departureOffset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3)))
@@ -98,16 +98,12 @@ final class EntityCache: Sendable {
 
     /// Reads every pattern's trips and every stop's departing pattern stops in two scans.
     func preloadDepartures(db: SQLiteDatabase) throws {
-        let trips = try db.prepare(
-            """
-            SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
-            WHERE frequency = 0 ORDER BY pid, start_time_secs, tid
-            """)
+        let trips = try db.prepare("\(BundleSQL.patternTrips) \(BundleSQL.patternTripsOrder)")
         try cachePatternTrips(from: trips, only: nil)
         let stops = try db.prepare(
             """
             SELECT ps.sid, ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid FROM pattern_stops ps
-            JOIN patterns p ON p.pid = ps.pid WHERE ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
+            JOIN patterns p ON p.pid = ps.pid WHERE \(BundleSQL.patternStopIsDeparture)
             """)
         var bySid: [Int: [DepartingStop]] = [:]
         while try stops.step() {
@@ -124,11 +120,8 @@ final class EntityCache: Sendable {
         let missing = Set(pids.filter { !patternTrips.contains($0) })
         guard missing.count > 1 else { return }
         let q = try db.cached(
-            """
-            SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
-            WHERE pid IN (SELECT pid FROM pattern_stops WHERE sid = ?1) AND frequency = 0 ORDER BY pid, start_time_secs, tid
-            """)
-        q.bind(1, sid)
+            "\(BundleSQL.patternTrips) AND pid IN (SELECT pid FROM pattern_stops WHERE sid = ?1) \(BundleSQL.patternTripsOrder)")
+        q.bind([sid])
         try cachePatternTrips(from: q, only: missing)
     }
 
@@ -167,12 +160,8 @@ final class EntityCache: Sendable {
     /// The regular trips of pattern `pid` by start time, read once.
     func trips(ofPattern pid: Int, db: SQLiteDatabase) throws -> PatternTrips {
         try patternTrips.value(pid) {
-            let q = try db.cached(
-                """
-                SELECT pid, start_time_secs, sv, tid FROM trips INDEXED BY trips_by_pattern
-                WHERE pid = ?1 AND frequency = 0 ORDER BY start_time_secs, tid
-                """)
-            q.bind(1, pid)
+            let q = try db.cached("\(BundleSQL.patternTrips) AND pid = ?1 \(BundleSQL.patternTripsOrder)")
+            q.bind([pid])
             var result = PatternTrips(starts: [], services: [], tids: [])
             try Self.readPatternTrips(q) { result = $1 }
             return result
@@ -188,7 +177,7 @@ final class EntityCache: Sendable {
     func children(of sid: Int, db: SQLiteDatabase) throws -> [Int] {
         try children.value(sid) {
             let q = try db.cached("SELECT sid FROM stops WHERE parent_sid = ?1 ORDER BY sid")
-            q.bind(1, sid)
+            q.bind([sid])
             var result: [Int] = []
             while try q.step() { result.append(q.int(0)) }
             return result
@@ -202,7 +191,7 @@ final class EntityCache: Sendable {
                 SELECT d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color
                 FROM routes r JOIN dict_route d ON d.rid = r.rid WHERE r.rid = ?1
                 """)
-            q.bind(1, rid)
+            q.bind([rid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
             return RouteRow(
                 routeID: q.string(0), shortName: q.optionalString(1), longName: q.optionalString(2),
@@ -213,7 +202,7 @@ final class EntityCache: Sendable {
     func headsign(_ hid: Int, db: SQLiteDatabase) throws -> String {
         try headsigns.value(hid) {
             let q = try db.cached("SELECT text FROM headsigns WHERE hid = ?1")
-            q.bind(1, hid)
+            q.bind([hid])
             return try q.step() ? q.string(0) : ""
         }
     }
@@ -222,7 +211,7 @@ final class EntityCache: Sendable {
     func lastStop(ofPattern pid: Int, db: SQLiteDatabase) throws -> Int {
         try lastStops.value(pid) {
             let q = try db.cached("SELECT sid FROM pattern_stops WHERE pid = ?1 ORDER BY idx DESC LIMIT 1")
-            q.bind(1, pid)
+            q.bind([pid])
             return try q.step() ? q.int(0) : 0
         }
     }

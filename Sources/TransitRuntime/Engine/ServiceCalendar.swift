@@ -25,11 +25,10 @@ final class ServiceCalendar: Sendable {
             var set = ActiveSet(words: [UInt64](repeating: 0, count: serviceCount / 64 + 1))
             let date = day.yyyymmdd
             let weekly = try db.cached("SELECT sv FROM calendar WHERE start_date <= ?1 AND end_date >= ?1 AND (days >> ?2) & 1")
-            weekly.bind(1, date)
-            weekly.bind(2, day.weekdayIndex)
+            weekly.bind([date, day.weekdayIndex])
             while try weekly.step() { set.set(weekly.int(0), true) }
             let exceptions = try db.cached("SELECT sv, exception_type FROM calendar_dates WHERE date = ?1")
-            exceptions.bind(1, date)
+            exceptions.bind([date])
             while try exceptions.step() { set.set(exceptions.int(0), exceptions.int(1) == 1) }
             return set
         }

@@ -9,6 +9,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The stop id exists in several feeds; pass one of them.
     case ambiguousStop(String, feeds: [String])
     case unknownTrip(String)
+    case ambiguousTrip(String, feeds: [String])
     case unknownFeed(String)
     case unknownCity(String)
     /// The date (YYYY-MM-DD) lies outside the feed's service range.
@@ -26,6 +27,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownStop: return "unknown_stop"
         case .ambiguousStop: return "ambiguous_stop"
         case .unknownTrip: return "unknown_trip"
+        case .ambiguousTrip: return "ambiguous_trip"
         case .unknownFeed: return "unknown_feed"
         case .unknownCity: return "unknown_city"
         case .dateOutOfRange: return "date_out_of_range"
@@ -43,6 +45,8 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguousStop(let id, let feeds):
             return "stop \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownTrip(let id): return "unknown trip \"\(id)\""
+        case .ambiguousTrip(let id, let feeds):
+            return "trip \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownFeed(let id): return "unknown feed \"\(id)\""
         case .unknownCity(let id): return "unknown city \"\(id)\""
         case .dateOutOfRange(let date, let feed, let first, let last):

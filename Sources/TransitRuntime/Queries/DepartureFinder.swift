@@ -95,9 +95,9 @@ struct DepartureFinder {
                 JOIN patterns p ON p.pid = ps.pid
                 JOIN trips t ON t.pid = ps.pid AND t.frequency = 1
                 JOIN frequencies f ON f.tid = t.tid
-                WHERE ps.sid = ?1 AND ps.pickup_type <> 1 AND ps.idx < p.n_stops - 1
+                WHERE ps.sid = ?1 AND \(BundleSQL.patternStopIsDeparture)
                 """)
-            q.bind(1, sid)
+            q.bind([sid])
             var rows: [TemplateAtStop] = []
             while try q.step() {
                 rows.append(

@@ -27,12 +27,12 @@ extension TransitBundle {
     public func city(id: String) throws -> City {
         try pool.with { db in
             let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.city_id = ?1")
-            q.bind(1, id)
+            q.bind([id])
             guard try q.step() else { throw TransitError.unknownCity(id) }
             let cid = q.int(0)
             var city = Self.city(from: q)
             let names = try db.cached("SELECT names FROM city_alternate_names WHERE cid = ?1")
-            names.bind(1, cid)
+            names.bind([cid])
             if try names.step() { city.alternateNames = names.string(0).split(separator: "\n").map(String.init) }
             city.categories = try strings(
                 db, "SELECT k.name FROM city_categories cc JOIN categories k ON k.cat = cc.cat WHERE cc.cid = ?1 ORDER BY k.name", cid)
@@ -40,7 +40,7 @@ extension TransitBundle {
                 db, "SELECT f.feed_id FROM city_feeds cf JOIN feeds f ON f.fid = cf.fid WHERE cf.cid = ?1 ORDER BY f.fid", cid)
             let attractions = try db.cached(
                 "SELECT attraction_id, name, description, lat, lng FROM city_attractions WHERE cid = ?1 ORDER BY idx")
-            attractions.bind(1, cid)
+            attractions.bind([cid])
             while try attractions.step() {
                 city.attractions.append(
                     .init(
@@ -48,7 +48,7 @@ extension TransitBundle {
                         lat: attractions.optionalDouble(3), lng: attractions.optionalDouble(4)))
             }
             let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
-            images.bind(1, cid)
+            images.bind([cid])
             while try images.step() {
                 city.images.append(
                     .init(
@@ -57,7 +57,7 @@ extension TransitBundle {
             }
             let related = try db.cached(
                 "SELECT c.city_id, c.name FROM city_related r JOIN cities c ON c.cid = r.related_cid WHERE r.cid = ?1 ORDER BY r.idx")
-            related.bind(1, cid)
+            related.bind([cid])
             while try related.step() { city.relatedCities.append(.init(id: related.string(0), name: related.string(1))) }
             return city
         }
@@ -84,7 +84,7 @@ extension TransitBundle {
                 LEFT JOIN city_alternate_names n ON n.cid = c.cid
                 WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL) LIMIT 2000
                 """)
-            exact.bind(1, words.map { "\"\($0)\"" }.joined(separator: " "))
+            exact.bind([words.map { "\"\($0)\"" }.joined(separator: " ")])
             bind(filter, to: exact)
             var full: [(population: Int, cid: Int)] = []
             while try exact.step() {
@@ -102,8 +102,7 @@ extension TransitBundle {
                     WHERE cities_fts MATCH ?1 AND \(Self.cityFilterSQL)
                     ORDER BY c.population DESC, c.cid LIMIT ?2
                     """)
-                partial.bind(1, words.map { "\"\($0)\"*" }.joined(separator: " "))
-                partial.bind(2, limit + full.count)
+                partial.bind([words.map { "\"\($0)\"*" }.joined(separator: " "), limit + full.count])
                 bind(filter, to: partial)
                 let taken = Set(cids)
                 while cids.count < limit, try partial.step() {
@@ -127,7 +126,7 @@ extension TransitBundle {
                 """
                 SELECT \(Self.cityColumns) FROM cities c WHERE \(Self.cityFilterSQL) ORDER BY c.population DESC, c.cid LIMIT ?1
                 """)
-            q.bind(1, limit)
+            q.bind([limit])
             bind(filter, to: q)
             var result: [City] = []
             while try q.step() { result.append(Self.city(from: q)) }
@@ -154,8 +153,7 @@ extension TransitBundle {
                     SELECT c.cid, c.lat, c.lng FROM city_cells g JOIN cities c ON c.cid = g.cid
                     WHERE g.cell BETWEEN ?1 AND ?2 AND \(Self.cityFilterSQL)
                     """)
-                q.bind(1, first)
-                q.bind(2, last)
+                q.bind([first, last])
                 bind(filter, to: q)
                 var rows: [(cid: Int, lat: Double, lng: Double)] = []
                 while try q.step() { rows.append((q.int(0), q.double(1), q.double(2))) }
@@ -179,14 +177,14 @@ extension TransitBundle {
 
     private func cityRow(cid: Int, db: SQLiteDatabase) throws -> City {
         let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.cid = ?1")
-        q.bind(1, cid)
+        q.bind([cid])
         guard try q.step() else { throw TransitError.sqlite(code: 0, message: "city \(cid) is missing from the bundle") }
         return Self.city(from: q)
     }
 
     private func strings(_ db: SQLiteDatabase, _ sql: String, _ cid: Int) throws -> [String] {
         let q = try db.cached(sql)
-        q.bind(1, cid)
+        q.bind([cid])
         var result: [String] = []
         while try q.step() { result.append(q.string(0)) }
         return result

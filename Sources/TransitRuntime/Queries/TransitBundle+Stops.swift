@@ -22,8 +22,7 @@ extension TransitBundle {
                 SELECT f.rowid, s.name, s.location_type FROM stops_fts f JOIN stops s ON s.sid = f.rowid
                 WHERE stops_fts MATCH ?1 ORDER BY length(s.name), f.rowid LIMIT ?2
                 """)
-            q.bind(1, match)
-            q.bind(2, max(100, limit * 5))
+            q.bind([match, max(100, limit * 5)])
             var scored: [(closeness: Int, length: Int, station: Int, sid: Int)] = []
             while try q.step() {
                 let name = entities.searchKey(q.int(0), name: q.string(1))
@@ -51,10 +50,7 @@ extension TransitBundle {
                 """
                 SELECT sid FROM stops_rtree WHERE max_lat >= ?1 AND min_lat <= ?2 AND max_lon >= ?3 AND min_lon <= ?4
                 """)
-            q.bind(1, box.minLat)
-            q.bind(2, box.maxLat)
-            q.bind(3, box.minLon)
-            q.bind(4, box.maxLon)
+            q.bind([box.minLat, box.maxLat, box.minLon, box.maxLon])
             var hits: [(Double, EntityCache.StopRow)] = []
             while try q.step() {
                 let row = try entities.stop(q.int(0), db: db)

@@ -8,29 +8,16 @@ extension TransitBundle {
     /// let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-28")!)
     /// trip.stopTimes.map(\.departureTime)
     /// ```
-    /// - Throws: `TransitError.unknownTrip`, `.unknownFeed`, `.dateOutOfRange`.
+    /// - Throws: `TransitError.unknownTrip`, `.ambiguousTrip`, `.unknownFeed`, `.dateOutOfRange`.
     public func trip(id: String, feed: String? = nil, date: ServiceDate) throws -> TripDetails {
         try pool.with { db in
-            let lookup = try db.cached("SELECT tid FROM dict_trip WHERE fid = ?1 AND trip_id = ?2")
-            let candidates = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
-            var found: [(tid: Int, feed: FeedCatalog.Feed)] = []
-            for candidate in candidates {
-                lookup.reset()
-                lookup.bind(1, candidate.fid)
-                lookup.bind(2, id)
-                if try lookup.step() { found.append((lookup.int(0), candidate)) }
-            }
-            guard let match = found.first else { throw TransitError.unknownTrip(id) }
-            guard found.count == 1 else {
-                throw TransitError.badArgument(
-                    "trip \"\(id)\" is in several feeds (\(found.map(\.feed.feedID).joined(separator: ", "))); choose one with --feed")
-            }
+            let match = try resolve(.trip, id, feed: feed, db: db)
             let source = match.feed
             if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
                 throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
             }
             let t = try db.cached("SELECT pid, rid, sv, start_time_secs, hid, frequency FROM trips WHERE tid = ?1")
-            t.bind(1, match.tid)
+            t.bind([match.id])
             guard try t.step() else { throw TransitError.unknownTrip(id) }
             let pid = t.int(0)
             let rid = t.int(1)
@@ -42,7 +29,7 @@ extension TransitBundle {
                 let f = try db.cached(
                     "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs"
                 )
-                f.bind(1, match.tid)
+                f.bind([match.id])
                 while try f.step() {
                     windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
                 }
@@ -54,7 +41,7 @@ extension TransitBundle {
                 SELECT stop_sequence, sid, arrival_offset_secs, departure_offset_secs, pickup_type, drop_off_type, interpolated
                 FROM pattern_stops WHERE pid = ?1 ORDER BY idx
                 """)
-            ps.bind(1, pid)
+            ps.bind([pid])
             var rows: [(Int, Int, Int, Int, Int, Int, Bool)] = []
             while try ps.step() {
                 let departure = ps.int(3)
