@@ -110,21 +110,21 @@ public final class TransitBundle: Sendable {
             """)
         q.bind([c.tid])
         guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(c.tid) is missing from the bundle") }
-        let route = try entities.route(q.int(0), db: db)
+        let route = try entities.route(q.int("rid"), db: db)
         let headsign: String
-        if let hid = c.stopHeadsign ?? q.optionalInt(1) {
+        if let hid = c.stopHeadsign ?? q.optionalInt("hid") {
             headsign = try entities.headsign(hid, db: db)
         } else {
             headsign = try entities.stop(entities.lastStop(ofPattern: c.pid, db: db), db: db).name
         }
         return Departure(
             feed: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
-            tripID: q.string(3), routeID: route.routeID, routeShortName: route.shortName,
+            tripID: q.string("trip_id"), routeID: route.routeID, routeShortName: route.shortName,
             routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
             routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
             departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
             departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
-            frequencyBased: c.frequencyBased, wheelchairAccessible: q.int(2))
+            frequencyBased: c.frequencyBased, wheelchairAccessible: q.int("wheelchair_accessible"))
     }
 
     // MARK: - Info

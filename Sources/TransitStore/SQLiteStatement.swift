@@ -1,7 +1,8 @@
 import CSQLite
 
 /// A compiled SQL statement. Parameters are bound from a list of `SQLiteValue`s, in the
-/// order the SQL names them; columns are read by 0-based position in the SELECT list.
+/// order the SQL names them. Columns are read by name (`row.int("sid")`), or by 0-based
+/// position in scans that read millions of rows from a SELECT written beside them.
 package final class SQLiteStatement {
     private let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
@@ -19,6 +20,25 @@ package final class SQLiteStatement {
     }
 
     deinit { sqlite3_finalize(statement) }
+
+    /// Result column positions by name (`SELECT s.fid` is named `fid`), read once.
+    private lazy var columnIndexes: [String: Int32] = {
+        var names: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(statement) {
+            if let name = sqlite3_column_name(statement, index) { names[String(cString: name)] = index }
+        }
+        return names
+    }()
+
+    /// The position of result column `name`. A name the SELECT lacks is a programming error,
+    /// caught by the tests; in release it reads as NULL.
+    private func column(_ name: String) -> Int32 {
+        guard let index = columnIndexes[name] else {
+            assertionFailure("no column \(name) in \(sql)")
+            return sqlite3_column_count(statement)
+        }
+        return index
+    }
 
     package func reset() {
         sqlite3_reset(statement)
@@ -74,4 +94,11 @@ package final class SQLiteStatement {
     }
 
     package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    package func int(_ name: String) -> Int { int(column(name)) }
+    package func double(_ name: String) -> Double { double(column(name)) }
+    package func string(_ name: String) -> String { string(column(name)) }
+    package func optionalInt(_ name: String) -> Int? { optionalInt(column(name)) }
+    package func optionalDouble(_ name: String) -> Double? { optionalDouble(column(name)) }
+    package func optionalString(_ name: String) -> String? { optionalString(column(name)) }
 }

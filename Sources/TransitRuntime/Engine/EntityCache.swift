@@ -15,6 +15,26 @@ final class EntityCache: Sendable {
         let parentSid: Int?
         let platformCode: String?
         let wheelchairBoarding: Int
+
+        /// A row of `stopColumns`.
+        init(row q: SQLiteStatement) {
+            sid = q.int("sid")
+            fid = q.int("fid")
+            stopID = q.string("stop_id")
+            name = q.string("name")
+            code = q.optionalString("code")
+            lat = q.optionalDouble("lat")
+            lon = q.optionalDouble("lon")
+            locationType = q.int("location_type")
+            parentSid = q.optionalInt("parent_sid")
+            platformCode = q.optionalString("platform_code")
+            wheelchairBoarding = q.int("wheelchair_boarding")
+        }
+
+        /// What `init(row:)` reads, over `stops s JOIN dict_stop d`.
+        static let columns = """
+            s.sid, s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code, s.wheelchair_boarding
+            """
     }
 
     struct RouteRow: Sendable {
@@ -24,6 +44,16 @@ final class EntityCache: Sendable {
         let routeType: Int
         let color: String?
         let textColor: String?
+
+        /// A row of `routes r JOIN dict_route d`.
+        init(row q: SQLiteStatement) {
+            routeID = q.string("route_id")
+            shortName = q.optionalString("short_name")
+            longName = q.optionalString("long_name")
+            routeType = q.int("route_type")
+            color = q.optionalString("color")
+            textColor = q.optionalString("text_color")
+        }
     }
 
     /// A pattern's stop where trips may be boarded (not its last stop, pickup_type not 1).
@@ -63,17 +93,10 @@ final class EntityCache: Sendable {
 
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
         try stops.value(sid) {
-            let q = try db.cached(
-                """
-                SELECT s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code,
-                       s.wheelchair_boarding FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1
-                """)
+            let q = try db.cached("SELECT \(StopRow.columns) FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1")
             q.bind([sid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
-            return StopRow(
-                sid: sid, fid: q.int(0), stopID: q.string(1), name: q.string(2), code: q.optionalString(3),
-                lat: q.optionalDouble(4), lon: q.optionalDouble(5), locationType: q.int(6),
-                parentSid: q.optionalInt(7), platformCode: q.optionalString(8), wheelchairBoarding: q.int(9))
+            return StopRow(row: q)
         }
     }
 
@@ -193,9 +216,7 @@ final class EntityCache: Sendable {
                 """)
             q.bind([rid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
-            return RouteRow(
-                routeID: q.string(0), shortName: q.optionalString(1), longName: q.optionalString(2),
-                routeType: q.int(3), color: q.optionalString(4), textColor: q.optionalString(5))
+            return RouteRow(row: q)
         }
     }
 

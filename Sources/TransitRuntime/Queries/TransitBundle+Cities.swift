@@ -2,7 +2,7 @@ import Foundation
 import TransitStore
 
 extension TransitBundle {
-    /// Columns read for every city, in this order.
+    /// Columns read for every city (`city(from:)` reads them by name).
     static let cityColumns = """
         c.cid, c.city_id, c.name, c.country, c.country_name, c.lat, c.lng, c.timezone, c.population, c.description,
         c.cost_of_living, c.internet_speed, c.safety_rating, c.climate
@@ -29,7 +29,7 @@ extension TransitBundle {
             let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.city_id = ?1")
             q.bind([id])
             guard try q.step() else { throw TransitError.unknownCity(id) }
-            let cid = q.int(0)
+            let cid = q.int("cid")
             var city = Self.city(from: q)
             let names = try db.cached("SELECT names FROM city_alternate_names WHERE cid = ?1")
             names.bind([cid])
@@ -42,23 +42,24 @@ extension TransitBundle {
                 "SELECT attraction_id, name, description, lat, lng FROM city_attractions WHERE cid = ?1 ORDER BY idx")
             attractions.bind([cid])
             while try attractions.step() {
+                let a = attractions
                 city.attractions.append(
                     .init(
-                        id: attractions.optionalString(0), name: attractions.string(1), description: attractions.optionalString(2),
-                        lat: attractions.optionalDouble(3), lng: attractions.optionalDouble(4)))
+                        id: a.optionalString("attraction_id"), name: a.string("name"), description: a.optionalString("description"),
+                        lat: a.optionalDouble("lat"), lng: a.optionalDouble("lng")))
             }
             let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
             images.bind([cid])
             while try images.step() {
                 city.images.append(
                     .init(
-                        id: images.optionalString(0), url: images.string(1), type: images.string(2),
-                        width: images.optionalInt(3), height: images.optionalInt(4), size: images.optionalInt(5)))
+                        id: images.optionalString("image_id"), url: images.string("url"), type: images.string("type"),
+                        width: images.optionalInt("width"), height: images.optionalInt("height"), size: images.optionalInt("size")))
             }
             let related = try db.cached(
                 "SELECT c.city_id, c.name FROM city_related r JOIN cities c ON c.cid = r.related_cid WHERE r.cid = ?1 ORDER BY r.idx")
             related.bind([cid])
-            while try related.step() { city.relatedCities.append(.init(id: related.string(0), name: related.string(1))) }
+            while try related.step() { city.relatedCities.append(.init(id: related.string("city_id"), name: related.string("name"))) }
             return city
         }
     }
@@ -190,12 +191,14 @@ extension TransitBundle {
         return result
     }
 
+    /// A row of `cityColumns`.
     static func city(from q: SQLiteStatement) -> City {
         City(
-            id: q.string(1), name: q.string(2), country: q.string(3), countryName: q.optionalString(4), lat: q.double(5),
-            lng: q.double(6), timezone: q.optionalString(7), population: q.optionalInt(8), description: q.optionalString(9),
-            costOfLiving: q.optionalDouble(10), internetSpeed: q.optionalDouble(11), safetyRating: q.optionalDouble(12),
-            climate: q.optionalString(13))
+            id: q.string("city_id"), name: q.string("name"), country: q.string("country"), countryName: q.optionalString("country_name"),
+            lat: q.double("lat"), lng: q.double("lng"), timezone: q.optionalString("timezone"), population: q.optionalInt("population"),
+            description: q.optionalString("description"), costOfLiving: q.optionalDouble("cost_of_living"),
+            internetSpeed: q.optionalDouble("internet_speed"), safetyRating: q.optionalDouble("safety_rating"),
+            climate: q.optionalString("climate"))
     }
 
     /// A cheap test before normalizing: an ASCII query can only equal a name written in

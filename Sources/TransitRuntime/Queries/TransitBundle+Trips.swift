@@ -19,13 +19,13 @@ extension TransitBundle {
             let t = try db.cached("SELECT pid, rid, sv, start_time_secs, hid, frequency FROM trips WHERE tid = ?1")
             t.bind([match.id])
             guard try t.step() else { throw TransitError.unknownTrip(id) }
-            let pid = t.int(0)
-            let rid = t.int(1)
-            let sv = t.int(2)
-            let start = t.int(3)
-            let tripHeadsign = t.optionalInt(4)
+            let pid = t.int("pid")
+            let rid = t.int("rid")
+            let sv = t.int("sv")
+            let start = t.int("start_time_secs")
+            let tripHeadsign = t.optionalInt("hid")
             var windows: [TripDetails.FrequencyWindow] = []
-            if t.int(5) != 0 {
+            if t.int("frequency") != 0 {
                 let f = try db.cached(
                     "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs"
                 )
