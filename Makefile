@@ -26,7 +26,7 @@ deps:
 # Regenerates the Swift copy of schemas/bundle.sql (a test fails when they differ).
 schema:
 	@{ printf '// swift-format-ignore-file\n// Generated from schemas/bundle.sql by `make schema`. Do not edit.\nextension BundleSchema {\n    package static let sql = #"""\n'; \
-	  cat schemas/bundle.sql; printf '"""#\n}\n'; } > Sources/TransitStore/BundleSchema+SQL.swift
+	  cat schemas/bundle.sql; printf '"""#\n}\n'; } > Sources/BundleFormat/BundleSchema+SQL.swift
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)

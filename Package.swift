@@ -16,10 +16,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // The SQLite layer and the bundle schema, shared by the compiler and the runtime.
-        .target(name: "TransitStore", dependencies: ["CSQLite"]),
-        .target(name: "GTFSCompiler", dependencies: ["TransitStore", "CZlib"]),
-        .target(name: "TransitRuntime", dependencies: ["TransitStore"]),
+        // The bundle file format both sides share: schema, SQLite access, dates, geo, search keys.
+        .target(name: "BundleFormat", dependencies: ["CSQLite"]),
+        // Text read by the compiler and the command line only: JSON (catalogues, batch) and UTF-8 checks.
+        .target(name: "TransitJSON"),
+        .target(name: "GTFSCompiler", dependencies: ["BundleFormat", "TransitJSON", "CZlib"]),
+        .target(name: "TransitRuntime", dependencies: ["BundleFormat"]),
         .executableTarget(
             name: "gtfs-compile",
             dependencies: [
@@ -28,14 +30,14 @@ let package = Package(
         .executableTarget(
             name: "transit-query",
             dependencies: [
-                "TransitRuntime", "TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransitRuntime", "BundleFormat", "TransitJSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
         .target(name: "TestKit", path: "Tests/TestKit"),
-        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TestKit"]),
-        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TestKit"]),
+        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
+        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,9 @@
+import BundleFormat
+import Foundation
 // libFuzzer entry point for the compiler's input readers. Built by `make fuzz` together
 // with the GTFSCompiler sources as one module (so the readers' internal API is reachable);
 // FUZZ_TARGET chooses what the input feeds: csv, zip, fields or json.
-import Foundation
-import TransitStore
+import TransitJSON
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "csv"
 private let scratch = NSTemporaryDirectory() + "gtfs-fuzz-\(getpid()).zip"

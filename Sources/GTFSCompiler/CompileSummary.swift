@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Counts for the one-screen summary and the `--report` file.
 public struct CompileSummary: Sendable {

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// The compile pipeline in one place: each feed is read (source -> CSV -> typed
 /// records with diagnostics), folded into the model (patterns, services), and the

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 extension TransitBundle {
     /// The toolkit release this runtime belongs to (what `transit-query --version` prints).

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// A compiled transit bundle, opened read-only. Answers departures, stop searches,
 /// trips and bundle facts offline. One instance may be shared by many threads.

@@ -1,5 +1,6 @@
+import BundleFormat
+import TransitJSON
 import TransitRuntime
-import TransitStore
 
 extension BatchRunner {
     /// `{"op":"city","city":ID}` and `{"op":"cities", "search"|"near"|"country", filters...}`.

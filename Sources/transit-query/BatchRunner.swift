@@ -1,6 +1,7 @@
+import BundleFormat
 import Foundation
+import TransitJSON
 import TransitRuntime
-import TransitStore
 
 /// Answers one batch line: parses the query object, runs it, renders the answer.
 struct BatchRunner {

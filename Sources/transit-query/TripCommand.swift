@@ -1,6 +1,6 @@
 import ArgumentParser
+import BundleFormat
 import TransitRuntime
-import TransitStore
 
 struct TripCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "trip", abstract: "A trip's stops and times on a service date.")

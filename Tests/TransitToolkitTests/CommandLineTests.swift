@@ -1,6 +1,6 @@
+import BundleFormat
 import Foundation
 import TestKit
-import TransitStore
 import XCTest
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.

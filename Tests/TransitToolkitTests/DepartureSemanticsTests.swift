@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 import XCTest
 
 @testable import TransitRuntime

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 import XCTest
 
 @testable import GTFSCompiler

@@ -1,7 +1,7 @@
+import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
-import TransitStore
 import XCTest
 
 @testable import GTFSCompiler

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// Writes a `BundleModel` as a SQLite bundle, atomically: everything goes to a
 /// temporary file beside the output, which is renamed over it only when complete.

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Inserts a checked city catalogue. `insertRows` fills the ordinary tables (cities,
 /// alternate names, categories, attractions, images, links, grid cells) and

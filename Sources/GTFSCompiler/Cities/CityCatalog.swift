@@ -1,5 +1,6 @@
+import BundleFormat
 import Foundation
-import TransitStore
+import TransitJSON
 
 /// Reads and checks a city catalogue (`schemas/city.schema.json`). Problems with one
 /// city are warnings naming the JSON path; that value, link or city is dropped.

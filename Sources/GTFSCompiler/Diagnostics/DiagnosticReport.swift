@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// The `--report` file, written whether the compile succeeded or failed: the outcome, the
 /// bundle (path, bytes, SHA-256) when written, per-feed counts and coverage, counts by

@@ -1,5 +1,6 @@
+import BundleFormat
 import Foundation
-import TransitStore
+import TransitJSON
 
 /// Reads RFC 4180 CSV from a byte stream, one record at a time, without making
 /// Strings: fields are byte ranges into an internal buffer, valid until the next

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// Parses GTFS field values straight from bytes.
 enum FieldParser {

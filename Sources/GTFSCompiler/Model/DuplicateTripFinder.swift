@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Finds trips of one feed that a rider cannot tell apart: same route, same stops at the
 /// same times (one pattern and one start time), same headsign, and running on a common

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Which days each service of one feed runs on (calendar weekdays within its range, plus
 /// calendar_dates additions, minus removals), for checks made at compile time.

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Turns the stop_times columns of one feed into checked, fully timed trips:
 /// groups rows by trip, orders them by stop_sequence, drops what is invalid (with

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// Read-only SQLite connections to one bundle, handed to one thread at a time.
 /// A thread that finds none idle opens another, so queries never wait on each other.

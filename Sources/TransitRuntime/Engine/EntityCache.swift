@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Small, often-needed rows (stops, routes, headsigns, pattern ends), read on first
 /// use and kept. Safe to share between threads.

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// The bundle's feeds, loaded once at open (a handful of rows).
 struct FeedCatalog: Sendable {

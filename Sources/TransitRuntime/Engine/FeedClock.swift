@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// Time arithmetic in one feed's timezone, following the departures contract:
 /// a GTFS time counts from noon minus 12 hours of its service day.

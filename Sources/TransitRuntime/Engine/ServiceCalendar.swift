@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Which services run on a date: calendar weekdays within the date range, plus
 /// calendar_dates additions, minus removals. Answers are cached per date as bitsets.

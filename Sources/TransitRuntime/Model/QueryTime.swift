@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// When a departures query starts: an instant, or a wall-clock time in the stop's feed timezone.
 ///

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// A service day (a calendar date in the feed's timezone), as `YYYY-MM-DD`.
 ///

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Computes departures from a set of stops in a half-open window of instants,
 /// following `departures-semantics.md`:

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// Turns what a person types into an FTS5 query: each word becomes a quoted prefix
 /// term, so no input can inject FTS5 syntax.

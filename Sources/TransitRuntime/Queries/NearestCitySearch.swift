@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 /// k-nearest search over the one-degree `city_cells` grid: squares of cells around the
 /// point grow (1, 3, 5, 9, 17 ... cells wide) until the k-th best distance is no more

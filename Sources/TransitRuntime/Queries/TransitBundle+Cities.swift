@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 extension TransitBundle {
     /// Columns read for every city (`city(from:)` reads them by name).

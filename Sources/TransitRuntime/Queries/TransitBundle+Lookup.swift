@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 /// The kinds of text id a query names, with their dictionary table.
 enum TextIDKind {

@@ -1,5 +1,5 @@
+import BundleFormat
 import Foundation
-import TransitStore
 
 extension TransitBundle {
     /// Stops whose names match `text`: case- and diacritics-insensitive, each word a

@@ -1,4 +1,4 @@
-import TransitStore
+import BundleFormat
 
 extension TransitBundle {
     /// A trip's stops in order with times on `date`. For a frequency-based trip the times
