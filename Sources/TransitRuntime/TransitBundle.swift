@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let bundle = try TransitBundle(path: "city.db")
-/// let next = try bundle.departures(stop: "GARE_01", at: .local(ServiceDate("2026-03-29")!, secondsOfDay: 8 * 3600))
+/// let next = try bundle.departures(stop: "GARE_01", at: .local(LocalDate("2026-03-29")!, secondsOfDay: 8 * 3600))
 /// for d in next { print(d.departureTime, d.routeShortName ?? "", d.headsign) }
 /// ```
 public final class TransitBundle: Sendable {
@@ -123,7 +123,7 @@ public final class TransitBundle: Sendable {
             routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
             routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
             departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
-            departureTime: feed.clock.iso(c.instant), pickupType: c.pickupType,
+            departureLocal: feed.clock.local(c.instant), pickupType: c.pickupType,
             frequencyBased: c.frequencyBased, wheelchairAccessible: q.int("wheelchair_accessible"))
     }
 

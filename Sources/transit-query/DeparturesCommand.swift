@@ -39,7 +39,7 @@ struct DeparturesCommand: ParsableCommand {
             }
             var table = TextTable(["time", "route", "headsign", "stop", "platform", "trip", "service day"])
             for d in departures {
-                let clock = String(d.departureTime.dropFirst(11).prefix(5))
+                let clock = ClockText.minutes(d.departureLocal)
                 table.add([
                     clock + (d.frequencyBased ? "~" : ""), d.routeShortName ?? d.routeLongName ?? d.routeID, d.headsign,
                     d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description,

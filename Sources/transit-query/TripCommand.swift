@@ -26,8 +26,8 @@ struct TripCommand: ParsableCommand {
             var table = TextTable(["seq", "stop_id", "stop", "arrives", "departs", "pickup", "drop-off"])
             for s in details.stopTimes {
                 table.add([
-                    String(s.stopSequence), s.stopID, s.stopName, String(s.arrivalTime.dropFirst(11).prefix(8)),
-                    String(s.departureTime.dropFirst(11).prefix(8)) + (s.interpolated ? " *" : ""),
+                    String(s.stopSequence), s.stopID, s.stopName, ClockText.seconds(s.arrivalLocal),
+                    ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : ""),
                     String(s.pickupType), String(s.dropOffType),
                 ])
             }

@@ -50,15 +50,11 @@ struct FeedClock: Sendable {
         return offset(at: withAfter) == after ? withAfter : withBefore
     }
 
-    /// ISO 8601 local time with offset, e.g. `2026-03-29T08:00:00+02:00`.
-    func iso(_ epoch: Int) -> String {
+    /// The wall-clock reading of an instant in this timezone.
+    func local(_ epoch: Int) -> LocalDateTime {
         let off = offset(at: epoch)
         let local = epoch + off
         let day = CivilDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
-        let seconds = local - day.dayNumber * 86_400
-        let sign = off < 0 ? "-" : "+"
-        let absolute = abs(off)
-        return
-            "\(day.iso)T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2))\(sign)\(pad(absolute / 3600, 2)):\(pad(absolute / 60 % 60, 2))"
+        return LocalDateTime(date: LocalDate(day), secondsOfDay: local - day.dayNumber * 86_400, utcOffsetSeconds: off)
     }
 }

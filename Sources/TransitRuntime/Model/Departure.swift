@@ -21,8 +21,10 @@ public struct Departure: Sendable, Equatable {
     public var departureSecs: Int
     /// The departure instant.
     public var departure: Date
+    /// The departure on the feed's wall clock (date, time of day, UTC offset).
+    public var departureLocal: LocalDateTime
     /// The departure as ISO 8601 local time with its UTC offset (`2026-03-29T08:00:00+02:00`).
-    public var departureTime: String
+    public var departureTime: String { departureLocal.description }
     public var pickupType: Int
     /// True for instances of a frequencies.txt trip with exact_times = 0 (times are estimates).
     public var frequencyBased: Bool

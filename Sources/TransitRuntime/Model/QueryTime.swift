@@ -9,8 +9,8 @@ import Foundation
 /// ```
 public enum QueryTime: Sendable, Equatable {
     case instant(Date)
-    /// Local date and seconds since local midnight, read in the feed's timezone.
-    case local(ServiceDate, secondsOfDay: Int)
+    /// A wall-clock date and seconds since local midnight, read in the feed's timezone.
+    case local(LocalDate, secondsOfDay: Int)
 
     /// Parses ISO 8601 `YYYY-MM-DDTHH:MM[:SS]`, optionally followed by `Z` or `±HH:MM`.
     /// - Throws: `TransitError.badTime` when the text is not of that form.
@@ -18,7 +18,7 @@ public enum QueryTime: Sendable, Equatable {
         let fail = TransitError.badTime(text)
         let chars = Array(text.utf8)
         guard chars.count >= 16, chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-            let date = ServiceDate(String(decoding: chars[0..<10], as: UTF8.self))
+            let date = LocalDate(String(decoding: chars[0..<10], as: UTF8.self))
         else { throw fail }
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= chars.count, chars[range].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }

@@ -6,9 +6,12 @@ public struct TripDetails: Sendable, Equatable {
         public var stopSequence: Int
         public var arrivalSecs: Int
         public var departureSecs: Int
-        /// ISO 8601 local times with offset on the service date.
-        public var arrivalTime: String
-        public var departureTime: String
+        /// Wall-clock times on the service date, in the feed's timezone.
+        public var arrivalLocal: LocalDateTime
+        public var departureLocal: LocalDateTime
+        /// The same as ISO 8601 local times with offset.
+        public var arrivalTime: String { arrivalLocal.description }
+        public var departureTime: String { departureLocal.description }
         public var pickupType: Int
         public var dropOffType: Int
         /// True when the feed left the time empty and it was interpolated.

@@ -53,8 +53,8 @@ extension TransitBundle {
                 let departure = base + row.3
                 return .init(
                     stopID: stop.stopID, stopName: stop.name, stopSequence: row.0, arrivalSecs: arrival,
-                    departureSecs: departure, arrivalTime: source.clock.iso(dayStart + arrival),
-                    departureTime: source.clock.iso(dayStart + departure), pickupType: row.4, dropOffType: row.5,
+                    departureSecs: departure, arrivalLocal: source.clock.local(dayStart + arrival),
+                    departureLocal: source.clock.local(dayStart + departure), pickupType: row.4, dropOffType: row.5,
                     interpolated: row.6)
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
