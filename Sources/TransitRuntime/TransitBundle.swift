@@ -118,7 +118,7 @@ public final class TransitBundle: Sendable {
             headsign = try entities.stop(entities.lastStop(ofPattern: c.pid, db: db), db: db).name
         }
         return Departure(
-            feed: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
+            feedID: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
             tripID: q.string("trip_id"), routeID: route.routeID, routeShortName: route.shortName,
             routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
             routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),

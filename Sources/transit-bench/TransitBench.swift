@@ -55,7 +55,7 @@ enum TransitBench {
         var stops: [(String, String)] = []
         for feed in info.feeds {
             for word in ["a", "e", "i", "o", "u", "r", "s", "t", "n", "l", "c", "d", "m", "p", "g", "b"] {
-                stops += try bundle.searchStops(word, limit: 400).filter { $0.feed == feed.feedID }.map { ($0.stopID, $0.feed) }
+                stops += try bundle.searchStops(word, limit: 400).filter { $0.feedID == feed.feedID }.map { ($0.stopID, $0.feedID) }
             }
         }
         stops = Array(Set(stops.map { "\($0.0)\u{1}\($0.1)" })).sorted().map {
@@ -131,7 +131,7 @@ enum TransitBench {
         let points = (0..<count).map { _ in
             (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator))
         }
-        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(lat: points[i].0, lng: points[i].1, limit: 10).count }
+        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(lat: points[i].0, lon: points[i].1, limit: 10).count }
     }
 
     static func batchInput(_ path: String, _ count: Int) throws {

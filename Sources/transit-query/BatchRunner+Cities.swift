@@ -20,7 +20,7 @@ extension BatchRunner {
             if let text = try optionalString(q, "search") {
                 cities = try bundle.searchCities(text, filter: filter, limit: limit)
             } else if let point = try coordinate(q, "near") {
-                cities = try bundle.nearestCities(lat: point.0, lng: point.1, filter: filter, limit: limit)
+                cities = try bundle.nearestCities(lat: point.0, lon: point.1, filter: filter, limit: limit)
             } else if filter.country != nil {
                 cities = try bundle.cities(filter: filter, limit: limit)
             } else {

@@ -19,7 +19,7 @@ struct CityCommand: ParsableCommand {
             }
             var lines = [
                 "\(city.name), \(city.countryName ?? city.country) (id \(city.id))",
-                "location      \(city.lat), \(city.lng)\(city.timezone.map { ", \($0)" } ?? "")",
+                "location      \(city.lat), \(city.lon)\(city.timezone.map { ", \($0)" } ?? "")",
             ]
             func add(_ label: String, _ value: String?) {
                 if let value, !value.isEmpty { lines.append(label.padding(toLength: 14, withPad: " ", startingAt: 0) + value) }
@@ -86,7 +86,7 @@ struct CitiesCommand: ParsableCommand {
             if let search {
                 cities = try bundle.searchCities(search, filter: filter, limit: limit)
             } else if let point = near {
-                cities = try bundle.nearestCities(lat: point.lat, lng: point.lon, filter: filter, limit: limit)
+                cities = try bundle.nearestCities(lat: point.lat, lon: point.lon, filter: filter, limit: limit)
             } else {
                 cities = try bundle.cities(filter: filter, limit: limit)
             }

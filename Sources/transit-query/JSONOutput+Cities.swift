@@ -9,7 +9,7 @@ extension JSONOutput {
         w.field("country", c.country)
         w.field("country_name", c.countryName)
         w.field("lat", c.lat)
-        w.field("lng", c.lng)
+        w.field("lng", c.lon)
         w.field("timezone", c.timezone)
         w.field("population", c.population)
         w.field("description", c.description)
@@ -34,7 +34,7 @@ extension JSONOutput {
                 w.field("name", a.name)
                 w.field("description", a.description)
                 w.field("lat", a.lat)
-                w.field("lng", a.lng)
+                w.field("lng", a.lon)
                 w.endObject()
             }
             w.endArray()

@@ -4,7 +4,7 @@ import TransitRuntime
 enum JSONOutput {
     static func write(_ d: Departure, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("feed", d.feed)
+        w.field("feed", d.feedID)
         w.field("stop_id", d.stopID)
         w.field("stop_name", d.stopName)
         w.field("platform_code", d.platformCode)
@@ -27,7 +27,7 @@ enum JSONOutput {
 
     static func write(_ s: Stop, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("feed", s.feed)
+        w.field("feed", s.feedID)
         w.field("stop_id", s.stopID)
         w.field("stop_name", s.name)
         w.field("stop_code", s.code)
@@ -43,7 +43,7 @@ enum JSONOutput {
 
     static func write(_ t: TripDetails, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("feed", t.feed)
+        w.field("feed", t.feedID)
         w.field("trip_id", t.tripID)
         w.field("route_id", t.routeID)
         w.field("service_date", t.serviceDate.description)

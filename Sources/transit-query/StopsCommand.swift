@@ -39,7 +39,7 @@ struct StopsCommand: ParsableCommand {
             var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
             for s in stops {
                 table.add([
-                    s.feed, s.stopID, s.name, Self.typeName(s.locationType),
+                    s.feedID, s.stopID, s.name, Self.typeName(s.locationType),
                     s.parentStation ?? "", s.platformCode ?? "", s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
                 ])
             }

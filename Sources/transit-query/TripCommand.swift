@@ -32,7 +32,7 @@ struct TripCommand: ParsableCommand {
                 ])
             }
             var lines = [
-                "trip \(details.tripID) (\(details.feed)), route \(details.routeID), to \(details.headsign), "
+                "trip \(details.tripID) (\(details.feedID)), route \(details.routeID), to \(details.headsign), "
                     + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render(),
             ]
             for f in details.frequencies {

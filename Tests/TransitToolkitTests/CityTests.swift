@@ -45,7 +45,7 @@ final class CityTests: XCTestCase {
     }
 
     func testNearestByGreatCircleDistance() throws {
-        let near = try bundle.nearestCities(lat: 47.37, lng: 8.54, limit: 2)
+        let near = try bundle.nearestCities(lat: 47.37, lon: 8.54, limit: 2)
         XCTAssertEqual(near.map(\.id), ["zurich", "zurichsee"])
         let expected =
             2 * 6_371_008.8
@@ -54,10 +54,10 @@ final class CityTests: XCTestCase {
                     pow(sin((47.3769 - 47.37) * .pi / 360), 2)
                         + cos(47.37 * .pi / 180) * cos(47.3769 * .pi / 180) * pow(sin((8.5417 - 8.54) * .pi / 360), 2)))
         XCTAssertEqual(try XCTUnwrap(near.first?.distanceMetres), expected, accuracy: 0.01)
-        // From the equator at 179.9°E the great-circle angle is acos(cos(lat) * cos(lng - 179.9)):
+        // From the equator at 179.9°E the great-circle angle is acos(cos(lat) * cos(lon - 179.9)):
         // Zürich 132.0°, Zürichsee 132.1°, Lisbon 140.4° (worked out by hand), after the Americas.
         XCTAssertEqual(
-            try bundle.nearestCities(lat: 0, lng: 179.9, limit: 10).map(\.id),
+            try bundle.nearestCities(lat: 0, lon: 179.9, limit: 10).map(\.id),
             ["sf", "sfernando", "valleyton", "zurich", "zurichsee", "lisbon"])
     }
 
@@ -68,13 +68,13 @@ final class CityTests: XCTestCase {
         XCTAssertEqual(try bundle.cities(filter: CityFilter(minSafetyRating: 4.5)).map(\.id), ["zurich"])
         XCTAssertEqual(try bundle.searchCities("san", filter: CityFilter(category: "tech")).map(\.id), ["sf"])
         XCTAssertEqual(
-            try bundle.nearestCities(lat: 47.37, lng: 8.54, filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
+            try bundle.nearestCities(lat: 47.37, lon: 8.54, filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
     }
 
     func testFromACityToItsTransit() throws {
         let zurich = try bundle.city(id: "zurich")
         // The three Hauptbahnhof entries lie 150-160 m from the city point; platform 2 is nearest.
-        let stops = try bundle.stopsNear(lat: zurich.lat, lon: zurich.lng, radius: 400)
+        let stops = try bundle.stopsNear(lat: zurich.lat, lon: zurich.lon, radius: 400)
         XCTAssertEqual(stops.map(\.stopID), ["CENTRAL_2", "CENTRAL", "CENTRAL_1"])
         let board = try bundle.departures(
             stop: "CENTRAL", feed: zurich.feeds.first, at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1)

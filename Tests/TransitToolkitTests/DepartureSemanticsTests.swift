@@ -158,7 +158,7 @@ final class DepartureSemanticsTests: XCTestCase {
 
     func testDepartureCarriesRouteAndStopFields() throws {
         let d = try XCTUnwrap(try board("CENTRAL_1", "2026-03-30T08:00", window: 1).first)
-        XCTAssertEqual(d.feed, "metro")
+        XCTAssertEqual(d.feedID, "metro")
         XCTAssertEqual(d.stopName, "Zürich Hauptbahnhof")
         XCTAssertEqual(d.routeID, "T4")
         XCTAssertEqual(d.routeShortName, "4")

@@ -65,10 +65,10 @@ struct BundleWriter {
         // Patterns and the city tables (all but their full-text index) are written on a
         // second core, into a side file that is copied in afterwards.
         let sideStatements = statements.filter { Self.sideTables.contains(Self.tableName($0)) }
-        let sidePath = path + "-patterns"
-        try? FileManager.default.removeItem(atPath: sidePath)
+        let sideTablesPath = path + "-side-tables"
+        try? FileManager.default.removeItem(atPath: sideTablesPath)
         let side = BackgroundResult<Void> {
-            let db = try SQLiteDatabase(path: sidePath, writable: true)
+            let db = try SQLiteDatabase(path: sideTablesPath, writable: true)
             try Self.configure(db)
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
@@ -79,7 +79,7 @@ struct BundleWriter {
         defer {
             // Whatever happened here, the side thread is finished before its file is removed.
             _ = try? side.value()
-            try? FileManager.default.removeItem(atPath: sidePath)
+            try? FileManager.default.removeItem(atPath: sideTablesPath)
         }
         let db = try SQLiteDatabase(path: path, writable: true)
         try Self.configure(db)
@@ -104,7 +104,7 @@ struct BundleWriter {
         try side.value()
         try db.execute("COMMIT")
         let attach = try db.prepare("ATTACH DATABASE ?1 AS side")
-        attach.bind([sidePath])
+        attach.bind([sideTablesPath])
         try attach.run()
         try db.execute("BEGIN")
         for sql in sideStatements {

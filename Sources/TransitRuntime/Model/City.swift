@@ -6,7 +6,7 @@ public struct City: Sendable, Equatable {
         public var name: String
         public var description: String?
         public var lat: Double?
-        public var lng: Double?
+        public var lon: Double?
     }
 
     public struct Image: Sendable, Equatable {
@@ -29,7 +29,7 @@ public struct City: Sendable, Equatable {
     public var country: String
     public var countryName: String?
     public var lat: Double
-    public var lng: Double
+    public var lon: Double
     public var timezone: String?
     public var population: Int?
     public var description: String?

@@ -2,7 +2,7 @@ import Foundation
 
 /// One departure from a stop, with everything a departure board shows.
 public struct Departure: Sendable, Equatable {
-    public var feed: String
+    public var feedID: String
     public var stopID: String
     public var stopName: String
     public var platformCode: String?

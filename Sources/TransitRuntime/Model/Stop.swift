@@ -1,6 +1,6 @@
 /// A stop, platform or station.
 public struct Stop: Sendable, Equatable {
-    public var feed: String
+    public var feedID: String
     public var stopID: String
     public var name: String
     public var code: String?

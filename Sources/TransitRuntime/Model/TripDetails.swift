@@ -26,7 +26,7 @@ public struct TripDetails: Sendable, Equatable {
         public var exactTimes: Bool
     }
 
-    public var feed: String
+    public var feedID: String
     public var tripID: String
     public var routeID: String
     public var serviceDate: ServiceDate

@@ -11,13 +11,13 @@ struct NearestCitySearch {
     }
 
     let lat: Double
-    let lng: Double
+    let lon: Double
     let limit: Int
 
     /// `fetch(firstCell, lastCell)` returns the cities of a contiguous cell range.
-    func run(fetch: (Int, Int) throws -> [(cid: Int, lat: Double, lng: Double)]) throws -> [Hit] {
+    func run(fetch: (Int, Int) throws -> [(cid: Int, lat: Double, lon: Double)]) throws -> [Hit] {
         let row0 = min(179, Int((lat + 90).rounded(.down)))
-        let column0 = min(359, Int((lng + 180).rounded(.down)))
+        let column0 = min(359, Int((lon + 180).rounded(.down)))
         var hits: [Hit] = []
         var radius = 0
         var previous = -1
@@ -26,7 +26,7 @@ struct NearestCitySearch {
                 let inPrevious = previous >= 0 && abs(row - row0) <= previous
                 for (first, last) in columnRanges(center: column0, radius: radius, skipping: inPrevious ? previous : -1) {
                     for city in try fetch(BundleSchema.cityCell(row: row, column: first), BundleSchema.cityCell(row: row, column: last)) {
-                        hits.append(Hit(cid: city.cid, distance: GeoDistance.metres(lat, lng, city.lat, city.lng)))
+                        hits.append(Hit(cid: city.cid, distance: GeoDistance.metres(lat, lon, city.lat, city.lon)))
                     }
                 }
             }
@@ -69,8 +69,8 @@ struct NearestCitySearch {
         if north < 90 { bound = min(bound, (north - lat) * degrees * r) }
         if south > -90 { bound = min(bound, (lat - south) * degrees * r) }
         if 2 * radius + 1 < 360 {
-            let east = Double(column0 + radius + 1) - 180 - lng
-            let west = lng - (Double(column0 - radius) - 180)
+            let east = Double(column0 + radius + 1) - 180 - lon
+            let west = lon - (Double(column0 - radius) - 180)
             for delta in [east, west] {
                 let toMeridian = delta < 90 ? asin(min(1, sin(delta * degrees) * cos(lat * degrees))) : (90 - abs(lat)) * degrees
                 bound = min(bound, toMeridian * r)

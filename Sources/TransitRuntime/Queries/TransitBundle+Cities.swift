@@ -46,7 +46,7 @@ extension TransitBundle {
                 city.attractions.append(
                     .init(
                         id: a.optionalString("attraction_id"), name: a.string("name"), description: a.optionalString("description"),
-                        lat: a.optionalDouble("lat"), lng: a.optionalDouble("lng")))
+                        lat: a.optionalDouble("lat"), lon: a.optionalDouble("lng")))
             }
             let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
             images.bind([cid])
@@ -139,15 +139,15 @@ extension TransitBundle {
     /// (ties by id), each with `distanceMetres`.
     ///
     /// ```swift
-    /// try bundle.nearestCities(lat: 48.8566, lng: 2.3522, limit: 3)
+    /// try bundle.nearestCities(lat: 48.8566, lon: 2.3522, limit: 3)
     /// ```
-    public func nearestCities(lat: Double, lng: Double, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
-        guard (-90...90).contains(lat), (-180...180).contains(lng) else {
-            throw TransitError.badArgument("coordinate \(lat),\(lng) is out of range")
+    public func nearestCities(lat: Double, lon: Double, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw TransitError.badArgument("coordinate \(lat),\(lon) is out of range")
         }
         guard limit > 0 else { return [] }
         return try pool.with { db in
-            let search = NearestCitySearch(lat: lat, lng: lng, limit: limit)
+            let search = NearestCitySearch(lat: lat, lon: lon, limit: limit)
             let found = try search.run { first, last in
                 let q = try db.cached(
                     """
@@ -156,7 +156,7 @@ extension TransitBundle {
                     """)
                 q.bind([first, last])
                 bind(filter, to: q)
-                var rows: [(cid: Int, lat: Double, lng: Double)] = []
+                var rows: [(cid: Int, lat: Double, lon: Double)] = []
                 while try q.step() { rows.append((q.int(0), q.double(1), q.double(2))) }
                 return rows
             }
@@ -195,7 +195,7 @@ extension TransitBundle {
     static func city(from q: SQLiteStatement) -> City {
         City(
             id: q.string("city_id"), name: q.string("name"), country: q.string("country"), countryName: q.optionalString("country_name"),
-            lat: q.double("lat"), lng: q.double("lng"), timezone: q.optionalString("timezone"), population: q.optionalInt("population"),
+            lat: q.double("lat"), lon: q.double("lng"), timezone: q.optionalString("timezone"), population: q.optionalInt("population"),
             description: q.optionalString("description"), costOfLiving: q.optionalDouble("cost_of_living"),
             internetSpeed: q.optionalDouble("internet_speed"), safetyRating: q.optionalDouble("safety_rating"),
             climate: q.optionalString("climate"))

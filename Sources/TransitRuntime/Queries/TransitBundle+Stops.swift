@@ -66,7 +66,7 @@ extension TransitBundle {
     func publicStop(_ row: EntityCache.StopRow, distance: Double?, db: SQLiteDatabase) throws -> Stop {
         let parent = try row.parentSid.map { try entities.stop($0, db: db).stopID }
         return Stop(
-            feed: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
+            feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
             lon: row.lon, locationType: row.locationType, parentStation: parent, platformCode: row.platformCode,
             wheelchairBoarding: row.wheelchairBoarding, distanceMetres: distance)
     }

@@ -60,7 +60,7 @@ extension TransitBundle {
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)
             return TripDetails(
-                feed: source.feedID, tripID: id, routeID: try entities.route(rid, db: db).routeID,
+                feedID: source.feedID, tripID: id, routeID: try entities.route(rid, db: db).routeID,
                 serviceDate: date, headsign: headsign, runsOnDate: active, stopTimes: stopTimes,
                 frequencies: windows)
         }
