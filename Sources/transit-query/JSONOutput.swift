@@ -105,17 +105,9 @@ enum JSONOutput {
         w.endObject()
     }
 
-    static func array<T>(_ items: [T], _ write: (T, inout JSONWriter) -> Void) -> String {
-        var w = JSONWriter()
+    static func writeArray<T>(_ items: [T], _ write: (T, inout JSONWriter) -> Void, to w: inout JSONWriter) {
         w.beginArray()
         for item in items { write(item, &w) }
         w.endArray()
-        return w.text
-    }
-
-    static func object<T>(_ item: T, _ write: (T, inout JSONWriter) -> Void) -> String {
-        var w = JSONWriter()
-        write(item, &w)
-        return w.text
     }
 }

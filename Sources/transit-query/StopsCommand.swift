@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TransitRuntime
 
 struct StopsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stops", abstract: "Find stops by name or near a point.")
@@ -13,46 +12,22 @@ struct StopsCommand: ParsableCommand {
     @Option(help: "A point as LAT,LON.")
     var near: Coordinate?
 
-    @Option(help: "Radius in metres for --near.")
-    var radius = 500.0
+    @Option(help: "Radius in metres for --near (default 500).")
+    var radius: Double?
 
-    @Option(help: "Most stops to show.")
-    var limit = 20
+    @Option(help: "Most stops to show (default 20).")
+    var limit: Int?
+
+    private func query() throws -> Query {
+        try .stops(search: search, near: near.map { ($0.lat, $0.lon) }, radius: radius, limit: limit)
+    }
 
     func validate() throws {
-        if (search == nil) == (near == nil) { throw ValidationError("give exactly one of --search or --near") }
+        do { _ = try query() } catch let invalid as Query.Invalid { throw ValidationError(invalid.description) }
     }
 
     func run() throws {
-        try reportingErrors {
-            let bundle = try options.open()
-            let stops: [Stop]
-            if let near {
-                stops = try bundle.stopsNear(lat: near.lat, lon: near.lon, radius: radius, limit: limit)
-            } else {
-                stops = try bundle.searchStops(search ?? "", limit: limit)
-            }
-            if options.json {
-                output(JSONOutput.array(stops, JSONOutput.write))
-                return
-            }
-            var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
-            for s in stops {
-                table.add([
-                    s.feedID, s.stopID, s.name, Self.typeName(s.locationType),
-                    s.parentStation ?? "", s.platformCode ?? "", s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
-                ])
-            }
-            output(stops.isEmpty ? "no stops found" : table.render())
-        }
-    }
-}
-
-extension StopsCommand {
-    /// A location_type's name; the number itself for a value GTFS does not define.
-    static func typeName(_ type: Int) -> String {
-        let names = ["stop", "station", "entrance", "node", "boarding"]
-        return names.indices.contains(type) ? names[type] : String(type)
+        try options.ask(query)
     }
 }
 

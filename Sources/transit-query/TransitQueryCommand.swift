@@ -30,11 +30,26 @@ struct BundleOptions: ParsableArguments {
     }
 }
 
-/// Runs a command body; a `TransitError` becomes one line on stderr and exit status 1.
+extension BundleOptions {
+    /// Decodes the subcommand's query, answers it from the bundle, prints JSON or text.
+    func ask(_ query: () throws -> Query) throws {
+        try reportingErrors {
+            let question = try query()
+            let answer = try question.answer(from: try open())
+            output(json ? answer.json : answer.text)
+        }
+    }
+}
+
+/// Runs a command body; a `TransitError` or an invalid query becomes one line on stderr and
+/// exit status 1.
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as TransitError {
+        FileHandle.standardError.write(Data("transit-query: \(error)\n".utf8))
+        throw ExitCode(1)
+    } catch let error as Query.Invalid {
         FileHandle.standardError.write(Data("transit-query: \(error)\n".utf8))
         throw ExitCode(1)
     }

@@ -162,6 +162,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(calls[(rename + 1)...].contains { $0.contains("fsync(") && $0.contains("<\(directory.path)>") }, "\(calls)")
     }
 
+    /// A subcommand and a batch line asking the same question decode to one query and give
+    /// the same JSON.
+    func testSubcommandsAndBatchGiveTheSameAnswers() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let pairs: [([String], String)] = [
+            (
+                ["departures", "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120"],
+                #"{"op":"departures","stop":"CENTRAL","at":"2026-03-28T23:50","window":120}"#
+            ),
+            (["stops", "--near", "47.3667,8.5450", "--radius", "300"], #"{"op":"stops","near":[47.3667,8.5450],"radius":300}"#),
+            (["trip", "--trip", "S2_FREQ", "--date", "2026-03-30"], #"{"op":"trip","trip":"S2_FREQ","date":"2026-03-30"}"#),
+            (["cities", "--country", "US", "--min-internet", "100"], #"{"op":"cities","country":"US","min_internet":100}"#),
+            (["city", "lisbon"], #"{"op":"city","city":"lisbon"}"#),
+        ]
+        for (arguments, line) in pairs {
+            let direct = try run("transit-query", arguments + ["--bundle", bundle, "--json"])
+            XCTAssertEqual(direct.status, 0, direct.stderr)
+            let batch = try run("transit-query", ["batch", "--bundle", bundle], input: line + "\n")
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(batch.stdout.utf8)) as? [String: Any], batch.stdout)
+            let value = try XCTUnwrap(object[arguments[0]], "\(object)")
+            let expected = try JSONSerialization.jsonObject(with: Data(direct.stdout.utf8), options: .fragmentsAllowed)
+            XCTAssertEqual(
+                try JSONSerialization.data(withJSONObject: value, options: .sortedKeys),
+                try JSONSerialization.data(withJSONObject: expected, options: .sortedKeys), arguments[0])
+        }
+        let negative = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--limit=-1"])
+        XCTAssertEqual(negative.stderr, "transit-query: limit must not be negative\n")
+    }
+
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
         let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
         XCTAssertEqual(result.status, 1)

@@ -1,0 +1,114 @@
+import Foundation
+import TransitRuntime
+
+/// Answers as text for people: tables and short summaries.
+extension Answer {
+    var text: String {
+        switch self {
+        case .departures(let list): return Self.departures(list)
+        case .stops(let list): return Self.stops(list)
+        case .trip(let trip): return Self.trip(trip)
+        case .info(let info): return Self.info(info)
+        case .city(let city): return Self.city(city)
+        case .cities(let list): return Self.cities(list)
+        }
+    }
+
+    private static func departures(_ list: [Departure]) -> String {
+        guard !list.isEmpty else { return "no departures in this window" }
+        var table = TextTable(["time", "route", "headsign", "stop", "platform", "trip", "service day"])
+        for d in list {
+            table.add([
+                ClockText.minutes(d.departureLocal) + (d.frequencyBased ? "~" : ""), d.routeShortName ?? d.routeLongName ?? d.routeID,
+                d.headsign, d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description,
+            ])
+        }
+        return table.render()
+    }
+
+    private static func stops(_ list: [Stop]) -> String {
+        guard !list.isEmpty else { return "no stops found" }
+        var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
+        for s in list {
+            table.add([
+                s.feedID, s.stopID, s.name, locationTypeName(s.locationType), s.parentStation ?? "", s.platformCode ?? "",
+                s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
+            ])
+        }
+        return table.render()
+    }
+
+    /// A location_type's name; the number itself for a value GTFS does not define.
+    static func locationTypeName(_ type: Int) -> String {
+        let names = ["stop", "station", "entrance", "node", "boarding"]
+        return names.indices.contains(type) ? names[type] : String(type)
+    }
+
+    private static func trip(_ details: TripDetails) -> String {
+        var table = TextTable(["seq", "stop_id", "stop", "arrives", "departs", "pickup", "drop-off"])
+        for s in details.stopTimes {
+            table.add([
+                String(s.stopSequence), s.stopID, s.stopName, ClockText.seconds(s.arrivalLocal),
+                ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : ""), String(s.pickupType), String(s.dropOffType),
+            ])
+        }
+        var lines = [
+            "trip \(details.tripID) (\(details.feedID)), route \(details.routeID), to \(details.headsign), "
+                + "\(details.serviceDate)\(details.runsOnDate ? "" : " (does not run on this date)")", table.render(),
+        ]
+        for f in details.frequencies {
+            lines.append(
+                "repeats every \(f.headwaySecs / 60) min from \(ClockText.gtfs(f.startSecs)) until \(ClockText.gtfs(f.endSecs))"
+                    + (f.exactTimes ? "" : " (approximate times)"))
+        }
+        if details.stopTimes.contains(where: \.interpolated) { lines.append("* interpolated time") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func info(_ info: BundleInfo) -> String {
+        var table = TextTable(["feed", "timezone", "version", "first day", "last day"])
+        for f in info.feeds {
+            table.add([f.feedID, f.timezone, f.version ?? "", f.firstServiceDate?.description ?? "", f.lastServiceDate?.description ?? ""])
+        }
+        return """
+            schema version \(info.schemaVersion)
+            \(info.stops) stops, \(info.routes) routes, \(info.trips) trips, \(info.patterns) patterns, \(info.stopTimes) stop_times, \(info.cities) cities
+            \(table.render())
+            """
+    }
+
+    private static func city(_ city: City) -> String {
+        var lines = [
+            "\(city.name), \(city.countryName ?? city.country) (id \(city.id))",
+            "location      \(city.lat), \(city.lon)\(city.timezone.map { ", \($0)" } ?? "")",
+        ]
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty { lines.append(label.padding(toLength: 14, withPad: " ", startingAt: 0) + value) }
+        }
+        add("population", city.population.map(String.init))
+        add("cost", city.costOfLiving.map { "\(Int($0)) USD/month" })
+        add("internet", city.internetSpeed.map { "\(Int($0)) Mbps" })
+        add("safety", city.safetyRating.map { "\($0) / 5" })
+        add("climate", city.climate)
+        add("categories", city.categories.joined(separator: ", "))
+        add("also called", city.alternateNames.prefix(8).joined(separator: ", ") + (city.alternateNames.count > 8 ? ", …" : ""))
+        add("related", city.relatedCities.map { "\($0.name) (\($0.id))" }.joined(separator: ", "))
+        add("transit", city.feeds.joined(separator: ", "))
+        add("about", city.description)
+        for a in city.attractions { add("attraction", a.name + (a.description.map { ": \($0)" } ?? "")) }
+        for m in city.images { add("image", "\(m.type) \(m.url)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func cities(_ list: [City]) -> String {
+        guard !list.isEmpty else { return "no cities found" }
+        var table = TextTable(["id", "name", "country", "population", "distance"])
+        for c in list {
+            table.add([
+                c.id, c.name, c.country, c.population.map(String.init) ?? "",
+                c.distanceMetres.map { String(format: "%.1f km", $0 / 1000) } ?? "",
+            ])
+        }
+        return table.render()
+    }
+}

@@ -1,0 +1,42 @@
+import TransitRuntime
+
+/// What a `Query` returns, with one JSON shape per result type (`JSONOutput`) and one text
+/// rendering (`Answer+Text`).
+enum Answer {
+    case departures([Departure])
+    case stops([Stop])
+    case trip(TripDetails)
+    case info(BundleInfo)
+    case city(City)
+    case cities([City])
+
+    /// The key a batch answer puts the result under.
+    var key: String {
+        switch self {
+        case .departures: return "departures"
+        case .stops: return "stops"
+        case .trip: return "trip"
+        case .info: return "info"
+        case .city: return "city"
+        case .cities: return "cities"
+        }
+    }
+
+    /// The result as JSON: an array for lists, an object otherwise.
+    func writeJSON(to w: inout JSONWriter) {
+        switch self {
+        case .departures(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
+        case .stops(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
+        case .trip(let trip): JSONOutput.write(trip, to: &w)
+        case .info(let info): JSONOutput.write(info, to: &w)
+        case .city(let city): JSONOutput.write(city, full: true, to: &w)
+        case .cities(let list): JSONOutput.writeArray(list, { JSONOutput.write($0, full: false, to: &$1) }, to: &w)
+        }
+    }
+
+    var json: String {
+        var w = JSONWriter()
+        writeJSON(to: &w)
+        return w.text
+    }
+}

@@ -1,0 +1,84 @@
+import TransitJSON
+import TransitRuntime
+
+/// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in the README.
+extension Query {
+    init(json q: JSONValue) throws {
+        let fields = JSONFields(q)
+        switch try fields.string("op") {
+        case "departures":
+            self = try .departures(
+                stop: try fields.string("stop"), feed: try fields.optionalString("feed"), at: try fields.optionalString("at"),
+                windowMinutes: try fields.int("window"), limit: try fields.int("limit"))
+        case "stops":
+            self = try .stops(
+                search: try fields.optionalString("search"), near: try fields.coordinate("near"), radius: try fields.number("radius"),
+                limit: try fields.int("limit"))
+        case "trip":
+            guard let date = ServiceDate(try fields.string("date")) else { throw Invalid(description: "\"date\" must be YYYY-MM-DD") }
+            self = .trip(id: try fields.string("trip"), feed: try fields.optionalString("feed"), date: date)
+        case "info":
+            self = .info
+        case "city":
+            self = .city(id: try fields.string("city"))
+        case "cities":
+            let filter = CityFilter(
+                country: try fields.optionalString("country"), category: try fields.optionalString("category"),
+                minInternetSpeed: try fields.number("min_internet"), maxCostOfLiving: try fields.number("max_cost"),
+                minSafetyRating: try fields.number("min_safety"))
+            self = try .cities(
+                search: try fields.optionalString("search"), near: try fields.coordinate("near"), filter: filter,
+                limit: try fields.int("limit"))
+        case let op:
+            throw Invalid(description: "unknown op \"\(op)\"")
+        }
+    }
+}
+
+/// Typed reads of a JSON object's fields, failing with `Query.Invalid`.
+private struct JSONFields {
+    let object: JSONValue
+
+    init(_ object: JSONValue) { self.object = object }
+
+    func optionalString(_ key: String) throws -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        case let other?: throw Query.Invalid(description: "\"\(key)\" must be a string, not \(other.typeName)")
+        }
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = try optionalString(key), !value.isEmpty else {
+            throw Query.Invalid(description: "\"\(key)\" must be a non-empty string")
+        }
+        return value
+    }
+
+    func number(_ key: String) throws -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let value)?: return value
+        case let other?: throw Query.Invalid(description: "\"\(key)\" must be a number, not \(other.typeName)")
+        }
+    }
+
+    func int(_ key: String) throws -> Int? {
+        guard let value = try number(key) else { return nil }
+        guard value == value.rounded(), value >= 0, value < 1e9 else {
+            throw Query.Invalid(description: "\"\(key)\" must be a non-negative integer")
+        }
+        return Int(value)
+    }
+
+    /// `[lat, lon]`, or nil when the key is absent.
+    func coordinate(_ key: String) throws -> (lat: Double, lon: Double)? {
+        guard let value = object[key] else { return nil }
+        guard case .array(let items) = value, items.count == 2, case .number(let lat) = items[0], case .number(let lon) = items[1]
+        else {
+            throw Query.Invalid(description: "\"\(key)\" must be [lat, lon]")
+        }
+        return (lat, lon)
+    }
+}

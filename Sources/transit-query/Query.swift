@@ -1,0 +1,89 @@
+import Foundation
+import TransitRuntime
+
+/// One question to a bundle: what a subcommand's options or a batch line ask. Both are
+/// decoded into this type, checked and defaulted here, and answered by `answer(from:)`.
+enum Query {
+    case departures(stop: String, feed: String?, at: QueryTime, windowMinutes: Int, limit: Int)
+    case stopsNamed(String, limit: Int)
+    case stopsNear(lat: Double, lon: Double, radius: Double, limit: Int)
+    case trip(id: String, feed: String?, date: ServiceDate)
+    case info
+    case city(id: String)
+    case cities(CitySelection, filter: CityFilter, limit: Int)
+
+    enum CitySelection {
+        case named(String)
+        case near(lat: Double, lon: Double)
+        /// Every city the filter keeps (it must name a country).
+        case filtered
+    }
+
+    static let defaultWindowMinutes = 60
+    static let defaultLimit = 20
+    static let defaultRadiusMetres = 500.0
+
+    /// A query that cannot be asked as written; batch answers carry `code` `bad_query`.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func departures(stop: String, feed: String?, at: String?, windowMinutes: Int?, limit: Int?) throws -> Query {
+        .departures(
+            stop: stop, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(Date()),
+            windowMinutes: try count(windowMinutes, "window") ?? defaultWindowMinutes, limit: try count(limit, "limit") ?? defaultLimit)
+    }
+
+    /// A window or limit: never negative.
+    private static func count(_ value: Int?, _ name: String) throws -> Int? {
+        if let value, value < 0 { throw Invalid(description: "\(name) must not be negative") }
+        return value
+    }
+
+    /// Stops by name or near a point: exactly one of the two.
+    static func stops(search: String?, near: (lat: Double, lon: Double)?, radius: Double?, limit: Int?) throws -> Query {
+        let limit = try count(limit, "limit")
+        switch (search, near) {
+        case (let text?, nil): return .stopsNamed(text, limit: limit ?? defaultLimit)
+        case (nil, let point?):
+            return .stopsNear(lat: point.lat, lon: point.lon, radius: radius ?? defaultRadiusMetres, limit: limit ?? defaultLimit)
+        default: throw Invalid(description: "stops needs exactly one of search or near (lat, lon)")
+        }
+    }
+
+    /// Cities by name, near a point, or all cities of a country; at most one of name and point.
+    static func cities(search: String?, near: (lat: Double, lon: Double)?, filter: CityFilter, limit: Int?) throws -> Query {
+        let limit = try count(limit, "limit") ?? defaultLimit
+        switch (search, near) {
+        case (let text?, nil): return .cities(.named(text), filter: filter, limit: limit)
+        case (nil, let point?): return .cities(.near(lat: point.lat, lon: point.lon), filter: filter, limit: limit)
+        case (nil, nil) where filter.country != nil: return .cities(.filtered, filter: filter, limit: limit)
+        case (nil, nil): throw Invalid(description: "cities needs search, near (lat, lon) or country")
+        default: throw Invalid(description: "cities takes only one of search and near")
+        }
+    }
+
+    /// Runs the query.
+    func answer(from bundle: TransitBundle) throws -> Answer {
+        switch self {
+        case .departures(let stop, let feed, let at, let window, let limit):
+            return .departures(try bundle.departures(stop: stop, feed: feed, at: at, windowMinutes: window, limit: limit))
+        case .stopsNamed(let text, let limit):
+            return .stops(try bundle.searchStops(text, limit: limit))
+        case .stopsNear(let lat, let lon, let radius, let limit):
+            return .stops(try bundle.stopsNear(lat: lat, lon: lon, radius: radius, limit: limit))
+        case .trip(let id, let feed, let date):
+            return .trip(try bundle.trip(id: id, feed: feed, date: date))
+        case .info:
+            return .info(try bundle.info())
+        case .city(let id):
+            return .city(try bundle.city(id: id))
+        case .cities(.named(let text), let filter, let limit):
+            return .cities(try bundle.searchCities(text, filter: filter, limit: limit))
+        case .cities(.near(let lat, let lon), let filter, let limit):
+            return .cities(try bundle.nearestCities(lat: lat, lon: lon, filter: filter, limit: limit))
+        case .cities(.filtered, let filter, let limit):
+            return .cities(try bundle.cities(filter: filter, limit: limit))
+        }
+    }
+}
