@@ -129,23 +129,22 @@ final class CSVTable {
 
     /// Reads an optional integer field within `range`, warning and using `fallback` when invalid.
     func integer(_ column: Int, in range: ClosedRange<Int>, default fallback: Int, entity: String? = nil) -> Int {
-        let field = bytes(column)
-        if field.isEmpty { return fallback }
-        if let value = FieldParser.integer(field), range.contains(value) { return value }
-        warn(
-            .badValue, column: column, entity: entity,
-            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); using \(fallback)")
-        return fallback
+        checkedInteger(column, in: range, entity: entity, repair: "using \(fallback)") ?? fallback
     }
 
     /// An optional integer that stays nil when empty or invalid (with a warning).
     func optionalInteger(_ column: Int, in range: ClosedRange<Int>, entity: String? = nil) -> Int? {
+        checkedInteger(column, in: range, entity: entity, repair: "left empty")
+    }
+
+    /// The field's integer when it lies in `range`; nil when empty, or invalid (warned, saying `repair`).
+    private func checkedInteger(_ column: Int, in range: ClosedRange<Int>, entity: String?, repair: String) -> Int? {
         let field = bytes(column)
         if field.isEmpty { return nil }
         if let value = FieldParser.integer(field), range.contains(value) { return value }
         warn(
             .badValue, column: column, entity: entity,
-            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); left empty")
+            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); \(repair)")
         return nil
     }
 }
