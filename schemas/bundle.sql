@@ -1,4 +1,5 @@
--- Transit bundle schema, version 1.
+-- Transit bundle schema, version 2 (PRAGMA user_version; PRAGMA application_id is
+-- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once, in a
 -- dict_* table; all other tables link by integer keys. Integer ids are given in
 -- byte order of (feed_id, text id), so ordering by id is ordering by text.
@@ -16,8 +17,11 @@ CREATE TABLE feeds (
   timezone TEXT NOT NULL,
   feed_version TEXT,
   publisher_name TEXT,
+  -- Declared coverage: feed_info dates, calendar ranges and calendar_dates together.
   first_service_date INTEGER,
   last_service_date INTEGER,
+  -- The last service day on which any trip runs.
+  last_trip_date INTEGER,
   max_time_secs INTEGER NOT NULL,
   has_frequencies INTEGER NOT NULL,
   sha256 TEXT NOT NULL

@@ -2,7 +2,10 @@
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 1
+    package static let version = 2
+
+    /// `PRAGMA application_id` of every bundle: "TRNB".
+    package static let applicationID: Int32 = 0x5452_4E42
 
     /// The CREATE statements of `schemas/bundle.sql`, one per element, comments outside them dropped.
     package static var statements: [String] { splitStatements(sql) }
@@ -15,6 +18,19 @@ package enum BundleSchema {
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
     ]
+
+    /// The ordinary tables (not FTS5 or R*Tree, whose content is derived), sorted by name:
+    /// what `ContentHash` reads.
+    package static var contentTables: [String] {
+        statements.filter { $0.hasPrefix("CREATE TABLE ") }.map(tableName).sorted()
+    }
+
+    /// The table name in `CREATE TABLE name (` or `CREATE VIRTUAL TABLE name USING`.
+    package static func tableName(_ sql: String) -> String {
+        let rest =
+            sql.hasPrefix("CREATE VIRTUAL TABLE ") ? sql.dropFirst("CREATE VIRTUAL TABLE ".count) : sql.dropFirst("CREATE TABLE ".count)
+        return String(rest.prefix { $0 != " " && $0 != "(" })
+    }
 
     /// The `city_cells` cell of a coordinate: one-degree squares numbered row by row from the south-west.
     package static func cityCell(lat: Double, lng: Double) -> Int {

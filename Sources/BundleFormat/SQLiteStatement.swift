@@ -95,6 +95,38 @@ package final class SQLiteStatement {
 
     package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
+    package var columnCount: Int { Int(sqlite3_column_count(statement)) }
+
+    /// Feeds a column's value to `hasher` with its type: NULL, integer (8 bytes, big-endian),
+    /// real (IEEE bits), text or blob (length, then bytes).
+    package func hashValue(_ column: Int32, into hasher: inout SHA256) {
+        let type = sqlite3_column_type(statement, column)
+        withUnsafeBytes(of: UInt8(truncatingIfNeeded: type)) { hasher.update($0) }
+        switch type {
+        case SQLITE_INTEGER:
+            withUnsafeBytes(of: sqlite3_column_int64(statement, column).bigEndian) { hasher.update($0) }
+        case SQLITE_FLOAT:
+            withUnsafeBytes(of: sqlite3_column_double(statement, column).bitPattern.bigEndian) { hasher.update($0) }
+        case SQLITE_TEXT, SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            withUnsafeBytes(of: UInt64(count).bigEndian) { hasher.update($0) }
+            if count > 0, let bytes = sqlite3_column_blob(statement, column) {
+                hasher.update(UnsafeRawBufferPointer(start: bytes, count: count))
+            }
+        default:
+            break
+        }
+    }
+
+    /// Feeds text to `hasher` as its length, then its UTF-8 bytes.
+    package static func hashText(_ text: String, into hasher: inout SHA256) {
+        var text = text
+        text.withUTF8 { bytes in
+            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update($0) }
+            hasher.update(UnsafeRawBufferPointer(bytes))
+        }
+    }
+
     package func int(_ name: String) -> Int { int(column(name)) }
     package func double(_ name: String) -> Double { double(column(name)) }
     package func string(_ name: String) -> String { string(column(name)) }

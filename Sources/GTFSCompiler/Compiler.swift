@@ -62,6 +62,8 @@ public enum Compiler {
         }
         var model = builder.finish()
         model.cityCount = cities?.cities.count ?? 0
+        model.bundleID = request.bundleID ?? URL(fileURLWithPath: request.outputPath).deletingPathExtension().lastPathComponent
+        model.label = request.label
         var summary = CompileSummary(model: model, cities: model.cityCount, warnings: log.warningCount)
         if let refusal = request.policy.refusal(log) {
             throw CompileFailure(diagnostics: log.record, reason: refusal, summary: summary)
@@ -111,6 +113,9 @@ public struct CompileRequest: Sendable {
     public var outputPath: String
     /// Which warnings fail the compile.
     public var policy: WarningPolicy
+    /// The bundle's id (default: the output file's name without extension) and version label.
+    public var bundleID: String?
+    public var label: String?
 
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, strict: Bool = false) {
         self.init(feeds: feeds, citiesPath: citiesPath, outputPath: outputPath, policy: WarningPolicy(strict: strict))

@@ -129,22 +129,36 @@ public final class TransitBundle: Sendable {
 
     // MARK: - Info
 
-    /// Feeds, their timezones and service ranges, counts and the schema version.
+    /// The bundle's identity (id, label, compiler, content hash), feeds and their coverage,
+    /// counts and the schema version.
     public func info() throws -> BundleInfo {
         try pool.with { db in
-            var counts: [String: Int] = [:]
+            var values: [String: String] = [:]
             let meta = try db.cached("SELECT key, value FROM metadata")
-            while try meta.step() { counts[meta.string(0)] = Int(meta.string(1)) }
+            while try meta.step() { values[meta.string("key")] = meta.string("value") }
+            let count = { (key: String) in values[key].flatMap { Int($0) } ?? 0 }
+            let feeds = catalog.feeds.map {
+                BundleInfo.Feed(
+                    feedID: $0.feedID, timezone: $0.timezone, version: $0.version, firstServiceDate: $0.firstDate.map(ServiceDate.init),
+                    lastServiceDate: $0.lastDate.map(ServiceDate.init), lastTripDate: $0.lastTripDate.map(ServiceDate.init),
+                    sha256: $0.sha256)
+            }
+            let coverage = BundleInfo.Coverage(
+                firstServiceDate: feeds.compactMap(\.firstServiceDate).min(), lastServiceDate: feeds.compactMap(\.lastServiceDate).max(),
+                lastTripDate: feeds.compactMap(\.lastTripDate).max())
             return BundleInfo(
-                schemaVersion: BundleSchema.version,
-                feeds: catalog.feeds.map {
-                    .init(
-                        feedID: $0.feedID, timezone: $0.timezone, version: $0.version,
-                        firstServiceDate: $0.firstDate.map(ServiceDate.init), lastServiceDate: $0.lastDate.map(ServiceDate.init),
-                        sha256: $0.sha256)
-                },
-                stops: counts["stops"] ?? 0, routes: counts["routes"] ?? 0, trips: counts["trips"] ?? 0,
-                patterns: counts["patterns"] ?? 0, stopTimes: counts["stop_times"] ?? 0, cities: counts["cities"] ?? 0)
+                bundleID: values["bundle_id"] ?? "", label: values["label"], compilerVersion: values["compiler_version"],
+                schemaVersion: BundleSchema.version, contentHash: values["content_sha256"] ?? "", coverage: coverage, feeds: feeds,
+                stops: count("stops"), routes: count("routes"), trips: count("trips"), patterns: count("patterns"),
+                stopTimes: count("stop_times"), cities: count("cities"))
         }
+    }
+
+    /// Recomputes the content hash from the rows and compares it with the one the bundle
+    /// records: false when the file was altered after it was compiled. Reads every row
+    /// (about 0.1 s per 500,000 stop_times); for checks after a download, not for every open.
+    public func verifyContentHash() throws -> Bool {
+        let recorded = try info().contentHash
+        return try pool.with { db in try ContentHash.compute(db) == recorded }
     }
 }

@@ -22,6 +22,12 @@ struct GTFSCompileCommand: ParsableCommand {
     @Option(help: "A city catalogue (JSON, see schemas/city.schema.json) to include.")
     var cities: String?
 
+    @Option(help: "The bundle's id (default: the output file's name without extension).")
+    var id: String?
+
+    @Option(help: "A version label for the bundle, e.g. the timetable's name.")
+    var label: String?
+
     @Flag(help: "Fail on any warning (except those given to --allow).")
     var strict = false
 
@@ -69,9 +75,11 @@ struct GTFSCompileCommand: ParsableCommand {
         }
         guard let output else { return }
         let policy = WarningPolicy(strict: strict, allowed: try allowedCodes(), maxWarnings: maxWarnings)
-        let request = CompileRequest(
+        var request = CompileRequest(
             feeds: feeds.map(CompileRequest.Feed.init(argument:)), citiesPath: cities,
             outputPath: output, policy: policy)
+        request.bundleID = id
+        request.label = label
         let log = DiagnosticLog()
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {

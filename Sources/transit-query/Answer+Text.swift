@@ -66,12 +66,18 @@ extension Answer {
     }
 
     private static func info(_ info: BundleInfo) -> String {
-        var table = TextTable(["feed", "timezone", "version", "first day", "last day"])
+        var table = TextTable(["feed", "timezone", "version", "first day", "last day", "last trip"])
         for f in info.feeds {
-            table.add([f.feedID, f.timezone, f.version ?? "", f.firstServiceDate?.description ?? "", f.lastServiceDate?.description ?? ""])
+            table.add([
+                f.feedID, f.timezone, f.version ?? "", f.firstServiceDate?.description ?? "", f.lastServiceDate?.description ?? "",
+                f.lastTripDate?.description ?? "",
+            ])
         }
+        let c = info.coverage
         return """
-            schema version \(info.schemaVersion)
+            bundle \(info.bundleID)\(info.label.map { " (\($0))" } ?? ""), compiled by gtfs-compile \(info.compilerVersion ?? "?"), schema version \(info.schemaVersion)
+            content sha256 \(info.contentHash)
+            coverage \(c.firstServiceDate?.description ?? "-") to \(c.lastServiceDate?.description ?? "-"), last trip \(c.lastTripDate?.description ?? "-")
             \(info.stops) stops, \(info.routes) routes, \(info.trips) trips, \(info.patterns) patterns, \(info.stopTimes) stop_times, \(info.cities) cities
             \(table.render())
             """

@@ -26,8 +26,10 @@ final class CompilerTests: XCTestCase {
     func testSameInputsGiveByteIdenticalBundles() throws {
         let directory = TemporaryFolders.make()
         var outputs: [Data] = []
-        for name in ["a.db", "b.db"] {
-            let path = directory.appendingPathComponent(name).path
+        // Two folders, one file name: the bundle id (the file's stem) is part of the content.
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent(folder + "/city.db").path
             _ = try Compiler.compile(
                 CompileRequest(
                     feeds: [

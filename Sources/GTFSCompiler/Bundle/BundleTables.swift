@@ -10,19 +10,21 @@ enum BundleTables {
             ("schema_version", String(BundleSchema.version)),
             ("stop_times", String(m.stopTimeCount)), ("stops", String(m.stops.count)),
             ("routes", String(m.routes.count)), ("trips", String(m.trips.count)),
-            ("patterns", String(m.patterns.count)), ("cities", String(m.cityCount)),
+            ("patterns", String(m.patterns.count)), ("cities", String(m.cityCount)), ("bundle_id", m.bundleID),
         ] {
             try meta.run([key, value])
         }
+        if let label = m.label { try meta.run(["label", label]) }
         let feed = try db.prepareInsert(
             into: "feeds",
             columns: [
                 "fid", "feed_id", "timezone", "feed_version", "publisher_name", "first_service_date", "last_service_date",
-                "max_time_secs", "has_frequencies", "sha256",
+                "last_trip_date", "max_time_secs", "has_frequencies", "sha256",
             ])
         for f in m.feeds {
             try feed.run([
-                f.fid, f.feedID, f.timezone, f.version, f.publisher, f.firstDate, f.lastDate, f.maxTimeSecs, f.hasFrequencies, f.sha256,
+                f.fid, f.feedID, f.timezone, f.version, f.publisher, f.firstDate, f.lastDate, f.lastTripDate, f.maxTimeSecs,
+                f.hasFrequencies, f.sha256,
             ])
         }
         let agency = try db.prepareInsert(

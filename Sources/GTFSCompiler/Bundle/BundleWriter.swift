@@ -54,17 +54,12 @@ struct BundleWriter {
         "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
     ]
 
-    /// The table name in `CREATE TABLE name (`.
-    static func tableName(_ sql: String) -> String {
-        String(sql.dropFirst("CREATE TABLE ".count).prefix { $0 != " " && $0 != "(" })
-    }
-
     private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
         let statements = BundleSchema.statements
         let isIndex = { (sql: String) in sql.hasPrefix("CREATE INDEX") || sql.hasPrefix("CREATE UNIQUE INDEX") }
         // Patterns and the city tables (all but their full-text index) are written on a
         // second core, into a side file that is copied in afterwards.
-        let sideStatements = statements.filter { Self.sideTables.contains(Self.tableName($0)) }
+        let sideStatements = statements.filter { Self.sideTables.contains(BundleSchema.tableName($0)) }
         let sideTablesPath = path + "-side-tables"
         try? FileManager.default.removeItem(atPath: sideTablesPath)
         let side = BackgroundResult<Void> {
@@ -97,7 +92,7 @@ struct BundleWriter {
         try BundleTables.insert(model, into: db)
         if let cities { try CityTables.insertFullText(cities, into: db) }
         for sql in staged {
-            let name = Self.tableName(sql)
+            let name = BundleSchema.tableName(sql)
             try db.execute(sql)
             try db.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(name); DROP TABLE temp.\(name)")
         }
@@ -109,12 +104,15 @@ struct BundleWriter {
         try db.execute("BEGIN")
         for sql in sideStatements {
             try db.execute(sql)
-            try db.execute("INSERT INTO main.\(Self.tableName(sql)) SELECT * FROM side.\(Self.tableName(sql))")
+            try db.execute("INSERT INTO main.\(BundleSchema.tableName(sql)) SELECT * FROM side.\(BundleSchema.tableName(sql))")
         }
         try db.execute("COMMIT; DETACH DATABASE side; BEGIN")
         for sql in statements where isIndex(sql) { try db.execute(sql) }
         try db.execute("INSERT INTO stops_fts(stops_fts) VALUES('optimize')")
         try db.execute("INSERT INTO cities_fts(cities_fts) VALUES('optimize')")
+        // The content's fingerprint, over every table written above (it leaves itself out).
+        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(["content_sha256", try ContentHash.compute(db)])
+        try db.execute("PRAGMA application_id = \(BundleSchema.applicationID); PRAGMA user_version = \(BundleSchema.version)")
         try db.execute("COMMIT")
         try db.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         // Pages are packed on insert; only free pages (left by FTS merges) need a VACUUM.

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 
 /// One GTFS feed as a set of named files: a folder or a zip archive.

@@ -13,6 +13,8 @@ struct BundleModel {
         var hasFrequencies: Bool
         var sha256: String
         var counts: Counts
+        /// The last service day on which any trip runs, `YYYYMMDD`.
+        var lastTripDate: Int?
 
         struct Counts { var stops = 0, routes = 0, trips = 0, stopTimes = 0 }
     }
@@ -109,4 +111,7 @@ struct BundleModel {
     var headsigns: [String] = []
     var stopTimeCount = 0
     var cityCount = 0
+    /// The bundle's identity: `--id` (default the output file's stem) and `--label`.
+    var bundleID = ""
+    var label: String?
 }

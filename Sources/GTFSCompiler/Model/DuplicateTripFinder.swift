@@ -21,13 +21,12 @@ enum DuplicateTripFinder {
 
     /// Reports every trip that duplicates an earlier one (in trip id order), with both ids
     /// and the first date both run. `trips` pairs each kept trip with its local id in `feed`.
-    static func report(_ trips: [(local: Int32, trip: BundleModel.Trip)], feed: FeedData, log: DiagnosticLog) {
+    static func report(_ trips: [(local: Int32, trip: BundleModel.Trip)], feed: FeedData, days: ServiceDays, log: DiagnosticLog) {
         var groups: [Key: [(local: Int32, trip: BundleModel.Trip)]] = [:]
         for entry in trips where !entry.trip.frequency {
             let t = entry.trip
             groups[Key(rid: t.rid, pid: t.pid, start: t.startTimeSecs, hid: t.hid), default: []].append(entry)
         }
-        let days = ServiceDays(feed)
         var common: [Pair: CivilDate?] = [:]
         for group in groups.values where group.count > 1 {
             for (index, later) in group.enumerated().dropFirst() {

@@ -83,16 +83,18 @@ struct ModelBuilder {
                 .noUsableTrips, feed: feed.name, file: "stop_times.txt",
                 message: "no trip has usable stop_times, so the feed has no departures")
         }
-        DuplicateTripFinder.report(kept, feed: feed, log: log)
+        let days = ServiceDays(feed)
+        DuplicateTripFinder.report(kept, feed: feed, days: days, log: log)
         model.stopTimeCount += stopTimes
         let (first, last) = declaredCoverage(feed)
+        let lastTripDay = Set(kept.map { feed.trips[Int($0.local)].service }).compactMap(days.lastDay).max()
         let counts = BundleModel.Feed.Counts(stops: feed.stops.count, routes: feed.routes.count, trips: kept.count, stopTimes: stopTimes)
         model.feeds.append(
             .init(
                 fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
                 publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
-                sha256: try feed.sha256Result?.value() ?? "", counts: counts))
+                sha256: try feed.sha256Result?.value() ?? "", counts: counts, lastTripDate: lastTripDay?.yyyymmdd))
     }
 
     /// Takes the patterns once every feed is added.

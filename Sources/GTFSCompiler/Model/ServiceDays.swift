@@ -47,6 +47,24 @@ struct ServiceDays {
         return candidates.sorted().lazy.map(CivilDate.init(dayNumber:)).first { runs(a, on: $0) && runs(b, on: $0) }
     }
 
+    /// The last day the service runs, or nil when it never does.
+    func lastDay(_ service: Int32) -> CivilDate? {
+        var last = (exceptions[service] ?? [:]).filter { $0.value == 1 }.keys.max()
+        if let range = range(service) {
+            // Walk back from the end of the range to the first day that runs (removals may
+            // take out whole weeks, so the walk is bounded by the range, not by 7 days).
+            var day = range.upperBound
+            while day >= range.lowerBound && day > (last ?? Int.min) {
+                if runs(service, on: CivilDate(dayNumber: day)) {
+                    last = day
+                    break
+                }
+                day -= 1
+            }
+        }
+        return last.map(CivilDate.init(dayNumber:))
+    }
+
     /// The day numbers of a service's weekly range, when it has weekdays.
     private func range(_ service: Int32) -> ClosedRange<Int>? {
         guard let record = calendar[service], record.days != 0, let start = CivilDate(yyyymmdd: record.startDate),

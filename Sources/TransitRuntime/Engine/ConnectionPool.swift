@@ -82,6 +82,11 @@ final class ConnectionPool: @unchecked Sendable {
             if let missing = BundleSchema.requiredTables.first(where: { !tables.contains($0) }) {
                 throw TransitError.notABundle(path: path, reason: "table \(missing) is missing")
             }
+            let application = try db.scalarInt("PRAGMA application_id")
+            guard application == Int(BundleSchema.applicationID) else {
+                throw TransitError.notABundle(
+                    path: path, reason: "an SQLite database of another application (application_id \(application ?? 0))")
+            }
             let version = try db.prepare("SELECT value FROM metadata WHERE key = 'schema_version'")
             guard try version.step(), let found = Int(version.string(0)) else {
                 throw TransitError.notABundle(path: path, reason: "no schema version")

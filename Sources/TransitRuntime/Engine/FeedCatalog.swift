@@ -11,6 +11,7 @@ struct FeedCatalog: Sendable {
         let version: String?
         let firstDate: CivilDate?
         let lastDate: CivilDate?
+        let lastTripDate: CivilDate?
         let maxTimeSecs: Int
         let hasFrequencies: Bool
         let sha256: String
@@ -21,19 +22,20 @@ struct FeedCatalog: Sendable {
     init(db: SQLiteDatabase) throws {
         let rows = try db.prepare(
             """
-            SELECT fid, feed_id, timezone, feed_version, first_service_date, last_service_date, max_time_secs,
+            SELECT fid, feed_id, timezone, feed_version, first_service_date, last_service_date, last_trip_date, max_time_secs,
                    has_frequencies, sha256 FROM feeds ORDER BY fid
             """)
         var feeds: [Feed] = []
         while try rows.step() {
-            let zone = rows.string(2)
+            let zone = rows.string("timezone")
+            func date(_ column: String) -> CivilDate? { rows.optionalInt(column).flatMap(CivilDate.init(yyyymmdd:)) }
             feeds.append(
                 Feed(
-                    fid: rows.int(0), feedID: rows.string(1), timezone: zone,
+                    fid: rows.int("fid"), feedID: rows.string("feed_id"), timezone: zone,
                     clock: FeedClock(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!),
-                    version: rows.optionalString(3), firstDate: rows.optionalInt(4).flatMap(CivilDate.init(yyyymmdd:)),
-                    lastDate: rows.optionalInt(5).flatMap(CivilDate.init(yyyymmdd:)), maxTimeSecs: rows.int(6),
-                    hasFrequencies: rows.int(7) != 0, sha256: rows.string(8)))
+                    version: rows.optionalString("feed_version"), firstDate: date("first_service_date"),
+                    lastDate: date("last_service_date"), lastTripDate: date("last_trip_date"), maxTimeSecs: rows.int("max_time_secs"),
+                    hasFrequencies: rows.int("has_frequencies") != 0, sha256: rows.string("sha256")))
         }
         self.feeds = feeds
     }

@@ -24,5 +24,8 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public var description: String { civil.iso }
 
+    /// The date `days` days later (earlier when negative).
+    public func adding(days: Int) -> ServiceDate { ServiceDate(civil.adding(days: days)) }
+
     public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.civil < b.civil }
 }

@@ -1,5 +1,11 @@
-/// SHA-256 (FIPS 180-4), used to fingerprint each input feed in the bundle.
-struct SHA256 {
+/// SHA-256 (FIPS 180-4): the fingerprint of each input feed and of a bundle's content.
+///
+/// ```swift
+/// var hasher = SHA256()
+/// hasher.update(bytes)
+/// let hex = hasher.finalizeHex()
+/// ```
+package struct SHA256 {
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -15,7 +21,9 @@ struct SHA256 {
     private var length: UInt64 = 0
     private var w = [UInt32](repeating: 0, count: 64)
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package init() {}
+
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length += UInt64(bytes.count)
         var start = 0
         if !pending.isEmpty {
@@ -35,7 +43,7 @@ struct SHA256 {
         if start < bytes.count { pending.append(contentsOf: bytes[start...]) }
     }
 
-    mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         var tail = pending
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }

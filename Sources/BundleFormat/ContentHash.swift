@@ -1,0 +1,37 @@
+/// The SHA-256 of a bundle's logical content: every row of every ordinary table of the
+/// schema, in a canonical order and encoding, so two bundles with the same content have the
+/// same hash whatever their page layout, history or the SQLite that wrote them.
+///
+/// Left out: derived indexes (full-text and R*Tree, rebuilt from `stops` and `cities`),
+/// SQLite's statistics, and the metadata rows that describe the file rather than its content
+/// (`content_sha256` itself and `compiler_version`).
+///
+/// ```swift
+/// let hash = try ContentHash.compute(SQLiteDatabase(path: "city.db", writable: false))
+/// ```
+package enum ContentHash {
+    package static let excludedMetadata: Set<String> = ["content_sha256", "compiler_version"]
+
+    package static func compute(_ db: SQLiteDatabase) throws -> String {
+        var hasher = SHA256()
+        for table in BundleSchema.contentTables {
+            mark(&hasher, tag: 0x54, text: table)  // 'T' then the table's name
+            let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
+            let count = columns.columnCount
+            // Ordering by every column gives one order for any content, whatever the keys.
+            let order = (1...max(1, count)).map(String.init).joined(separator: ", ")
+            let rows = try db.prepare("SELECT * FROM \(table) ORDER BY \(order)")
+            while try rows.step() {
+                if table == "metadata", excludedMetadata.contains(rows.string(0)) { continue }
+                mark(&hasher, tag: 0x52, text: nil)  // 'R': a row starts
+                for column in 0..<Int32(count) { rows.hashValue(column, into: &hasher) }
+            }
+        }
+        return hasher.finalizeHex()
+    }
+
+    private static func mark(_ hasher: inout SHA256, tag: UInt8, text: String?) {
+        withUnsafeBytes(of: tag) { hasher.update($0) }
+        if let text { SQLiteStatement.hashText(text, into: &hasher) }
+    }
+}
