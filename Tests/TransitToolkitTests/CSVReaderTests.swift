@@ -93,7 +93,7 @@ final class CSVReaderTests: XCTestCase {
     /// second record is a quoted field running 22 KB (with an invalid UTF-8 byte at offset
     /// 19,966). Each read used to re-parse the record from its start, so the time grew with
     /// the square of the record's size.
-    func testFuzzFindingOneByteReadsOfAnUnclosedQuoteEnd() throws {
+    func testFuzzFindingALongRecordReadOneByteAtATimeEnds() throws {
         let url = TestPaths.repository.appendingPathComponent("Tests/Fixtures/fuzz/csv-timeout-one-byte-reads.bin")
         let bytes = Array(try Data(contentsOf: url).dropFirst())  // the harness's first byte picks the read size (0: one byte)
         let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: 1), fileName: "t.txt")
