@@ -13,7 +13,7 @@ package enum ContentHash {
     package static let excludedMetadata: Set<String> = ["content_sha256", "compiler_version"]
 
     package static func compute(_ db: SQLiteDatabase) throws -> String {
-        var hasher = SHA256()
+        var hasher = BufferedSHA256()
         for table in BundleSchema.contentTables {
             mark(&hasher, tag: 0x54, text: table)  // 'T' then the table's name
             let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
@@ -30,8 +30,8 @@ package enum ContentHash {
         return hasher.finalizeHex()
     }
 
-    private static func mark(_ hasher: inout SHA256, tag: UInt8, text: String?) {
-        withUnsafeBytes(of: tag) { hasher.update($0) }
+    private static func mark(_ hasher: inout BufferedSHA256, tag: UInt8, text: String?) {
+        hasher.append(byte: tag)
         if let text { SQLiteStatement.hashText(text, into: &hasher) }
     }
 }

@@ -32,13 +32,14 @@ package struct SHA256 {
             start = take
             if pending.count == 64 {
                 let block = pending
-                block.withUnsafeBytes { compress($0, 0) }
+                block.withUnsafeBytes { compress($0, 0..<1) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        while start + 64 <= bytes.count {
-            compress(bytes, start)
-            start += 64
+        let blocks = (bytes.count - start) / 64
+        if blocks > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[start...]), 0..<blocks)
+            start += blocks * 64
         }
         if start < bytes.count { pending.append(contentsOf: bytes[start...]) }
     }
@@ -49,62 +50,106 @@ package struct SHA256 {
         while tail.count % 64 != 56 { tail.append(0) }
         let bits = length &* 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        tail.withUnsafeBytes { buffer in
-            var at = 0
-            while at < buffer.count {
-                compress(buffer, at)
-                at += 64
-            }
-        }
+        tail.withUnsafeBytes { compress($0, 0..<($0.count / 64)) }
         return h.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
     }
 
-    private mutating func compress(_ bytes: UnsafeRawBufferPointer, _ at: Int) {
-        for i in 0..<16 {
-            let o = at + i * 4
-            w[i] = UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
+    /// Compresses the 64-byte blocks `blocks` of `bytes` into the state.
+    private mutating func compress(_ bytes: UnsafeRawBufferPointer, _ blocks: Range<Int>) {
+        // Unsafe buffers: the loops below run for every 64 bytes hashed, and array bounds and
+        // uniqueness checks would cost more than the arithmetic.
+        w.withUnsafeMutableBufferPointer { w in
+            Self.k.withUnsafeBufferPointer { k in
+                h.withUnsafeMutableBufferPointer { h in
+                    for block in blocks {
+                        let at = block * 64
+                        for i in 0..<16 { w[i] = bytes.loadUnaligned(fromByteOffset: at + i * 4, as: UInt32.self).bigEndian }
+                        for i in 16..<64 {
+                            let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                            let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                        }
+                        var a = h[0]
+                        var b = h[1]
+                        var c = h[2]
+                        var d = h[3]
+                        var e = h[4]
+                        var f = h[5]
+                        var g = h[6]
+                        var hh = h[7]
+                        for i in 0..<64 {
+                            let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                            let choice = (e & f) ^ (~e & g)
+                            let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+                            let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                            let majority = (a & b) ^ (a & c) ^ (b & c)
+                            let t2 = s0 &+ majority
+                            hh = g
+                            g = f
+                            f = e
+                            e = d &+ t1
+                            d = c
+                            c = b
+                            b = a
+                            a = t1 &+ t2
+                        }
+                        h[0] &+= a
+                        h[1] &+= b
+                        h[2] &+= c
+                        h[3] &+= d
+                        h[4] &+= e
+                        h[5] &+= f
+                        h[6] &+= g
+                        h[7] &+= hh
+                    }
+                }
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = h[0]
-        var b = h[1]
-        var c = h[2]
-        var d = h[3]
-        var e = h[4]
-        var f = h[5]
-        var g = h[6]
-        var hh = h[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            hh = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        h[0] &+= a
-        h[1] &+= b
-        h[2] &+= c
-        h[3] &+= d
-        h[4] &+= e
-        h[5] &+= f
-        h[6] &+= g
-        h[7] &+= hh
     }
 
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    @inline(__always)
+    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+}
+
+/// Feeds SHA256 in large blocks: many small writes (a value's type byte, an 8-byte integer)
+/// are gathered first, since each `update` call has a fixed cost.
+package struct BufferedSHA256 {
+    private var hasher = SHA256()
+    private var buffer: [UInt8] = []
+
+    package init() { buffer.reserveCapacity(1 << 16) }
+
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    package mutating func append(byte: UInt8) {
+        buffer.append(byte)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// LEB128: seven bits a byte, low bits first, the high bit set on all but the last.
+    package mutating func appendVarint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        buffer.append(UInt8(rest))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    package mutating func finalizeHex() -> String {
+        flush()
+        return hasher.finalizeHex()
+    }
+
+    private mutating func flush() {
+        buffer.withUnsafeBytes { hasher.update($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
 }

@@ -71,9 +71,16 @@ package final class SQLiteStatement {
         _ = try step()
     }
 
-    /// Binds `values` and runs the statement (an insert, an update).
-    package func run(_ values: [any SQLiteValue]) throws {
-        bind(values)
+    /// Binds `values` to parameters 1, 2, ... and runs the statement (an insert, an update).
+    /// A parameter pack, not an array: inserts run once per row, and each value binds
+    /// without being boxed.
+    package func run<each Value: SQLiteValue>(_ values: repeat each Value) throws {
+        sqlite3_reset(statement)
+        var index: Int32 = 0
+        for value in repeat each values {
+            index += 1
+            value.bind(to: statement, at: index)
+        }
         try run()
     }
 
@@ -97,33 +104,36 @@ package final class SQLiteStatement {
 
     package var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
-    /// Feeds a column's value to `hasher` with its type: NULL, integer (8 bytes, big-endian),
-    /// real (IEEE bits), text or blob (length, then bytes).
-    package func hashValue(_ column: Int32, into hasher: inout SHA256) {
-        let type = sqlite3_column_type(statement, column)
-        withUnsafeBytes(of: UInt8(truncatingIfNeeded: type)) { hasher.update($0) }
-        switch type {
+    /// Feeds a column's value to `hasher` with its type, compactly: NULL as `n`; an integer as
+    /// `i` and its zigzag LEB128 varint; a real as `f` and its IEEE bits (big-endian); text or
+    /// a blob as `t`/`b`, its length as a varint, then its bytes.
+    package func hashValue(_ column: Int32, into hasher: inout BufferedSHA256) {
+        switch sqlite3_column_type(statement, column) {
         case SQLITE_INTEGER:
-            withUnsafeBytes(of: sqlite3_column_int64(statement, column).bigEndian) { hasher.update($0) }
+            hasher.append(byte: UInt8(ascii: "i"))
+            let value = sqlite3_column_int64(statement, column)
+            hasher.appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
         case SQLITE_FLOAT:
-            withUnsafeBytes(of: sqlite3_column_double(statement, column).bitPattern.bigEndian) { hasher.update($0) }
-        case SQLITE_TEXT, SQLITE_BLOB:
+            hasher.append(byte: UInt8(ascii: "f"))
+            withUnsafeBytes(of: sqlite3_column_double(statement, column).bitPattern.bigEndian) { hasher.append($0) }
+        case let type where type == SQLITE_TEXT || type == SQLITE_BLOB:
+            hasher.append(byte: type == SQLITE_TEXT ? UInt8(ascii: "t") : UInt8(ascii: "b"))
             let count = Int(sqlite3_column_bytes(statement, column))
-            withUnsafeBytes(of: UInt64(count).bigEndian) { hasher.update($0) }
+            hasher.appendVarint(UInt64(count))
             if count > 0, let bytes = sqlite3_column_blob(statement, column) {
-                hasher.update(UnsafeRawBufferPointer(start: bytes, count: count))
+                hasher.append(UnsafeRawBufferPointer(start: bytes, count: count))
             }
         default:
-            break
+            hasher.append(byte: UInt8(ascii: "n"))
         }
     }
 
     /// Feeds text to `hasher` as its length, then its UTF-8 bytes.
-    package static func hashText(_ text: String, into hasher: inout SHA256) {
+    package static func hashText(_ text: String, into hasher: inout BufferedSHA256) {
         var text = text
         text.withUTF8 { bytes in
-            withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { hasher.update($0) }
-            hasher.update(UnsafeRawBufferPointer(bytes))
+            hasher.appendVarint(UInt64(bytes.count))
+            hasher.append(UnsafeRawBufferPointer(bytes))
         }
     }
 

@@ -44,7 +44,6 @@ public struct CompileSummary: Sendable {
     public let perFeed: [FeedSummary]
     /// Set once the bundle is written.
     public internal(set) var bundleBytes = 0
-    public internal(set) var bundleSHA256: String?
     public internal(set) var seconds = 0.0
 
     init(model: BundleModel, cities: Int, warnings: Int) {

@@ -79,7 +79,6 @@ public enum Compiler {
             throw CompileFailure(diagnostics: log.record, reason: "the bundle could not be written", summary: summary)
         }
         summary.bundleBytes = (try? FileManager.default.attributesOfItem(atPath: request.outputPath)[.size] as? Int) ?? 0
-        summary.bundleSHA256 = try? sha256(of: [FileHandleStream(path: request.outputPath)])
         summary.seconds = Date().timeIntervalSince(clock)
         return summary
     }

@@ -84,23 +84,24 @@ struct GTFSCompileCommand: ParsableCommand {
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {
             let summary = try Compiler.compile(request, log: log, progress: showProgress ? { printError("… \($0)") } : nil)
-            try writeReport(DiagnosticReport(log: log, outputPath: output, compiled: summary))
+            try writeReport { DiagnosticReport(log: log, outputPath: output, compiled: summary) }
             if !quiet {
                 if log.warningCount > 0 { printError(log.summaryText(minimum: .warning)) }
                 printError(SummaryText.render(summary, output: output))
             }
         } catch let failure as CompileFailure {
-            try writeReport(DiagnosticReport(log: log, outputPath: output, compiled: failure.summary, failure: failure.reason))
+            try writeReport { DiagnosticReport(log: log, outputPath: output, compiled: failure.summary, failure: failure.reason) }
             printError(failure.diagnostics.summaryText(minimum: quiet ? .error : .info))
             printError("gtfs-compile: nothing written: \(failure.reason)")
             throw ExitCode(1)
         }
     }
 
-    private func writeReport(_ content: DiagnosticReport) throws {
+    /// Writes the report when `--report` was given (building it reads the whole bundle).
+    private func writeReport(_ content: () -> DiagnosticReport) throws {
         guard let report else { return }
         do {
-            try content.write(to: report)
+            try content().write(to: report)
         } catch {
             printError("gtfs-compile: cannot write the report \(report): \(error.localizedDescription)")
             throw ExitCode(1)

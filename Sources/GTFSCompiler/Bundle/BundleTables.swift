@@ -12,9 +12,9 @@ enum BundleTables {
             ("routes", String(m.routes.count)), ("trips", String(m.trips.count)),
             ("patterns", String(m.patterns.count)), ("cities", String(m.cityCount)), ("bundle_id", m.bundleID),
         ] {
-            try meta.run([key, value])
+            try meta.run(key, value)
         }
-        if let label = m.label { try meta.run(["label", label]) }
+        if let label = m.label { try meta.run("label", label) }
         let feed = try db.prepareInsert(
             into: "feeds",
             columns: [
@@ -22,29 +22,27 @@ enum BundleTables {
                 "last_trip_date", "max_time_secs", "has_frequencies", "sha256",
             ])
         for f in m.feeds {
-            try feed.run([
+            try feed.run(
                 f.fid, f.feedID, f.timezone, f.version, f.publisher, f.firstDate, f.lastDate, f.lastTripDate, f.maxTimeSecs,
-                f.hasFrequencies, f.sha256,
-            ])
+                f.hasFrequencies, f.sha256)
         }
         let agency = try db.prepareInsert(
             into: "agencies", columns: ["aid", "fid", "agency_id", "name", "url", "timezone", "lang", "phone"])
         for a in m.agencies {
             let r = a.record
-            try agency.run([a.aid, a.fid, r.agencyID, r.name, r.url, r.timezone, r.lang, r.phone])
+            try agency.run(a.aid, a.fid, r.agencyID, r.name, r.url, r.timezone, r.lang, r.phone)
         }
         try insertStops(m, db)
         let dictRoute = try db.prepareInsert(into: "dict_route", columns: ["fid", "route_id", "rid"])
         let route = try db.prepareInsert(
             into: "routes", columns: ["rid", "fid", "aid", "short_name", "long_name", "route_type", "color", "text_color"])
         for r in m.routes {
-            try dictRoute.run([r.fid, r.routeID, r.rid])
-            try route.run([
-                r.rid, r.fid, r.aid, r.record.shortName, r.record.longName, r.record.routeType, r.record.color, r.record.textColor,
-            ])
+            try dictRoute.run(r.fid, r.routeID, r.rid)
+            try route.run(
+                r.rid, r.fid, r.aid, r.record.shortName, r.record.longName, r.record.routeType, r.record.color, r.record.textColor)
         }
         let headsign = try db.prepareInsert(into: "headsigns", columns: ["hid", "text"])
-        for (i, text) in m.headsigns.enumerated() { try headsign.run([i + 1, text]) }
+        for (i, text) in m.headsigns.enumerated() { try headsign.run(i + 1, text) }
         try insertServices(m, db)
         try insertTrips(m, db)
     }
@@ -58,20 +56,20 @@ enum BundleTables {
         let rtree = try db.prepareInsert(into: "stops_rtree", columns: ["sid", "min_lat", "max_lat", "min_lon", "max_lon"])
         for s in m.stops {
             let r = s.record
-            try dict.run([s.fid, s.stopID, s.sid])
-            try stop.run([s.sid, s.fid, r.name, r.code, r.lat, r.lon, r.locationType, s.parentSid, r.platformCode, r.wheelchairBoarding])
-            if !r.name.isEmpty { try fts.run([s.sid, r.name]) }
-            if let lat = r.lat, let lon = r.lon { try rtree.run([s.sid, lat, lat, lon, lon]) }
+            try dict.run(s.fid, s.stopID, s.sid)
+            try stop.run(s.sid, s.fid, r.name, r.code, r.lat, r.lon, r.locationType, s.parentSid, r.platformCode, r.wheelchairBoarding)
+            if !r.name.isEmpty { try fts.run(s.sid, r.name) }
+            if let lat = r.lat, let lon = r.lon { try rtree.run(s.sid, lat, lat, lon, lon) }
         }
     }
 
     private static func insertServices(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let dict = try db.prepareInsert(into: "dict_service", columns: ["fid", "service_id", "sv"])
-        for s in m.services { try dict.run([s.fid, s.serviceID, s.sv]) }
+        for s in m.services { try dict.run(s.fid, s.serviceID, s.sv) }
         let calendar = try db.prepareInsert(into: "calendar", columns: ["sv", "days", "start_date", "end_date"])
-        for c in m.calendar { try calendar.run([c.sv, c.record.days, c.record.startDate, c.record.endDate]) }
+        for c in m.calendar { try calendar.run(c.sv, c.record.days, c.record.startDate, c.record.endDate) }
         let dates = try db.prepareInsert(into: "calendar_dates", columns: ["date", "sv", "exception_type"])
-        for d in m.calendarDates.sorted(by: { ($0.date, $0.sv) < ($1.date, $1.sv) }) { try dates.run([d.date, d.sv, d.exceptionType]) }
+        for d in m.calendarDates.sorted(by: { ($0.date, $0.sv) < ($1.date, $1.sv) }) { try dates.run(d.date, d.sv, d.exceptionType) }
     }
 
     /// The `patterns` and `pattern_stops` rows; `BundleWriter` writes them on a second connection.
@@ -84,13 +82,12 @@ enum BundleTables {
                 "hid", "interpolated",
             ])
         for p in m.patterns {
-            try pattern.run([p.pid, p.fid, p.stops.count])
+            try pattern.run(p.pid, p.fid, p.stops.count)
             for (idx, s) in p.stops.enumerated() {
                 // arrival_offset_secs is NULL when it equals the departure offset; hid when there is no stop_headsign.
-                try stop.run([
+                try stop.run(
                     p.pid, idx, s.stopSequence, s.sid, s.arrivalOffset == s.departureOffset ? nil : s.arrivalOffset, s.departureOffset,
-                    s.pickupType, s.dropOffType, s.hid >= 0 ? s.hid : nil, s.interpolated,
-                ])
+                    s.pickupType, s.dropOffType, s.hid >= 0 ? s.hid : nil, s.interpolated)
             }
         }
     }
@@ -101,11 +98,11 @@ enum BundleTables {
             into: "trips",
             columns: ["tid", "pid", "rid", "sv", "start_time_secs", "hid", "direction_id", "wheelchair_accessible", "frequency"])
         for t in m.trips {
-            try dict.run([t.fid, t.tripID, t.tid])
-            try trip.run([t.tid, t.pid, t.rid, t.sv, t.startTimeSecs, t.hid, t.directionID, t.wheelchairAccessible, t.frequency])
+            try dict.run(t.fid, t.tripID, t.tid)
+            try trip.run(t.tid, t.pid, t.rid, t.sv, t.startTimeSecs, t.hid, t.directionID, t.wheelchairAccessible, t.frequency)
         }
         let frequency = try db.prepareInsert(
             into: "frequencies", columns: ["tid", "start_time_secs", "end_time_secs", "headway_secs", "exact_times"])
-        for f in m.frequencies { try frequency.run([f.tid, f.start, f.end, f.headway, f.exactTimes]) }
+        for f in m.frequencies { try frequency.run(f.tid, f.start, f.end, f.headway, f.exactTimes) }
     }
 }

@@ -111,7 +111,7 @@ struct BundleWriter {
         try db.execute("INSERT INTO stops_fts(stops_fts) VALUES('optimize')")
         try db.execute("INSERT INTO cities_fts(cities_fts) VALUES('optimize')")
         // The content's fingerprint, over every table written above (it leaves itself out).
-        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(["content_sha256", try ContentHash.compute(db)])
+        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run("content_sha256", try ContentHash.compute(db))
         try db.execute("PRAGMA application_id = \(BundleSchema.applicationID); PRAGMA user_version = \(BundleSchema.version)")
         try db.execute("COMMIT")
         try db.execute("PRAGMA analysis_limit = 1000; ANALYZE")

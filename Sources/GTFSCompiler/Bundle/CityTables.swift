@@ -6,7 +6,7 @@ import BundleFormat
 enum CityTables {
     static func insertFullText(_ model: CityModel, into db: SQLiteDatabase) throws {
         let fts = try db.prepareInsert(into: "cities_fts", columns: ["rowid", "name", "alternate_names", "country_name"])
-        for c in model.cities { try fts.run([c.cid, c.name, c.alternateNames.joined(separator: "\n"), c.countryName]) }
+        for c in model.cities { try fts.run(c.cid, c.name, c.alternateNames.joined(separator: "\n"), c.countryName) }
     }
 
     static func insertRows(_ model: CityModel, into db: SQLiteDatabase) throws {
@@ -14,7 +14,7 @@ enum CityTables {
         var catOf: [String: Int] = [:]
         for (i, name) in model.categories.enumerated() {
             catOf[name] = i + 1
-            try category.run([i + 1, name])
+            try category.run(i + 1, name)
         }
         let city = try db.prepareInsert(
             into: "cities",
@@ -31,19 +31,18 @@ enum CityTables {
         let related = try db.prepareInsert(into: "city_related", columns: ["cid", "idx", "related_cid"])
         let feed = try db.prepareInsert(into: "city_feeds", columns: ["cid", "fid"])
         for c in model.cities {
-            try city.run([
+            try city.run(
                 c.cid, c.id, c.name, c.country, c.countryName, c.lat, c.lng, c.timezone, c.population, c.description, c.costOfLiving,
-                c.internetSpeed, c.safetyRating, c.climate,
-            ])
-            if !c.alternateNames.isEmpty { try alternate.run([c.cid, c.alternateNames.joined(separator: "\n")]) }
-            for cat in Set(c.categories.compactMap { catOf[$0] }).sorted() { try categoryLink.run([c.cid, cat]) }
-            for (i, a) in c.attractions.enumerated() { try attraction.run([c.cid, i, a.id, a.name, a.description, a.lat, a.lng]) }
-            for (i, m) in c.images.enumerated() { try image.run([c.cid, i, m.id, m.url, m.type, m.width, m.height, m.size]) }
-            for (i, cid) in c.relatedCids.enumerated() { try related.run([c.cid, i, cid]) }
-            for fid in c.fids.sorted() { try feed.run([c.cid, fid]) }
+                c.internetSpeed, c.safetyRating, c.climate)
+            if !c.alternateNames.isEmpty { try alternate.run(c.cid, c.alternateNames.joined(separator: "\n")) }
+            for cat in Set(c.categories.compactMap { catOf[$0] }).sorted() { try categoryLink.run(c.cid, cat) }
+            for (i, a) in c.attractions.enumerated() { try attraction.run(c.cid, i, a.id, a.name, a.description, a.lat, a.lng) }
+            for (i, m) in c.images.enumerated() { try image.run(c.cid, i, m.id, m.url, m.type, m.width, m.height, m.size) }
+            for (i, cid) in c.relatedCids.enumerated() { try related.run(c.cid, i, cid) }
+            for fid in c.fids.sorted() { try feed.run(c.cid, fid) }
         }
         let cell = try db.prepareInsert(into: "city_cells", columns: ["cell", "cid"])
         let cells = model.cities.map { (BundleSchema.cityCell(lat: $0.lat, lng: $0.lng), $0.cid) }.sorted { $0 < $1 }
-        for (number, cid) in cells { try cell.run([number, cid]) }
+        for (number, cid) in cells { try cell.run(number, cid) }
     }
 }

@@ -36,9 +36,10 @@ public struct DiagnosticReport: Encodable {
         succeeded = failure == nil
         self.failure = failure
         let written = failure == nil && compiled != nil
+        // The file's SHA-256 is computed here, only when a report is asked for.
         output = Output(
             path: outputPath, written: written, bytes: written ? compiled?.bundleBytes : nil,
-            sha256: written ? compiled?.bundleSHA256 : nil)
+            sha256: written ? try? sha256(of: [FileHandleStream(path: outputPath)]) : nil)
         feeds = compiled?.perFeed ?? []
         errors = log.errorCount
         warnings = log.warningCount
