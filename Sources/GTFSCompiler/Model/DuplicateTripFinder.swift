@@ -20,29 +20,32 @@ enum DuplicateTripFinder {
     }
 
     /// Reports every trip that duplicates an earlier one (in trip id order), with both ids
-    /// and the first date both run. `trips` pairs each kept trip with its local id in `feed`.
-    static func report(_ trips: [(local: Int32, trip: BundleModel.Trip)], feed: FeedData, days: ServiceDays, log: DiagnosticLog) {
-        var groups: [Key: [(local: Int32, trip: BundleModel.Trip)]] = [:]
-        for entry in trips where !entry.trip.frequency {
-            let t = entry.trip
-            groups[Key(rid: t.rid, pid: t.pid, start: t.startTimeSecs, hid: t.hid), default: []].append(entry)
+    /// and the first date both run. `locals[i]` is the local id in `feed` of `trips[i]`.
+    static func report(
+        _ trips: ArraySlice<BundleModel.Trip>, locals: [Int32], feed: FeedData, days: ServiceDays, log: DiagnosticLog
+    ) {
+        // Positions in `locals` grouped by what a rider sees; most groups have one trip.
+        var groups: [Key: [Int]] = [:]
+        for (position, trip) in zip(locals.indices, trips) where !trip.frequency {
+            groups[Key(rid: trip.rid, pid: trip.pid, start: trip.startTimeSecs, hid: trip.hid), default: []].append(position)
         }
         var common: [Pair: CivilDate?] = [:]
-        for group in groups.values where group.count > 1 {
+        // In trip id order, so the report reads the same on every run.
+        for group in groups.values.filter({ $0.count > 1 }).sorted(by: { $0[0] < $1[0] }) {
             for (index, later) in group.enumerated().dropFirst() {
-                let b = feed.trips[Int(later.local)].service
+                let b = feed.trips[Int(locals[later])].service
                 for earlier in group[..<index] {
-                    let a = feed.trips[Int(earlier.local)].service
+                    let a = feed.trips[Int(locals[earlier])].service
                     let pair = Pair(a, b)
                     if common[pair] == nil { common[pair] = .some(days.firstCommonDay(a, b)) }
                     guard let day = common[pair] ?? nil else { continue }
+                    let laterID = feed.tripIDs.string(locals[later])
+                    let earlierID = feed.tripIDs.string(locals[earlier])
                     log.add(
                         Diagnostic(
-                            .duplicateTrip, feed: feed.name, file: "trips.txt", line: feed.trips[Int(later.local)].line,
-                            field: "trip_id", entityID: later.trip.tripID, value: later.trip.tripID,
-                            message:
-                                "runs exactly like trip \"\(earlier.trip.tripID)\" (route, stops, times, headsign) on \(day.iso); both kept"
-                        ))
+                            .duplicateTrip, feed: feed.name, file: "trips.txt", line: feed.trips[Int(locals[later])].line,
+                            field: "trip_id", entityID: laterID, value: laterID,
+                            message: "runs exactly like trip \"\(earlierID)\" (route, stops, times, headsign) on \(day.iso); both kept"))
                     break
                 }
             }

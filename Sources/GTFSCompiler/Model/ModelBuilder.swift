@@ -44,7 +44,9 @@ struct ModelBuilder {
         let assembler = TripAssembler(feed: feed, log: log)
         let stopHeadsignHid = (0..<Int32(feed.stopHeadsigns.count)).map { Int32(headsign(feed.stopHeadsigns.string($0))) }
         var maxTime = 0
-        var kept: [(local: Int32, trip: BundleModel.Trip)] = []
+        // Local ids of the kept trips, in the order of `model.trips` from `firstTrip` on.
+        var kept: [Int32] = []
+        let firstTrip = model.trips.count
         var stopTimes = 0
         for local in feed.tripIDs.idsInByteOrder() {
             guard let stops = assembler.assemble(trip: local) else { continue }
@@ -75,7 +77,7 @@ struct ModelBuilder {
                 directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
                 frequency: !tripWindows.isEmpty)
             model.trips.append(row)
-            kept.append((local, row))
+            kept.append(local)
             stopTimes += stops.count
         }
         guard !kept.isEmpty else {
@@ -84,10 +86,10 @@ struct ModelBuilder {
                 message: "no trip has usable stop_times, so the feed has no departures")
         }
         let days = ServiceDays(feed)
-        DuplicateTripFinder.report(kept, feed: feed, days: days, log: log)
+        DuplicateTripFinder.report(model.trips[firstTrip...], locals: kept, feed: feed, days: days, log: log)
         model.stopTimeCount += stopTimes
         let (first, last) = declaredCoverage(feed)
-        let lastTripDay = Set(kept.map { feed.trips[Int($0.local)].service }).compactMap(days.lastDay).max()
+        let lastTripDay = Set(kept.map { feed.trips[Int($0)].service }).compactMap(days.lastDay).max()
         let counts = BundleModel.Feed.Counts(stops: feed.stops.count, routes: feed.routes.count, trips: kept.count, stopTimes: stopTimes)
         model.feeds.append(
             .init(
