@@ -96,7 +96,8 @@ struct TripAssembler {
             }
             previous = stop.departure
         }
-        interpolate(&stops, rows: unique) { report($0, row: $1, field: $2, $3) }
+        // Most trips are fully timed: no closure is made for them.
+        if stops.contains(where: { $0.arrival < 0 }) { interpolate(&stops, rows: unique) { report($0, row: $1, field: $2, $3) } }
         return stops
     }
 
@@ -106,7 +107,6 @@ struct TripAssembler {
     /// coordinates, or of zero length, is interpolated by position instead. Either way an
     /// interpolated time lies between the times of the surrounding timed stops.
     private func interpolate(_ stops: inout [AssembledStop], rows: [Int32], report: (DiagnosticCode, Int32?, String?, String) -> Void) {
-        guard stops.contains(where: { $0.arrival < 0 }) else { return }
         let c = feed.stopTimes
         var distance = [Double](repeating: 0, count: stops.count)
         var useShape = rows.allSatisfy { !c.distance[Int($0)].isNaN }
