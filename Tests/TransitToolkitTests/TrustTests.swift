@@ -83,7 +83,7 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(log.diagnostics.first { $0.code == .badShapeDistance }?.entityID, "T1")
     }
 
-    func testInterpolatedTimesLieBetweenTheirTimedStopsOnRealFeeds() throws {
+    func testPatternOffsetsNeverDecreaseOnTheSamples() throws {
         let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
         // Offsets along every pattern never decrease, interpolated or not.
         let q = try db.prepare("SELECT pid, idx, departure_offset_secs FROM pattern_stops ORDER BY pid, idx")
