@@ -22,6 +22,8 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
 	fi
+	@# The manifest test validates against schemas/manifest.schema.json with Python's jsonschema.
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
 
 # Regenerates the Swift copy of schemas/bundle.sql (a test fails when they differ).
 schema:

@@ -6,12 +6,21 @@ import GTFSCompiler
 struct GTFSCompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gtfs-compile",
+        abstract: "Compile GTFS feeds into bundles, and describe bundles for a download server.",
+        version: Compiler.version,
+        subcommands: [CompileCommand.self, ManifestCommand.self],
+        defaultSubcommand: CompileCommand.self)
+}
+
+/// `gtfs-compile [compile] FEED... -o BUNDLE`: the default subcommand.
+struct CompileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compile",
         abstract: "Compile GTFS feeds (zip or folder) and a city catalogue into one SQLite bundle.",
         discussion: """
             Each FEED is PATH or NAME=PATH; NAME is the feed's id in the bundle (default: the file \
             name without .zip). Exit status 0 when the bundle was written, 1 when nothing was written.
-            """,
-        version: Compiler.version)
+            """)
 
     @Argument(help: "Feeds to compile, as PATH or NAME=PATH.")
     var feeds: [String] = []

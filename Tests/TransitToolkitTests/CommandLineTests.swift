@@ -1,6 +1,7 @@
 import BundleFormat
 import Foundation
 import TestKit
+import TransitRuntime
 import XCTest
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
@@ -191,6 +192,57 @@ final class CommandLineTests: XCTestCase {
         }
         let negative = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--limit=-1"])
         XCTAssertEqual(negative.stderr, "transit-query: limit must not be negative\n")
+    }
+
+    /// `gtfs-compile manifest` describes a bundle as a server publishes it; checked against
+    /// sha256sum, gzip and the sample feed's own stops, and against schemas/manifest.schema.json.
+    func testManifestDescribesBundlesAndFollowsItsSchema() throws {
+        let directory = TemporaryFolders.make()
+        let bundle = directory.appendingPathComponent("zurich.db").path
+        XCTAssertEqual(
+            try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", bundle, "--label", "2026.1", "--quiet"]).status, 0)
+        let manifest = directory.appendingPathComponent("manifest.json").path
+        let result = try run("gtfs-compile", ["manifest", bundle, "-o", manifest])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        let entry = try XCTUnwrap((object["bundles"] as? [[String: Any]])?.first)
+        XCTAssertEqual(entry["id"] as? String, "zurich")
+        XCTAssertEqual(entry["label"] as? String, "2026.1")
+        XCTAssertEqual(entry["file"] as? String, "zurich.db")
+        XCTAssertEqual(entry["bytes"] as? Int, try Data(contentsOf: URL(fileURLWithPath: bundle)).count)
+        XCTAssertEqual(entry["file_sha256"] as? String, String(try run("/usr/bin/sha256sum", [bundle]).stdout.prefix(64)))
+        XCTAssertEqual(entry["content_sha256"] as? String, try TransitBundle(path: bundle).info().contentHash)
+        // Within 5 % of gzip -6 (another deflate implementation).
+        let gzip = try run("/bin/sh", ["-c", "gzip -6 -n -c '\(bundle)' | wc -c"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let gzipBytes = try XCTUnwrap(entry["gzip_bytes"] as? Int)
+        XCTAssertEqual(Double(gzipBytes), try XCTUnwrap(Double(gzip)), accuracy: Double(gzipBytes) * 0.05)
+        XCTAssertEqual((entry["coverage"] as? [String: Any])?["last_service_date"] as? String, "2026-12-31")
+        XCTAssertEqual((entry["feeds"] as? [[String: Any]])?.map { $0["feed_id"] as? String }, ["metro"])
+        // The bounding box of the sample's stops, read from stops.txt.
+        let stops = try String(contentsOfFile: TestSupport.samples + "/metro/stops.txt", encoding: .utf8).split(separator: "\n").dropFirst()
+        let header = try String(contentsOfFile: TestSupport.samples + "/metro/stops.txt", encoding: .utf8).split(separator: "\n")[0]
+            .split(separator: ",").map(String.init)
+        let lat = try XCTUnwrap(header.firstIndex(of: "stop_lat"))
+        let lon = try XCTUnwrap(header.firstIndex(of: "stop_lon"))
+        let points = stops.map { $0.split(separator: ",", omittingEmptySubsequences: false) }.compactMap { cells -> (Double, Double)? in
+            guard cells.count > max(lat, lon), let la = Double(cells[lat]), let lo = Double(cells[lon]) else { return nil }
+            return (la, lo)
+        }
+        let box = try XCTUnwrap(entry["bounding_box"] as? [String: Double])
+        XCTAssertEqual(box["min_lat"], points.map(\.0).min())
+        XCTAssertEqual(box["max_lon"], points.map(\.1).max())
+        let validate = try run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))",
+                manifest, TestPaths.repository.appendingPathComponent("schemas/manifest.schema.json").path,
+            ])
+        XCTAssertEqual(validate.status, 0, validate.stderr)
+        let notABundle = try run("gtfs-compile", ["manifest", TestSupport.zips + "/stored.zip", "-o", manifest])
+        XCTAssertEqual(notABundle.status, 1)
+        XCTAssertTrue(notABundle.stderr.contains("not a transit bundle"), notABundle.stderr)
     }
 
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {

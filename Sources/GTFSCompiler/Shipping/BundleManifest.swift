@@ -1,0 +1,149 @@
+import BundleFormat
+import Foundation
+
+/// What a download server publishes about its bundles (`gtfs-compile manifest`): per bundle
+/// its identity, content hash, file name, sizes (raw and gzip), the file's SHA-256, schema
+/// version, coverage, feeds, cities and bounding box. `schemas/manifest.schema.json`
+/// documents the format.
+///
+/// ```swift
+/// let manifest = try BundleManifest(bundles: ["out/lisbon.db", "out/zurich.db"])
+/// try manifest.write(to: "out/manifest.json")
+/// ```
+public struct BundleManifest: Encodable {
+    public struct Coverage: Encodable {
+        let firstServiceDate: String?
+        let lastServiceDate: String?
+        let lastTripDate: String?
+
+        enum CodingKeys: String, CodingKey {
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
+        }
+    }
+
+    public struct Feed: Encodable {
+        let feedID: String
+        let version: String?
+        let coverage: Coverage
+
+        enum CodingKeys: String, CodingKey {
+            case feedID = "feed_id"
+            case version, coverage
+        }
+    }
+
+    public struct BoundingBox: Encodable {
+        let minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
+
+        enum CodingKeys: String, CodingKey {
+            case minLat = "min_lat"
+            case minLon = "min_lon"
+            case maxLat = "max_lat"
+            case maxLon = "max_lon"
+        }
+    }
+
+    public struct Bundle: Encodable {
+        let id: String
+        let label: String?
+        let contentSHA256: String
+        let file: String
+        let bytes: Int
+        let gzipBytes: Int
+        let fileSHA256: String
+        let schemaVersion: Int
+        let compilerVersion: String?
+        let coverage: Coverage
+        let feeds: [Feed]
+        let cityIDs: [String]
+        let boundingBox: BoundingBox?
+
+        enum CodingKeys: String, CodingKey {
+            case id, label, file, bytes, coverage, feeds
+            case contentSHA256 = "content_sha256"
+            case gzipBytes = "gzip_bytes"
+            case fileSHA256 = "file_sha256"
+            case schemaVersion = "schema_version"
+            case compilerVersion = "compiler_version"
+            case cityIDs = "city_ids"
+            case boundingBox = "bounding_box"
+        }
+    }
+
+    let manifestVersion = 1
+    let bundles: [Bundle]
+
+    enum CodingKeys: String, CodingKey {
+        case manifestVersion = "manifest_version"
+        case bundles
+    }
+
+    /// Describes each bundle file (they must be bundles this compiler writes).
+    public init(bundles paths: [String]) throws {
+        bundles = try paths.map(Self.describe)
+    }
+
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private static func describe(_ path: String) throws -> Bundle {
+        let db: SQLiteDatabase
+        do {
+            db = try SQLiteDatabase(path: path, writable: false)
+            guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID) else {
+                throw FatalDiagnostic(.unreadableInput, file: path, message: "not a transit bundle")
+            }
+        } catch let error as SQLiteError {
+            throw FatalDiagnostic(.unreadableInput, file: path, message: "not a transit bundle: \(error.message)")
+        }
+        var metadata: [String: String] = [:]
+        let meta = try db.prepare("SELECT key, value FROM metadata")
+        while try meta.step() { metadata[meta.string("key")] = meta.string("value") }
+        func iso(_ value: Int?) -> String? { value.flatMap(CivilDate.init(yyyymmdd:))?.iso }
+        var feeds: [Feed] = []
+        let rows = try db.prepare(
+            "SELECT feed_id, feed_version, first_service_date, last_service_date, last_trip_date FROM feeds ORDER BY fid")
+        var firsts: [Int] = []
+        var lasts: [Int] = []
+        var lastTrips: [Int] = []
+        while try rows.step() {
+            let first = rows.optionalInt("first_service_date")
+            let last = rows.optionalInt("last_service_date")
+            let lastTrip = rows.optionalInt("last_trip_date")
+            firsts += [first].compactMap { $0 }
+            lasts += [last].compactMap { $0 }
+            lastTrips += [lastTrip].compactMap { $0 }
+            feeds.append(
+                Feed(
+                    feedID: rows.string("feed_id"), version: rows.optionalString("feed_version"),
+                    coverage: Coverage(firstServiceDate: iso(first), lastServiceDate: iso(last), lastTripDate: iso(lastTrip))))
+        }
+        var cityIDs: [String] = []
+        let cities = try db.prepare("SELECT city_id FROM cities ORDER BY city_id")
+        while try cities.step() { cityIDs.append(cities.string("city_id")) }
+        let box = try db.prepare(
+            """
+            SELECT min(lat) AS min_lat, min(lon) AS min_lon, max(lat) AS max_lat, max(lon) AS max_lon FROM (
+              SELECT lat, lon FROM stops WHERE lat IS NOT NULL UNION ALL SELECT lat, lng AS lon FROM cities)
+            """)
+        var boundingBox: BoundingBox?
+        if try box.step(), let minLat = box.optionalDouble("min_lat") {
+            boundingBox = BoundingBox(
+                minLat: minLat, minLon: box.double("min_lon"), maxLat: box.double("max_lat"), maxLon: box.double("max_lon"))
+        }
+        let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Bundle(
+            id: metadata["bundle_id"] ?? "", label: metadata["label"], contentSHA256: metadata["content_sha256"] ?? "",
+            file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, gzipBytes: try GzipSize.of(path: path),
+            fileSHA256: try sha256(of: [FileHandleStream(path: path)]), schemaVersion: Int(metadata["schema_version"] ?? "") ?? 0,
+            compilerVersion: metadata["compiler_version"],
+            coverage: Coverage(
+                firstServiceDate: iso(firsts.min()), lastServiceDate: iso(lasts.max()), lastTripDate: iso(lastTrips.max())),
+            feeds: feeds, cityIDs: cityIDs, boundingBox: boundingBox)
+    }
+}
