@@ -49,9 +49,7 @@ struct CitiesCommand: ParsableCommand {
         return try .cities(search: search, near: near.map { ($0.lat, $0.lon) }, filter: filter, limit: limit)
     }
 
-    func validate() throws {
-        do { _ = try query() } catch let invalid as Query.Invalid { throw ValidationError(invalid.description) }
-    }
+    func validate() throws { try Query.validate(query) }
 
     func run() throws {
         try options.ask(query)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TransitRuntime
 
@@ -26,6 +27,12 @@ enum Query {
     /// A query that cannot be asked as written; batch answers carry `code` `bad_query`.
     struct Invalid: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// For a subcommand's `validate()`: an invalid query is a usage error (exit 64), reported
+    /// before the bundle is opened.
+    static func validate(_ query: () throws -> Query) throws {
+        do { _ = try query() } catch let invalid as Invalid { throw ValidationError(invalid.description) }
     }
 
     static func departures(stop: String, feed: String?, at: String?, windowMinutes: Int?, limit: Int?) throws -> Query {

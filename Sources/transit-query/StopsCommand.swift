@@ -22,9 +22,7 @@ struct StopsCommand: ParsableCommand {
         try .stops(search: search, near: near.map { ($0.lat, $0.lon) }, radius: radius, limit: limit)
     }
 
-    func validate() throws {
-        do { _ = try query() } catch let invalid as Query.Invalid { throw ValidationError(invalid.description) }
-    }
+    func validate() throws { try Query.validate(query) }
 
     func run() throws {
         try options.ask(query)
