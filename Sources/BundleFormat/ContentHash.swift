@@ -15,7 +15,8 @@ package enum ContentHash {
     package static func compute(_ db: SQLiteDatabase) throws -> String {
         var hasher = BufferedSHA256()
         for table in BundleSchema.contentTables {
-            mark(&hasher, tag: 0x54, text: table)  // 'T' then the table's name
+            hasher.append(byte: UInt8(ascii: "T"))
+            SQLiteStatement.hashText(table, into: &hasher)
             let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
             let count = columns.columnCount
             // Ordering by every column gives one order for any content, whatever the keys.
@@ -23,15 +24,10 @@ package enum ContentHash {
             let rows = try db.prepare("SELECT * FROM \(table) ORDER BY \(order)")
             while try rows.step() {
                 if table == "metadata", excludedMetadata.contains(rows.string(0)) { continue }
-                mark(&hasher, tag: 0x52, text: nil)  // 'R': a row starts
+                hasher.append(byte: UInt8(ascii: "R"))
                 for column in 0..<Int32(count) { rows.hashValue(column, into: &hasher) }
             }
         }
         return hasher.finalizeHex()
-    }
-
-    private static func mark(_ hasher: inout BufferedSHA256, tag: UInt8, text: String?) {
-        hasher.append(byte: tag)
-        if let text { SQLiteStatement.hashText(text, into: &hasher) }
     }
 }

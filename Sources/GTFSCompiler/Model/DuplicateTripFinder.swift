@@ -29,16 +29,21 @@ enum DuplicateTripFinder {
         for (position, trip) in zip(locals.indices, trips) where !trip.frequency {
             groups[Key(rid: trip.rid, pid: trip.pid, start: trip.startTimeSecs, hid: trip.hid), default: []].append(position)
         }
-        var common: [Pair: CivilDate?] = [:]
+        // The first common day of two services, asked once per pair (nil: they never meet).
+        var memo: [Pair: CivilDate?] = [:]
+        func commonDay(_ a: Int32, _ b: Int32) -> CivilDate? {
+            if let known = memo[Pair(a, b)] { return known }
+            let day = days.firstCommonDay(a, b)
+            memo[Pair(a, b)] = .some(day)
+            return day
+        }
         // In trip id order, so the report reads the same on every run.
         for group in groups.values.filter({ $0.count > 1 }).sorted(by: { $0[0] < $1[0] }) {
             for (index, later) in group.enumerated().dropFirst() {
                 let b = feed.trips[Int(locals[later])].service
                 for earlier in group[..<index] {
                     let a = feed.trips[Int(locals[earlier])].service
-                    let pair = Pair(a, b)
-                    if common[pair] == nil { common[pair] = .some(days.firstCommonDay(a, b)) }
-                    guard let day = common[pair] ?? nil else { continue }
+                    guard let day = commonDay(a, b) else { continue }
                     let laterID = feed.tripIDs.string(locals[later])
                     let earlierID = feed.tripIDs.string(locals[earlier])
                     log.add(

@@ -21,9 +21,9 @@ enum GzipSize {
         while !finished {
             let chunk = try input.read(upToCount: 1 << 20) ?? Data()
             finished = chunk.isEmpty
-            var bytes = [UInt8](chunk)
-            try bytes.withUnsafeMutableBufferPointer { inBuffer in
-                stream.next_in = inBuffer.baseAddress
+            try chunk.withUnsafeBytes { (inBuffer: UnsafeRawBufferPointer) in
+                // zlib reads next_in only; its C type is not const.
+                stream.next_in = UnsafeMutablePointer(mutating: inBuffer.bindMemory(to: Bytef.self).baseAddress)
                 stream.avail_in = uInt(inBuffer.count)
                 repeat {
                     let produced = output.withUnsafeMutableBufferPointer { out -> Int32 in
