@@ -35,7 +35,7 @@ let package = Package(
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
-        .target(name: "TestKit", path: "Tests/TestKit"),
+        .target(name: "TestKit", dependencies: ["BundleFormat"], path: "Tests/TestKit"),
         .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
         .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
     ],

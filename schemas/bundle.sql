@@ -1,10 +1,9 @@
--- Transit bundle schema, version 2 (PRAGMA user_version; PRAGMA application_id is
+-- Transit bundle schema, version 3 (PRAGMA user_version; PRAGMA application_id is
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once, in a
 -- dict_* table; all other tables link by integer keys. Integer ids are given in
 -- byte order of (feed_id, text id), so ordering by id is ordering by text.
 -- Dates are INTEGER YYYYMMDD; times are GTFS seconds from noon minus 12 h.
--- pattern_stops.arrival_offset_secs is NULL when it equals departure_offset_secs.
 
 CREATE TABLE metadata (
   key TEXT PRIMARY KEY,
@@ -56,15 +55,6 @@ CREATE TABLE dict_route (
 
 CREATE UNIQUE INDEX dict_route_by_rid ON dict_route (rid);
 
-CREATE TABLE dict_trip (
-  fid INTEGER NOT NULL,
-  trip_id TEXT NOT NULL,
-  tid INTEGER NOT NULL,
-  PRIMARY KEY (fid, trip_id)
-) WITHOUT ROWID;
-
-CREATE UNIQUE INDEX dict_trip_by_tid ON dict_trip (tid);
-
 CREATE TABLE dict_service (
   fid INTEGER NOT NULL,
   service_id TEXT NOT NULL,
@@ -107,43 +97,40 @@ CREATE TABLE headsigns (
   text TEXT NOT NULL
 );
 
+-- A pattern: stops visited in order with their offsets, and the trips that share them.
+-- Both lists are packed into BLOBs of varints (formats in Sources/BundleFormat/Packed/):
+-- on cts-strasbourg, 51,909 pattern stops take 0.2 MB this way, against 1.7 MB as rows
+-- with a by-stop index, and 23,635 trips 0.1 MB, against 0.9 MB as rows with an index.
+-- A departures query reads one row per pattern at the stop, then keeps it decoded.
 CREATE TABLE patterns (
   pid INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  n_stops INTEGER NOT NULL
+  n_stops INTEGER NOT NULL,
+  -- PatternStopsBlob: per stop sid, stop_sequence, offsets, pickup/drop-off, headsign.
+  stops BLOB NOT NULL,
+  -- PatternTripsBlob: per trip tid, start time, sv, rid, headsign, direction, wheelchair,
+  -- regular trips by start time first, then frequency templates.
+  trips BLOB NOT NULL
 );
 
-CREATE TABLE pattern_stops (
-  pid INTEGER NOT NULL,
-  idx INTEGER NOT NULL,
-  stop_sequence INTEGER NOT NULL,
-  sid INTEGER NOT NULL,
-  arrival_offset_secs INTEGER,
-  departure_offset_secs INTEGER NOT NULL,
-  pickup_type INTEGER NOT NULL,
-  drop_off_type INTEGER NOT NULL,
-  hid INTEGER,
-  interpolated INTEGER NOT NULL,
-  PRIMARY KEY (pid, idx)
-) WITHOUT ROWID;
-
-CREATE INDEX pattern_stops_by_stop ON pattern_stops (sid);
-
-CREATE TABLE trips (
-  tid INTEGER PRIMARY KEY,
-  pid INTEGER NOT NULL,
-  rid INTEGER NOT NULL,
-  sv INTEGER NOT NULL,
-  start_time_secs INTEGER NOT NULL,
-  hid INTEGER,
-  direction_id INTEGER,
-  wheelchair_accessible INTEGER NOT NULL,
-  frequency INTEGER NOT NULL
+-- Where each stop appears: StopPatternsBlob, (pid, idx) pairs.
+CREATE TABLE stop_patterns (
+  sid INTEGER PRIMARY KEY,
+  entries BLOB NOT NULL
 );
 
-CREATE INDEX trips_by_pattern ON trips (pid, start_time_secs, sv) WHERE frequency = 0;
+-- Trip text ids, 64 consecutive tids to a row, front-coded (TripBlock): the ids of
+-- cts-strasbourg take 0.3 MB this way, against 1.9 MB in a dictionary table and its index.
+-- A block never spans two feeds. Lookup by text: the block with the greatest
+-- first_trip_id <= the id in its feed (tids follow the byte order of text ids).
+CREATE TABLE trip_blocks (
+  first_tid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  first_trip_id TEXT NOT NULL,
+  entries BLOB NOT NULL
+);
 
-CREATE INDEX trips_templates ON trips (pid) WHERE frequency = 1;
+CREATE INDEX trip_blocks_by_first_id ON trip_blocks (fid, first_trip_id);
 
 CREATE TABLE frequencies (
   tid INTEGER NOT NULL,

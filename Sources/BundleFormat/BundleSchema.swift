@@ -2,7 +2,7 @@
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 2
+    package static let version = 3
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -12,8 +12,8 @@ package enum BundleSchema {
 
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
-        "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_trip", "dict_service",
-        "stops", "routes", "headsigns", "patterns", "pattern_stops", "trips", "frequencies",
+        "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_service",
+        "stops", "routes", "headsigns", "patterns", "stop_patterns", "trip_blocks", "frequencies",
         "calendar", "calendar_dates", "stops_fts", "stops_rtree",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

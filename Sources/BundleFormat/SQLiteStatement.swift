@@ -102,6 +102,13 @@ package final class SQLiteStatement {
 
     package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
+    /// A BLOB column's bytes (empty for NULL or an empty blob).
+    package func blob(_ column: Int32) -> [UInt8] {
+        guard let bytes = sqlite3_column_blob(statement, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     package var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
     /// Feeds a column's value to `hasher` with its type, compactly: NULL as `n`; an integer as
@@ -143,4 +150,5 @@ package final class SQLiteStatement {
     package func optionalInt(_ name: String) -> Int? { optionalInt(column(name)) }
     package func optionalDouble(_ name: String) -> Double? { optionalDouble(column(name)) }
     package func optionalString(_ name: String) -> String? { optionalString(column(name)) }
+    package func blob(_ name: String) -> [UInt8] { blob(column(name)) }
 }

@@ -15,6 +15,7 @@ public final class TransitBundle: Sendable {
     let catalog: FeedCatalog
     let calendar: ServiceCalendar
     let entities = EntityCache()
+    let patterns = PatternCache()
     let dayStarts = LockedCache<Int, Int>(limit: 4096)
     let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
 
@@ -33,7 +34,7 @@ public final class TransitBundle: Sendable {
         pool = ConnectionPool(path: path, first: db)
     }
 
-    /// Reads every trip's pattern and start time into memory now (about 12 bytes a trip),
+    /// Decodes every pattern and its trips into memory now (about 80 bytes a trip),
     /// so that no later departures query pays for reading them on first use. Worth it for
     /// servers and batch jobs answering many queries; apps can leave the loading lazy.
     ///
@@ -42,7 +43,7 @@ public final class TransitBundle: Sendable {
     /// try bundle.preload()
     /// ```
     public func preload() throws {
-        try pool.with { db in try entities.preloadDepartures(db: db) }
+        try pool.with { db in try patterns.preload(db: db) }
     }
 
     /// The feeds in the bundle, by id.
@@ -78,7 +79,7 @@ public final class TransitBundle: Sendable {
             if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
             let finder = DepartureFinder(
                 feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
-                entities: entities, db: db)
+                patterns: patterns, db: db)
             let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
             return try found.map { try departure($0, feed: source, db: db) }
         }
@@ -104,27 +105,23 @@ public final class TransitBundle: Sendable {
 
     private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
         let stop = try entities.stop(c.sid, db: db)
-        let q = try db.cached(
-            """
-            SELECT t.rid, t.hid, t.wheelchair_accessible, d.trip_id FROM trips t JOIN dict_trip d ON d.tid = t.tid WHERE t.tid = ?1
-            """)
-        q.bind([c.tid])
-        guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(c.tid) is missing from the bundle") }
-        let route = try entities.route(q.int("rid"), db: db)
+        let trip = c.trip
+        let tripID = try patterns.tripBlock(holding: trip.tid, feed: feed, db: db).entry(tid: trip.tid)?.tripID ?? ""
+        let route = try entities.route(trip.rid, db: db)
         let headsign: String
-        if let hid = c.stopHeadsign ?? q.optionalInt("hid") {
+        if let hid = c.stopHeadsign ?? trip.hid {
             headsign = try entities.headsign(hid, db: db)
         } else {
-            headsign = try entities.stop(entities.lastStop(ofPattern: c.pid, db: db), db: db).name
+            headsign = try entities.stop(c.pattern.stops.last?.sid ?? c.sid, db: db).name
         }
         return Departure(
             feedID: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
-            tripID: q.string("trip_id"), routeID: route.routeID, routeShortName: route.shortName,
+            tripID: tripID, routeID: route.routeID, routeShortName: route.shortName,
             routeLongName: route.longName, routeType: route.routeType, routeColor: route.color,
             routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
             departureSecs: c.departureSecs, departure: Date(timeIntervalSince1970: TimeInterval(c.instant)),
             departureLocal: feed.clock.local(c.instant), pickupType: c.pickupType,
-            frequencyBased: c.frequencyBased, wheelchairAccessible: q.int("wheelchair_accessible"))
+            frequencyBased: c.frequencyBased, wheelchairAccessible: trip.wheelchairAccessible)
     }
 
     // MARK: - Info

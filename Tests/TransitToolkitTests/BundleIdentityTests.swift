@@ -23,11 +23,11 @@ final class BundleIdentityTests: XCTestCase {
         XCTAssertEqual(info.bundleID, "zurich-2026", "the output file's stem by default")
         XCTAssertEqual(info.label, "spring")
         XCTAssertEqual(info.compilerVersion, Compiler.version)
-        XCTAssertEqual(info.schemaVersion, 2)
+        XCTAssertEqual(info.schemaVersion, 3)
         XCTAssertEqual(info.contentHash.count, 64)
         let db = try SQLiteDatabase(path: path, writable: false)
         XCTAssertEqual(try db.scalarInt("PRAGMA application_id"), 0x5452_4E42)
-        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 2)
+        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 3)
     }
 
     func testContentHashIgnoresPageLayoutAndCatchesEdits() throws {
@@ -47,7 +47,12 @@ final class BundleIdentityTests: XCTestCase {
         let labelled = try compile(directory.appendingPathComponent("c.db").path, id: "same", label: "v2")
         XCTAssertNotEqual(try TransitBundle(path: labelled).info().contentHash, recorded)
         // One departure time changed after compiling: the hash no longer matches.
-        try SQLiteDatabase(path: copy, writable: true).execute("UPDATE trips SET start_time_secs = start_time_secs + 60 WHERE tid = 1")
+        let db = try SQLiteDatabase(path: copy, writable: true)
+        let read = try db.prepare("SELECT trips FROM patterns WHERE pid = 1")
+        XCTAssertTrue(try read.step())
+        var trips = try PatternTripsBlob.decode(read.blob(0))
+        trips[0].startTime += 60
+        try db.prepare("UPDATE patterns SET trips = ?1 WHERE pid = 1").run(PatternTripsBlob.encode(trips))
         XCTAssertFalse(try TransitBundle(path: copy).verifyContentHash())
     }
 

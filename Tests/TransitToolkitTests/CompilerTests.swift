@@ -79,14 +79,8 @@ final class CompilerTests: XCTestCase {
     }
 
     func testTripsWithEqualOffsetsSharePatterns() throws {
-        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
-        let q = try db.prepare(
-            """
-            SELECT d.trip_id, t.pid FROM trips t JOIN dict_trip d ON d.tid = t.tid
-            WHERE d.trip_id IN ('T4_WK_0800', 'T4_WK_0815', 'T4_WE_0800', 'T4_WK_0830') ORDER BY d.trip_id
-            """)
-        var pids: [String: Int] = [:]
-        while try q.step() { pids[q.string(0)] = q.int(1) }
+        let dump = try BundleDump(path: TestSupport.sampleBundlePath)
+        let pids = Dictionary(uniqueKeysWithValues: dump.trips.map { ($0.tripID, $0.pid) })
         XCTAssertEqual(pids["T4_WK_0800"], pids["T4_WK_0815"])
         XCTAssertEqual(pids["T4_WK_0800"], pids["T4_WE_0800"])
         XCTAssertNotEqual(pids["T4_WK_0800"], pids["T4_WK_0830"], "different stops and pickup types")
@@ -195,18 +189,11 @@ final class CompilerTests: XCTestCase {
 
     /// Every trip of a bundle as text: id, start, and each stop's sequence, id and offsets.
     private func trips(_ path: String) throws -> [String] {
-        let db = try SQLiteDatabase(path: path, writable: false)
-        let q = try db.prepare(
-            """
-            SELECT d.trip_id, t.start_time_secs, ps.stop_sequence, ds.stop_id, ps.arrival_offset_secs, ps.departure_offset_secs
-            FROM trips t JOIN dict_trip d ON d.tid = t.tid JOIN pattern_stops ps ON ps.pid = t.pid JOIN dict_stop ds ON ds.sid = ps.sid
-            ORDER BY d.trip_id, ps.idx
-            """)
-        var rows: [String] = []
-        while try q.step() {
-            rows.append("\(q.string(0)) \(q.int(1)) \(q.int(2)) \(q.string(3)) \(q.optionalInt(4) ?? -1) \(q.int(5))")
+        try BundleDump(path: path).trips.flatMap { trip in
+            zip(trip.stops, trip.stopIDs).map { stop, stopID in
+                "\(trip.tripID) \(trip.record.startTime) \(stop.stopSequence) \(stopID) \(stop.arrivalOffset) \(stop.departureOffset)"
+            }
         }
-        return rows
     }
 
     func testZipVariantsCompileToTheSameTrips() throws {

@@ -32,8 +32,8 @@ final class RuntimeTests: XCTestCase {
         let whole = try Data(contentsOf: URL(fileURLWithPath: TestSupport.sampleBundlePath))
         XCTAssertNotNil(try refuses(whole.prefix(whole.count / 3)), "a truncated bundle is refused")
         XCTAssertEqual(
-            reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trips") }),
-            "table trips is missing")
+            reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trip_blocks") }),
+            "table trip_blocks is missing")
         XCTAssertEqual(
             try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
                 try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")

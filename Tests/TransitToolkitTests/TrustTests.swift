@@ -84,13 +84,12 @@ final class TrustTests: XCTestCase {
     }
 
     func testPatternOffsetsNeverDecreaseOnTheSamples() throws {
-        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
         // Offsets along every pattern never decrease, interpolated or not.
-        let q = try db.prepare("SELECT pid, idx, departure_offset_secs FROM pattern_stops ORDER BY pid, idx")
-        var last = (pid: -1, offset: 0)
-        while try q.step() {
-            if q.int(0) == last.pid { XCTAssertGreaterThanOrEqual(q.int(2), last.offset, "pattern \(q.int(0))") }
-            last = (q.int(0), q.int(2))
+        let dump = try BundleDump(path: TestSupport.sampleBundlePath)
+        XCTAssertFalse(dump.trips.isEmpty)
+        for trip in dump.trips {
+            let offsets = trip.stops.map(\.departureOffset)
+            XCTAssertEqual(offsets, offsets.sorted(), trip.tripID)
         }
     }
 

@@ -72,35 +72,49 @@ enum BundleTables {
         for d in m.calendarDates.sorted(by: { ($0.date, $0.sv) < ($1.date, $1.sv) }) { try dates.run(d.date, d.sv, d.exceptionType) }
     }
 
-    /// The `patterns` and `pattern_stops` rows; `BundleWriter` writes them on a second connection.
+    /// The `patterns`, `stop_patterns` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
+    /// `BundleWriter` writes them on a second connection.
     static func insertPatterns(_ m: BundleModel, into db: SQLiteDatabase) throws {
-        let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "n_stops"])
-        let stop = try db.prepareInsert(
-            into: "pattern_stops",
-            columns: [
-                "pid", "idx", "stop_sequence", "sid", "arrival_offset_secs", "departure_offset_secs", "pickup_type", "drop_off_type",
-                "hid", "interpolated",
-            ])
+        var tripsOfPattern = [[PatternTripRecord]](repeating: [], count: m.patterns.count + 1)
+        for t in m.trips {
+            tripsOfPattern[t.pid].append(
+                PatternTripRecord(
+                    tid: t.tid, startTime: t.startTimeSecs, sv: t.sv, rid: t.rid, hid: t.hid, directionID: t.directionID,
+                    wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency))
+        }
+        var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
+        let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "n_stops", "stops", "trips"])
         for p in m.patterns {
-            try pattern.run(p.pid, p.fid, p.stops.count)
-            for (idx, s) in p.stops.enumerated() {
-                // arrival_offset_secs is NULL when it equals the departure offset; hid when there is no stop_headsign.
-                try stop.run(
-                    p.pid, idx, s.stopSequence, s.sid, s.arrivalOffset == s.departureOffset ? nil : s.arrivalOffset, s.departureOffset,
-                    s.pickupType, s.dropOffType, s.hid >= 0 ? s.hid : nil, s.interpolated)
+            let stops = p.stops.map {
+                PatternStopRecord(
+                    stopSequence: Int($0.stopSequence), sid: Int($0.sid), arrivalOffset: Int($0.arrivalOffset),
+                    departureOffset: Int($0.departureOffset), pickupType: Int($0.pickupType), dropOffType: Int($0.dropOffType),
+                    interpolated: $0.interpolated, hid: $0.hid >= 0 ? Int($0.hid) : nil)
             }
+            for (idx, s) in stops.enumerated() { occurrences[s.sid, default: []].append(.init(pid: p.pid, idx: idx)) }
+            let trips = PatternTripsBlob.encode(PatternTripsBlob.canonicalOrder(tripsOfPattern[p.pid]))
+            try pattern.run(p.pid, p.fid, p.stops.count, PatternStopsBlob.encode(stops), trips)
+        }
+        let stopPatterns = try db.prepareInsert(into: "stop_patterns", columns: ["sid", "entries"])
+        for (sid, list) in occurrences.sorted(by: { $0.key < $1.key }) { try stopPatterns.run(sid, StopPatternsBlob.encode(list)) }
+        try insertTripBlocks(m, db)
+    }
+
+    /// Trip text ids in blocks of consecutive tids, a new block at each feed.
+    private static func insertTripBlocks(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+        let block = try db.prepareInsert(into: "trip_blocks", columns: ["first_tid", "fid", "first_trip_id", "entries"])
+        var start = 0
+        while start < m.trips.count {
+            let first = m.trips[start]
+            var end = start + 1
+            while end < m.trips.count && end - start < TripBlock.capacity && m.trips[end].fid == first.fid { end += 1 }
+            let entries = m.trips[start..<end].map { TripBlock.Entry(tripID: $0.tripID, pid: $0.pid) }
+            try block.run(first.tid, first.fid, first.tripID, TripBlock.encode(entries))
+            start = end
         }
     }
 
     private static func insertTrips(_ m: BundleModel, _ db: SQLiteDatabase) throws {
-        let dict = try db.prepareInsert(into: "dict_trip", columns: ["fid", "trip_id", "tid"])
-        let trip = try db.prepareInsert(
-            into: "trips",
-            columns: ["tid", "pid", "rid", "sv", "start_time_secs", "hid", "direction_id", "wheelchair_accessible", "frequency"])
-        for t in m.trips {
-            try dict.run(t.fid, t.tripID, t.tid)
-            try trip.run(t.tid, t.pid, t.rid, t.sv, t.startTimeSecs, t.hid, t.directionID, t.wheelchairAccessible, t.frequency)
-        }
         let frequency = try db.prepareInsert(
             into: "frequencies", columns: ["tid", "start_time_secs", "end_time_secs", "headway_secs", "exact_times"])
         for f in m.frequencies { try frequency.run(f.tid, f.start, f.end, f.headway, f.exactTimes) }

@@ -50,7 +50,7 @@ struct BundleWriter {
     }
 
     static let sideTables: Set<String> = [
-        "patterns", "pattern_stops", "cities", "city_alternate_names", "categories", "city_categories",
+        "patterns", "stop_patterns", "trip_blocks", "cities", "city_alternate_names", "categories", "city_categories",
         "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
     ]
 
@@ -64,7 +64,7 @@ struct BundleWriter {
         try? FileManager.default.removeItem(atPath: sideTablesPath)
         let side = BackgroundResult<Void> {
             let db = try SQLiteDatabase(path: sideTablesPath, writable: true)
-            try Self.configure(db)
+            try Self.configure(db, pageSize: 4096)
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
@@ -77,7 +77,7 @@ struct BundleWriter {
             try? FileManager.default.removeItem(atPath: sideTablesPath)
         }
         let db = try SQLiteDatabase(path: path, writable: true)
-        try Self.configure(db)
+        try Self.configure(db, pageSize: Self.pageSize(model, cities))
         // WITHOUT ROWID tables are filled in the in-memory temp schema first (unqualified
         // inserts land there), then copied into main in key order: SQLite's transfer copy
         // packs their pages full, as a VACUUM would, at a fraction of its cost.
@@ -119,10 +119,17 @@ struct BundleWriter {
         if try db.scalarInt("PRAGMA freelist_count") ?? 0 > 0 { try db.execute("VACUUM") }
     }
 
+    /// 1 KB pages for a town or a city (the ~45 tables and indexes of an empty bundle fill
+    /// 56 KB instead of 190, and packed rows waste less at page ends: cts-strasbourg is 8 %
+    /// smaller than with 4 KB); 4 KB pages, and shallower trees, for the largest bundles.
+    static func pageSize(_ model: BundleModel, _ cities: CityModel?) -> Int {
+        model.stopTimeCount < 2_000_000 && (cities?.cities.count ?? 0) < 10_000 ? 1024 : 4096
+    }
+
     /// Settings for writing a file nobody else reads until it is renamed into place.
-    private static func configure(_ db: SQLiteDatabase) throws {
+    private static func configure(_ db: SQLiteDatabase, pageSize: Int) throws {
         try db.execute(
-            "PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144"
+            "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144"
         )
     }
 }

@@ -13,8 +13,8 @@ struct DepartureFinder {
     struct Candidate {
         var instant: Int
         var sid: Int
-        var tid: Int
-        var pid: Int
+        var trip: PatternTripRecord
+        var pattern: PatternCache.Pattern
         var stopHeadsign: Int?
         var pickupType: Int
         var serviceDay: CivilDate
@@ -24,7 +24,8 @@ struct DepartureFinder {
 
     /// A frequency template's window at one stop (fixed per stop, so cached).
     struct TemplateAtStop: Sendable {
-        var pid: Int, offset: Int, pickupType: Int, stopHeadsign: Int?, tid: Int, sv: Int
+        var pattern: PatternCache.Pattern, trip: PatternTripRecord
+        var offset: Int, pickupType: Int, stopHeadsign: Int?
         var start: Int, end: Int, headway: Int, exactTimes: Bool
     }
 
@@ -32,7 +33,7 @@ struct DepartureFinder {
     let calendar: ServiceCalendar
     let dayStarts: LockedCache<Int, Int>
     let templates: LockedCache<Int, [TemplateAtStop]>
-    let entities: EntityCache
+    let patterns: PatternCache
     let db: SQLiteDatabase
 
     /// Candidates at `sids` with instants in [from, to), sorted by instant, stop, trip; at most `limit`.
@@ -57,7 +58,7 @@ struct DepartureFinder {
                 }
             }
         }
-        found.sort { ($0.instant, $0.sid, $0.tid) < ($1.instant, $1.sid, $1.tid) }
+        found.sort { ($0.instant, $0.sid, $0.trip.tid) < ($1.instant, $1.sid, $1.trip.tid) }
         return Array(found.prefix(limit))
     }
 
@@ -65,17 +66,19 @@ struct DepartureFinder {
         sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
-        for stop in try entities.departingStops(at: sid, db: db) {
-            let trips = try entities.trips(ofPattern: stop.pid, db: db)
-            var i = trips.lowerBound(low - stop.departureOffset)
-            while i < trips.starts.count && Int(trips.starts[i]) < high - stop.departureOffset {
-                if active.contains(Int(trips.services[i])) {
-                    let secs = Int(trips.starts[i]) + stop.departureOffset
+        for departing in try patterns.departingStops(at: sid, db: db) {
+            let p = departing.pattern
+            let stop = departing.stop
+            let offset = stop.departureOffset
+            var i = p.firstRegular(startingAtOrAfter: low - offset)
+            while i < p.regular.count && p.regular[i].startTime < high - offset {
+                let trip = p.regular[i]
+                if active.contains(trip.sv) {
+                    let secs = trip.startTime + offset
                     found.append(
                         Candidate(
-                            instant: dayStart + secs, sid: sid, tid: Int(trips.tids[i]), pid: stop.pid,
-                            stopHeadsign: stop.stopHeadsign, pickupType: stop.pickupType, serviceDay: day,
-                            departureSecs: secs, frequencyBased: false))
+                            instant: dayStart + secs, sid: sid, trip: trip, pattern: p, stopHeadsign: stop.hid,
+                            pickupType: stop.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: false))
                 }
                 i += 1
             }
@@ -87,28 +90,23 @@ struct DepartureFinder {
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
         let windows = try templates.value(sid) {
-            let q = try db.cached(
-                """
-                SELECT ps.pid, ps.departure_offset_secs, ps.pickup_type, ps.hid, t.tid, t.sv,
-                       f.start_time_secs, f.end_time_secs, f.headway_secs, f.exact_times
-                FROM pattern_stops ps
-                JOIN patterns p ON p.pid = ps.pid
-                JOIN trips t ON t.pid = ps.pid AND t.frequency = 1
-                JOIN frequencies f ON f.tid = t.tid
-                WHERE ps.sid = ?1 AND \(BundleSQL.patternStopIsDeparture)
-                """)
-            q.bind([sid])
+            let q = try db.cached("SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1")
             var rows: [TemplateAtStop] = []
-            while try q.step() {
-                rows.append(
-                    TemplateAtStop(
-                        pid: q.int(0), offset: q.int(1), pickupType: q.int(2), stopHeadsign: q.optionalInt(3),
-                        tid: q.int(4), sv: q.int(5), start: q.int(6), end: q.int(7), headway: q.int(8),
-                        exactTimes: q.int(9) != 0))
+            for departing in try patterns.departingStops(at: sid, db: db) {
+                for trip in departing.pattern.templates {
+                    q.bind([trip.tid])
+                    while try q.step() {
+                        rows.append(
+                            TemplateAtStop(
+                                pattern: departing.pattern, trip: trip, offset: departing.stop.departureOffset,
+                                pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: q.int(0), end: q.int(1),
+                                headway: q.int(2), exactTimes: q.int(3) != 0))
+                    }
+                }
             }
             return rows
         }
-        for w in windows where active.contains(w.sv) {
+        for w in windows where active.contains(w.trip.sv) {
             // First k with start + k*headway + offset >= low.
             let need = low - w.offset - w.start
             var tripStart = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
@@ -116,7 +114,7 @@ struct DepartureFinder {
                 let secs = tripStart + w.offset
                 found.append(
                     Candidate(
-                        instant: dayStart + secs, sid: sid, tid: w.tid, pid: w.pid, stopHeadsign: w.stopHeadsign,
+                        instant: dayStart + secs, sid: sid, trip: w.trip, pattern: w.pattern, stopHeadsign: w.stopHeadsign,
                         pickupType: w.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: !w.exactTimes))
                 tripStart += w.headway
             }

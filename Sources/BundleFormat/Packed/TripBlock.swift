@@ -1,0 +1,108 @@
+/// The `trip_blocks.entries` column: the text ids and patterns of up to `capacity` trips
+/// with consecutive tids, from `first_tid`. Trip ids of one feed are alike ("20485815-
+/// 25SEPB-UPKBus-Semaine-01", "20485816-25SEPB-UPKBus-Semaine-01"), so each is written as
+/// a reference to one of the `window` ids before it in the block, the lengths of the prefix
+/// and suffix it shares with that one, and the bytes in between. Per trip, as varints:
+///
+///     back        unsigned, how many entries back the reference is (0: none)
+///     [prefix]    unsigned, bytes shared at the start                when back > 0
+///     [suffix]    unsigned, bytes shared at the end                  when back > 0
+///     length      unsigned, bytes in between
+///     middle      the bytes
+///     pid         signed, minus the previous trip's pid (the first: minus 0)
+///
+/// An id of 31 bytes typically takes 5 to 8; a lookup by text finds its block by
+/// `first_trip_id` (indexed) and decodes one block.
+package struct TripBlock: Sendable {
+    /// Trips per block: a lookup decodes at most this many.
+    package static let capacity = 64
+    /// How far back a reference may point.
+    package static let window = 16
+
+    package struct Entry: Hashable, Sendable {
+        package var tripID: String
+        package var pid: Int
+
+        package init(tripID: String, pid: Int) {
+            self.tripID = tripID
+            self.pid = pid
+        }
+    }
+
+    package let firstTid: Int
+    package let entries: [Entry]
+
+    package init(firstTid: Int, entries: [Entry]) {
+        self.firstTid = firstTid
+        self.entries = entries
+    }
+
+    /// The entry of `tid`, if the block holds it.
+    package func entry(tid: Int) -> Entry? {
+        let i = tid - firstTid
+        return i >= 0 && i < entries.count ? entries[i] : nil
+    }
+
+    /// The tid of `tripID`, if the block holds it.
+    package func tid(of tripID: String) -> Int? {
+        entries.firstIndex { $0.tripID == tripID }.map { firstTid + $0 }
+    }
+
+    package static func encode(_ entries: [Entry]) -> [UInt8] {
+        var w = PackedWriter()
+        var ids: [[UInt8]] = []
+        var previousPid = 0
+        for e in entries {
+            let id = Array(e.tripID.utf8)
+            // The earlier id sharing the most bytes at both ends.
+            var best = (back: 0, prefix: 0, suffix: 0)
+            for back in 1...min(window, max(1, ids.count)) where back <= ids.count {
+                let other = ids[ids.count - back]
+                let limit = min(id.count, other.count)
+                var prefix = 0
+                while prefix < limit && id[prefix] == other[prefix] { prefix += 1 }
+                var suffix = 0
+                while suffix < limit - prefix && id[id.count - 1 - suffix] == other[other.count - 1 - suffix] { suffix += 1 }
+                if prefix + suffix > best.prefix + best.suffix { best = (back, prefix, suffix) }
+            }
+            w.unsigned(best.back)
+            if best.back > 0 {
+                w.unsigned(best.prefix)
+                w.unsigned(best.suffix)
+            }
+            w.unsigned(id.count - best.prefix - best.suffix)
+            w.append(contentsOf: id[best.prefix..<id.count - best.suffix])
+            w.signed(e.pid - previousPid)
+            ids.append(id)
+            previousPid = e.pid
+        }
+        return w.bytes
+    }
+
+    package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
+        var r = PackedReader(bytes)
+        var entries: [Entry] = []
+        var ids: [[UInt8]] = []
+        var pid = 0
+        while !r.isAtEnd {
+            let back = try r.unsigned()
+            guard back >= 0, back <= ids.count else { throw PackedReader.Damaged() }
+            var id: [UInt8] = []
+            if back > 0 {
+                let other = ids[ids.count - back]
+                let prefix = try r.unsigned()
+                let suffix = try r.unsigned()
+                guard prefix >= 0, suffix >= 0, prefix + suffix <= other.count else { throw PackedReader.Damaged() }
+                id.append(contentsOf: other[..<prefix])
+                id.append(contentsOf: try r.bytes(try r.unsigned()))
+                id.append(contentsOf: other[(other.count - suffix)...])
+            } else {
+                id.append(contentsOf: try r.bytes(try r.unsigned()))
+            }
+            pid += try r.signed()
+            ids.append(id)
+            entries.append(Entry(tripID: String(decoding: id, as: UTF8.self), pid: pid))
+        }
+        return TripBlock(firstTid: firstTid, entries: entries)
+    }
+}

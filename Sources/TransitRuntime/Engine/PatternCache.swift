@@ -1,0 +1,129 @@
+import BundleFormat
+
+/// Patterns decoded from their packed columns on first use and kept (their stops, their
+/// trips by start time, their frequency templates), where each stop is a departure, and
+/// trip text ids by block. Safe to share between threads.
+final class PatternCache: Sendable {
+    struct Pattern: Sendable {
+        let pid: Int
+        let stops: [PatternStopRecord]
+        /// Trips that run once, by start time, then tid.
+        let regular: [PatternTripRecord]
+        /// Frequency templates (their windows are in `frequencies`).
+        let templates: [PatternTripRecord]
+
+        /// "A pattern stop is a departure": riders may board there (pickup_type is not 1)
+        /// and it is not the pattern's last stop.
+        func isDeparture(_ idx: Int) -> Bool { stops[idx].pickupType != 1 && idx < stops.count - 1 }
+
+        /// The first index of `regular` whose start is >= `value`.
+        func firstRegular(startingAtOrAfter value: Int) -> Int {
+            var low = 0
+            var high = regular.count
+            while low < high {
+                let mid = (low + high) / 2
+                if regular[mid].startTime < value { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        /// The trip `tid`, if it belongs to this pattern.
+        func trip(_ tid: Int) -> PatternTripRecord? {
+            regular.first { $0.tid == tid } ?? templates.first { $0.tid == tid }
+        }
+    }
+
+    /// A pattern's stop where trips may be boarded.
+    struct DepartingStop: Sendable {
+        let pattern: Pattern
+        let idx: Int
+
+        var stop: PatternStopRecord { pattern.stops[idx] }
+    }
+
+    private let patterns = LockedCache<Int, Pattern>()
+    private let departing = LockedCache<Int, [DepartingStop]>()
+    private let tripBlocks = LockedCache<Int, TripBlock>()
+
+    func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {
+        try patterns.value(pid) {
+            let q = try db.cached("SELECT stops, trips FROM patterns WHERE pid = ?1")
+            q.bind([pid])
+            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "pattern \(pid) is missing from the bundle") }
+            return try Self.decode(pid: pid, stops: q.blob(0), trips: q.blob(1))
+        }
+    }
+
+    /// The pattern stops at `sid` that are departures, in pattern order.
+    func departingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
+        try departing.value(sid) {
+            let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
+            q.bind([sid])
+            guard try q.step() else { return [] }
+            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(q.blob(0)) }
+            return try occurrences.compactMap { o in
+                let p = try pattern(o.pid, db: db)
+                guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
+                return p.isDeparture(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
+            }
+        }
+    }
+
+    /// Decodes every pattern and every stop's departures now, in two scans.
+    func preload(db: SQLiteDatabase) throws {
+        let all = try db.prepare("SELECT pid, stops, trips FROM patterns")
+        var decoded: [Int: Pattern] = [:]
+        while try all.step() {
+            let p = try Self.decode(pid: all.int(0), stops: all.blob(1), trips: all.blob(2))
+            decoded[p.pid] = p
+            patterns.insert(p.pid, p)
+        }
+        let stops = try db.prepare("SELECT sid, entries FROM stop_patterns")
+        while try stops.step() {
+            let sid = stops.int(0)
+            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(stops.blob(1)) }
+            departing.insert(
+                sid,
+                occurrences.compactMap { o in
+                    guard let p = decoded[o.pid], o.idx < p.stops.count, p.isDeparture(o.idx) else { return nil }
+                    return DepartingStop(pattern: p, idx: o.idx)
+                })
+        }
+    }
+
+    /// The block of trip text ids that holds `tid` of `feed` (blocks start at the feed's
+    /// first tid and every `TripBlock.capacity` tids after it).
+    func tripBlock(holding tid: Int, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> TripBlock {
+        let first = feed.firstTid + (tid - feed.firstTid) / TripBlock.capacity * TripBlock.capacity
+        return try tripBlocks.value(first) {
+            let q = try db.cached("SELECT entries FROM trip_blocks WHERE first_tid = ?1")
+            q.bind([first])
+            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(tid) is missing from the bundle") }
+            return try Self.damagedAsError("trip block \(first)") { try TripBlock.decode(firstTid: first, q.blob(0)) }
+        }
+    }
+
+    /// The tid of a text trip id in `feed`, nil when the feed has no such trip.
+    func tid(of tripID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
+        let q = try db.cached(
+            "SELECT first_tid FROM trip_blocks WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
+        q.bind([feed.fid, tripID])
+        guard try q.step() else { return nil }
+        return try tripBlock(holding: q.int(0), feed: feed, db: db).tid(of: tripID)
+    }
+
+    private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {
+        try damagedAsError("pattern \(pid)") {
+            let all = try PatternTripsBlob.decode(trips)
+            return Pattern(
+                pid: pid, stops: try PatternStopsBlob.decode(stops), regular: all.filter { !$0.frequency },
+                templates: all.filter(\.frequency))
+        }
+    }
+
+    private static func damagedAsError<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch is PackedReader.Damaged {
+            throw TransitError.sqlite(code: 0, message: "\(what) is damaged in the bundle")
+        }
+    }
+}
