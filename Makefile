@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema bench fuzz sanitize lint format clean
+.PHONY: all deps build release demo test test-fast test-real schema bench bench-peers fuzz sanitize lint format clean
 
 all: build
 
@@ -64,6 +64,19 @@ test-fast: deps
 
 bench: release
 	bash bench/run.sh
+	$(MAKE) --no-print-directory bench-peers
+
+# The bundle beside gtfs-garage-core (DuckDB) and gtfs-parquet (Polars), installed from
+# PyPI into a venv under .build, on cts-strasbourg and its 10x copy (bench/peers.py).
+PEERS_VENV = .build/peers-venv
+BENCH_DIR ?= /tmp/transit-bench
+bench-peers: release
+	@[ -x $(PEERS_VENV)/bin/python ] || python3 -m venv $(PEERS_VENV)
+	@$(PEERS_VENV)/bin/python -c 'import gtfs_garage_core, gtfs_parquet' 2>/dev/null || \
+	  $(PEERS_VENV)/bin/pip install --quiet gtfs-garage-core==0.6.0 gtfs-parquet==0.7.2
+	@mkdir -p $(BENCH_DIR)
+	@[ -f $(BENCH_DIR)/cts-x10.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip 10
+	$(PEERS_VENV)/bin/python bench/peers.py $(BIN_RELEASE) $(BENCH_DIR) $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip
 
 clean:
 	rm -rf .build $(OUT)

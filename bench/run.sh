@@ -25,14 +25,25 @@ compile_report() {
   u=$(printf '%s' "$unzip_times" | median); c=$(printf '%s' "$compile_times" | median)
   st=$($BIN/transit-query info --bundle "$out" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
   bytes=$(stat -c %s "$out")
-  printf '%-16s stop_times %9d | unzip -p %6.2f s | compile %6.2f s (%.2fx unzip) | peak %5d MB | bundle %6.1f MB = %5.2f B/stop_time\n' \
-    "$name" "$st" "$u" "$c" "$(echo "$c / $u" | bc -l)" $((memory / 1024)) "$(echo "$bytes / 1048576" | bc -l)" "$(echo "$bytes / $st" | bc -l)"
+  gz=$(gzip -c "$out" | wc -c)
+  printf '%-16s stop_times %9d | unzip -p %6.2f s | compile %6.2f s (%.2fx unzip) | peak %5d MB | bundle %6.2f MB = %5.2f B/stop_time, gzip %5.2f B/stop_time\n' \
+    "$name" "$st" "$u" "$c" "$(echo "$c / $u" | bc -l)" $((memory / 1024)) "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / $st" | bc -l)" "$(echo "$gz / $st" | bc -l)"
 }
 
 echo "== compile (median of 3 runs; unzip -p measured in the same run)"
 compile_report cts-strasbourg "$SHARED/feeds/cts-strasbourg.zip"
 if [ ! -f "$WORK/cts-x10.zip" ]; then python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x10.zip" 10; fi
 compile_report cts-x10 "$WORK/cts-x10.zip"
+
+echo "== bundle size of every real feed (the fixed cost shows on the smallest)"
+for feed in "$SHARED"/feeds/*.zip; do
+  name=$(basename "$feed" .zip)
+  $BIN/gtfs-compile "$feed" -o "$WORK/size.db" --quiet 2>/dev/null || { echo "$name: not compiled"; continue; }
+  st=$($BIN/transit-query info --bundle "$WORK/size.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
+  bytes=$(stat -c %s "$WORK/size.db")
+  printf '%-20s stop_times %7d  bundle %8d bytes = %7.2f B/stop_time  gzip %7.2f B/stop_time\n' "$name" "$st" "$bytes" \
+    "$(echo "$bytes / $st" | bc -l)" "$(echo "$(gzip -c "$WORK/size.db" | wc -c) / $st" | bc -l)"
+done
 
 echo "== cities (world-cities-1000.json, 170,391 cities)"
 read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-1000.json" -o "$WORK/cities.db" --quiet)

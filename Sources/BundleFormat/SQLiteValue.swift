@@ -44,7 +44,8 @@ extension Array: SQLiteValue where Element == UInt8 {
     package func bind(to statement: OpaquePointer, at index: Int32) {
         withUnsafeBytes { raw in
             // An empty blob still binds a BLOB, not NULL: SQLite wants a non-null pointer for it.
-            _ = sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transientDestructor)
+            _ = sqlite3_bind_blob(
+                statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transientDestructor)
         }
     }
 }

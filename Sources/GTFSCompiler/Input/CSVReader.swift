@@ -18,6 +18,8 @@ final class CSVReader {
     private var capacity: Int
     private var filled = 0
     private var position = 0
+    /// Bytes dropped from the front of the buffer so far.
+    private var discarded = 0
     private var atEnd = false
     private var startedFile = false
     /// Physical line where the next record starts (1-based).
@@ -38,6 +40,12 @@ final class CSVReader {
     deinit { buffer.deallocate() }
 
     var fieldCount: Int { fields.count }
+
+    /// Bytes of the file read up to the end of the current record.
+    var bytesRead: Int { discarded + position }
+
+    /// The file's size when its stream declares it.
+    var declaredSize: Int? { stream.declaredSize }
 
     /// The bytes of field `index`, trimmed of surrounding spaces; empty when the record is shorter.
     func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
@@ -67,6 +75,7 @@ final class CSVReader {
             let keep = filled - position
             if keep > 0 { (buffer).update(from: buffer + position, count: keep) }
             filled = keep
+            discarded += position
             position = 0
         }
         if capacity - filled < Self.chunk {

@@ -5,6 +5,8 @@ final class FileHandleStream: ByteStream {
     private let file: UnsafeMutablePointer<FILE>
     let path: String
 
+    var declaredSize: Int? { Int(exactly: size) }
+
     init(path: String) throws {
         guard let file = fopen(path, "rb") else {
             throw FatalDiagnostic(.unreadableInput, file: path, message: "cannot open: \(String(cString: strerror(errno)))")

@@ -15,8 +15,10 @@ final class ReadAheadStream: ByteStream {
     private let shared = Shared()
     private var current: [UInt8] = []
     private var offset = 0
+    let declaredSize: Int?
 
     init(_ source: ByteStream, chunkSize: Int = 1 << 20, depth: Int = 4) {
+        declaredSize = source.declaredSize
         let shared = self.shared
         let box = UncheckedBox(source)
         Thread.detachNewThread {

@@ -14,6 +14,8 @@ final class ZipEntryStream: ByteStream {
     private let input: UnsafeMutableRawBufferPointer
     private var zstream: UnsafeMutablePointer<z_stream>?
 
+    var declaredSize: Int? { Int(exactly: entry.uncompressedSize) }
+
     init(archivePath: String, entry: ZipArchive.Entry) throws {
         self.entry = entry
         file = try FileHandleStream(path: archivePath)

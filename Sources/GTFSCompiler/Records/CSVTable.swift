@@ -73,6 +73,14 @@ final class CSVTable {
 
     var line: Int { reader.line }
 
+    /// The number of rows the whole file likely holds, from the bytes per row so far and the
+    /// file's declared size; nil when the size is unknown or nothing was read yet. At most
+    /// 50 million: a hint to reserve memory must not let a false size reserve gigabytes.
+    var estimatedRowCount: Int? {
+        guard let size = reader.declaredSize, rowCount > 0, reader.bytesRead > 0 else { return nil }
+        return min(50_000_000, Int(Double(size) / Double(reader.bytesRead) * Double(rowCount) * 1.01) + 16)
+    }
+
     /// Advances to the next data row, reporting rows whose cell count differs from the header.
     func next() throws -> Bool {
         guard headerCount > 0 else { return false }

@@ -75,6 +75,19 @@ final class FeedData {
         var distance: [Double] = []  // shape_dist_traveled, NaN when empty
         var line: [Int32] = []
         var count: Int { trip.count }
+
+        mutating func reserve(_ rows: Int) {
+            trip.reserveCapacity(rows)
+            sequence.reserveCapacity(rows)
+            stop.reserveCapacity(rows)
+            arrival.reserveCapacity(rows)
+            departure.reserveCapacity(rows)
+            pickup.reserveCapacity(rows)
+            dropOff.reserveCapacity(rows)
+            headsign.reserveCapacity(rows)
+            distance.reserveCapacity(rows)
+            line.reserveCapacity(rows)
+        }
     }
 
     let name: String

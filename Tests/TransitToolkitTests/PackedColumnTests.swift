@@ -1,0 +1,135 @@
+import BundleFormat
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// The packed BLOB columns of the bundle: exact bytes for hand-checked cases, round trips
+/// for awkward values, and damaged bytes refused with an error rather than a crash.
+final class PackedColumnTests: XCTestCase {
+    func testVarintsAreLEB128AndZigzag() throws {
+        var w = PackedWriter()
+        w.unsigned(0)
+        w.unsigned(127)
+        w.unsigned(128)
+        w.unsigned(300)
+        w.signed(-1)
+        w.signed(1)
+        w.signed(-64)
+        // 300 = 0b10_0101100: low 7 bits 0x2C with the continuation bit, then 0x02.
+        // Zigzag: -1 -> 1, 1 -> 2, -64 -> 127.
+        XCTAssertEqual(w.bytes, [0x00, 0x7F, 0x80, 0x01, 0xAC, 0x02, 0x01, 0x02, 0x7F])
+        var r = PackedReader(w.bytes)
+        XCTAssertEqual([try r.unsigned(), try r.unsigned(), try r.unsigned(), try r.unsigned()], [0, 127, 128, 300])
+        XCTAssertEqual([try r.signed(), try r.signed(), try r.signed()], [-1, 1, -64])
+        XCTAssertTrue(r.isAtEnd)
+        var extremes = PackedWriter()
+        for v in [Int.max, Int.min, -1_000_000_007] { extremes.signed(v) }
+        var back = PackedReader(extremes.bytes)
+        XCTAssertEqual([try back.signed(), try back.signed(), try back.signed()], [Int.max, Int.min, -1_000_000_007])
+    }
+
+    func testPatternStopsRoundTripAndTypicalStopsAreSmall() throws {
+        let stops = [
+            PatternStopRecord(
+                stopSequence: 1, sid: 40, arrivalOffset: 0, departureOffset: 0, pickupType: 0, dropOffType: 1, interpolated: false, hid: nil
+            ),
+            PatternStopRecord(
+                stopSequence: 2, sid: 41, arrivalOffset: 90, departureOffset: 90, pickupType: 0, dropOffType: 0, interpolated: false,
+                hid: nil),
+            PatternStopRecord(
+                stopSequence: 5, sid: 12, arrivalOffset: 150, departureOffset: 180, pickupType: 3, dropOffType: 2, interpolated: true,
+                hid: 7),
+            PatternStopRecord(
+                stopSequence: 4, sid: 3_000_000, arrivalOffset: 200_000, departureOffset: 200_000, pickupType: 1, dropOffType: 3,
+                interpolated: false, hid: 0),
+        ]
+        let bytes = PatternStopsBlob.encode(stops)
+        XCTAssertEqual(try PatternStopsBlob.decode(bytes), stops)
+        // The second stop: flags 0, sid +1 (zigzag 2), departure +90 (zigzag 180 = 0xB4 0x01).
+        XCTAssertEqual(Array(PatternStopsBlob.encode(Array(stops.prefix(2))).suffix(4)), [0x00, 0x02, 0xB4, 0x01])
+        XCTAssertEqual(try PatternStopsBlob.decode([]), [])
+    }
+
+    func testPatternTripsRoundTripLeavingOutRepeatedFields() throws {
+        let trips = PatternTripsBlob.canonicalOrder([
+            PatternTripRecord(
+                tid: 9, startTime: 30_000, sv: 2, rid: 5, hid: 3, directionID: 1, wheelchairAccessible: 1, frequency: false),
+            PatternTripRecord(
+                tid: 4, startTime: 28_800, sv: 2, rid: 5, hid: 3, directionID: 1, wheelchairAccessible: 1, frequency: false),
+            PatternTripRecord(
+                tid: 12, startTime: 21_600, sv: 1, rid: 5, hid: nil, directionID: nil, wheelchairAccessible: 0, frequency: true),
+            PatternTripRecord(
+                tid: 2, startTime: 30_000, sv: 0, rid: 6, hid: 0, directionID: 0, wheelchairAccessible: 2, frequency: false),
+        ])
+        XCTAssertEqual(trips.map(\.tid), [4, 2, 9, 12], "regular by start then tid, templates last")
+        let bytes = PatternTripsBlob.encode(trips)
+        XCTAssertEqual(try PatternTripsBlob.decode(bytes), trips)
+        // A trip like the one before but 20 minutes later and 1 tid on: flags, tid, start.
+        let twin = [
+            trips[0],
+            PatternTripRecord(
+                tid: 5, startTime: 30_000, sv: 2, rid: 5, hid: 3, directionID: 1, wheelchairAccessible: 1, frequency: false),
+        ]
+        XCTAssertEqual(
+            Array(PatternTripsBlob.encode(twin).suffix(4)), [0x00, 0x02, 0xE0, 0x12], "1,200 s zigzag = 2,400 = 0x60 + 18 * 128")
+    }
+
+    func testTripIDsShareBytesWithAnEarlierIDAtBothEnds() throws {
+        let ids = [
+            "20485815-25SEPB-UPKBus-Mardi-01", "20485815-25SEPB-UPKBus-Semaine-01", "20485816-25SEPB-UPKBus-Mardi-01",
+            "20485816-25SEPB-UPKBus-Semaine-01", "X", "", "Zürich→Genève", "Zürich→Bern",
+        ]
+        let entries = ids.enumerated().map { TripBlock.Entry(tripID: $1, pid: [3, 3, 1, 1, 9, 9, 2, 2][$0]) }
+        let bytes = TripBlock.encode(entries)
+        let block = try TripBlock.decode(firstTid: 100, bytes)
+        XCTAssertEqual(block.entries, entries)
+        XCTAssertEqual(block.tid(of: "20485816-25SEPB-UPKBus-Mardi-01"), 102)
+        XCTAssertEqual(block.entry(tid: 107)?.tripID, "Zürich→Bern")
+        XCTAssertNil(block.entry(tid: 108))
+        XCTAssertNil(block.tid(of: "20485817-25SEPB-UPKBus-Mardi-01"))
+        // The third id refers two back: 7 bytes of prefix and 23 of suffix kept, "6" between.
+        let third = Array(TripBlock.encode(Array(entries.prefix(3))).suffix(6))
+        XCTAssertEqual(third, [0x02, 0x07, 0x17, 0x01, UInt8(ascii: "6"), 0x03], "back 2, prefix 7, suffix 23, 1 byte, pid -2")
+    }
+
+    func testDamagedBytesAreAnErrorNotACrash() throws {
+        let good = PatternStopsBlob.encode([
+            PatternStopRecord(
+                stopSequence: 1, sid: 400, arrivalOffset: 0, departureOffset: 0, pickupType: 0, dropOffType: 0, interpolated: false,
+                hid: 1)
+        ])
+        for cut in 1..<good.count {
+            XCTAssertThrowsError(try PatternStopsBlob.decode(Array(good.prefix(cut))), "cut at \(cut)")
+        }
+        XCTAssertThrowsError(try PatternTripsBlob.decode([0x00, 0x80]), "a varint without its last byte")
+        var tooLong = PackedReader([UInt8](repeating: 0xFF, count: 11))
+        XCTAssertThrowsError(try tooLong.unsigned(), "longer than 64 bits")
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x01, 0x00, 0x00, 0x00, 0x00]), "a reference before the first id")
+        XCTAssertThrowsError(
+            try TripBlock.decode(firstTid: 1, [0x00, 0x01, 0x41, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00]), "prefix past the end")
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x00, 0x09, 0x41]), "fewer bytes than the length says")
+        XCTAssertThrowsError(try StopPatternsBlob.decode([0x05]))
+    }
+}
+
+extension PackedColumnTests {
+    /// A bundle whose packed columns were damaged after compiling answers with an error.
+    func testADamagedBundleAnswersWithAnErrorNotACrash() throws {
+        let copy = TemporaryFolders.make().appendingPathComponent("damaged.db").path
+        try FileManager.default.copyItem(atPath: TestSupport.sampleBundlePath, toPath: copy)
+        let db = try SQLiteDatabase(path: copy, writable: true)
+        try db.execute("UPDATE patterns SET trips = x'0080'; UPDATE trip_blocks SET entries = x'0009'")
+        let bundle = try TransitBundle(path: copy)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        for query in [
+            { _ = try bundle.departures(stop: "CENTRAL", at: at) },
+            { _ = try bundle.trip(id: "T4_WK_0800", date: ServiceDate("2026-03-30")!) },
+        ] {
+            XCTAssertThrowsError(try query()) {
+                guard case .sqlite(_, let message)? = $0 as? TransitError else { return XCTFail("\($0)") }
+                XCTAssertTrue(message.contains("damaged"), message)
+            }
+        }
+    }
+}
