@@ -2,7 +2,8 @@ import BundleFormat
 import Foundation
 // libFuzzer entry point for the compiler's input readers. Built by `make fuzz` together
 // with the GTFSCompiler sources as one module (so the readers' internal API is reachable);
-// FUZZ_TARGET chooses what the input feeds: csv, zip, fields or json.
+// FUZZ_TARGET chooses what the input feeds: csv, zip, fields, json or packed (the bundle's
+// packed columns, as a damaged bundle would hand them to the runtime).
 import TransitJSON
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "csv"
@@ -32,6 +33,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "zip": fuzzZip(bytes)
     case "fields": fuzzFields(bytes)
     case "json": _ = try? JSONParser.parse(bytes)
+    case "packed": fuzzPacked(bytes)
     default: fuzzCSV(bytes)
     }
     return 0
@@ -78,4 +80,12 @@ private func fuzzFields(_ bytes: [UInt8]) {
         _ = CivilDate(iso: text)
         _ = SearchKey.words(text)
     }
+}
+
+/// Every decoder of a packed column must end with a value or `PackedReader.Damaged`.
+private func fuzzPacked(_ bytes: [UInt8]) {
+    _ = try? PatternStopsBlob.decode(bytes)
+    _ = try? PatternTripsBlob.decode(bytes)
+    _ = try? StopPatternsBlob.decode(bytes)
+    _ = try? TripBlock.decode(firstTid: 1, bytes)
 }

@@ -11,7 +11,7 @@ OUT=$ROOT/.build/fuzz
 mkdir -p "$OUT" Fuzz/findings
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib")
 swiftc "${FLAGS[@]}" -wmo -module-name BundleFormat -emit-module -emit-module-path "$OUT/BundleFormat.swiftmodule" \
-  -c -o "$OUT/BundleFormat.o" Sources/BundleFormat/*.swift
+  -c -o "$OUT/BundleFormat.o" $(find Sources/BundleFormat -name '*.swift')
 swiftc "${FLAGS[@]}" -wmo -module-name TransitJSON -emit-module -emit-module-path "$OUT/TransitJSON.swiftmodule" \
   -c -o "$OUT/TransitJSON.o" Sources/TransitJSON/*.swift
 # Built from inside $OUT, where swiftc leaves its by-products.
@@ -27,11 +27,14 @@ seed() {
          find "$dir" -mindepth 2 -type f -exec sh -c 'cp "$1" "'"$dir"'/$(echo "$1" | md5sum | cut -c1-12)"' _ {} \; ; find "$dir" -mindepth 1 -type d -exec rm -rf {} +; fi ;;
     zip) cp Tests/Fixtures/zips/*.zip "$dir/"; [ -d "$SHARED/broken" ] && cp "$SHARED"/broken/*.zip "$dir/" || true ;;
     fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
+    packed) if [ -f out/demo.db ] && command -v sqlite3 >/dev/null && command -v xxd >/dev/null; then sqlite3 out/demo.db "SELECT hex(stops) FROM patterns UNION ALL SELECT hex(trips) FROM patterns UNION ALL SELECT hex(entries) FROM trip_blocks" \
+              | while read -r h; do printf '%s' "$h" | xxd -r -p > "$dir/$(printf '%s' "$h" | md5sum | cut -c1-12)"; done; fi
+            printf '\x00\x02\x02' > "$dir/seed" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
 
-for target in ${FUZZ_TARGETS:-csv zip fields json}; do
+for target in ${FUZZ_TARGETS:-csv zip fields json packed}; do
   seed "$target"
   mkdir -p "Fuzz/findings/$target"
   echo "== $target: $SECONDS_PER_TARGET s"

@@ -23,10 +23,20 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertEqual([try r.unsigned(), try r.unsigned(), try r.unsigned(), try r.unsigned()], [0, 127, 128, 300])
         XCTAssertEqual([try r.signed(), try r.signed(), try r.signed()], [-1, 1, -64])
         XCTAssertTrue(r.isAtEnd)
+        // Every packed value fits in 32 bits; anything larger is damage, refused.
         var extremes = PackedWriter()
-        for v in [Int.max, Int.min, -1_000_000_007] { extremes.signed(v) }
+        for v in [1 << 30 - 1, -(1 << 30), -1_000_000_007] { extremes.signed(v) }
+        extremes.unsigned(Int(Int32.max))
         var back = PackedReader(extremes.bytes)
-        XCTAssertEqual([try back.signed(), try back.signed(), try back.signed()], [Int.max, Int.min, -1_000_000_007])
+        XCTAssertEqual([try back.signed(), try back.signed(), try back.signed()], [1 << 30 - 1, -(1 << 30), -1_000_000_007])
+        XCTAssertEqual(try back.unsigned(), Int(Int32.max))
+        var large = PackedWriter()
+        large.unsigned(Int(Int32.max) + 1)
+        large.signed(1 << 30)
+        var refused = PackedReader(large.bytes)
+        XCTAssertThrowsError(try refused.unsigned())
+        var refusedSigned = PackedReader(Array(large.bytes.suffix(5)))
+        XCTAssertThrowsError(try refusedSigned.signed(), "2^30 zigzags to 2^31")
     }
 
     func testPatternStopsRoundTripAndTypicalStopsAreSmall() throws {
@@ -105,6 +115,15 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertThrowsError(try PatternTripsBlob.decode([0x00, 0x80]), "a varint without its last byte")
         var tooLong = PackedReader([UInt8](repeating: 0xFF, count: 11))
         XCTAssertThrowsError(try tooLong.unsigned(), "longer than 64 bits")
+        // Found by the packed fuzz target: deltas near the 64-bit limits overflowed their sum.
+        let fuzzed: [UInt8] = [
+            0x1E, 0x08, 0x80, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x08, 0xA3, 0x05, 0xFF, 0xFF, 0xFF, 0xFF, 0xD0,
+            0x03, 0x04, 0x01, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A, 0x08, 0x0C, 0x27, 0x7C, 0x00, 0x02, 0xB4, 0x08,
+        ]
+        _ = try? PatternStopsBlob.decode(fuzzed)
+        _ = try? PatternTripsBlob.decode(fuzzed)
+        _ = try? StopPatternsBlob.decode(fuzzed)
+        _ = try? TripBlock.decode(firstTid: 1, fuzzed)
         XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x01, 0x00, 0x00, 0x00, 0x00]), "a reference before the first id")
         XCTAssertThrowsError(
             try TripBlock.decode(firstTid: 1, [0x00, 0x01, 0x41, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00]), "prefix past the end")

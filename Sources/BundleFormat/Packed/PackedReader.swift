@@ -1,5 +1,7 @@
-/// Reads what `PackedWriter` wrote. Reading past the end or a varint longer than 64 bits
-/// throws `PackedReader.Damaged` instead of trapping, so a damaged bundle is an error.
+/// Reads what `PackedWriter` wrote. Every id, count, offset and time the bundle packs fits
+/// in 32 bits, so a value outside them, reading past the end or a varint longer than 64
+/// bits throws `PackedReader.Damaged` instead of trapping: a damaged bundle is an error, and
+/// sums of decoded values cannot overflow.
 ///
 /// ```swift
 /// var r = PackedReader([0xAC, 0x02, 0x03])
@@ -27,14 +29,18 @@ package struct PackedReader {
             let byte = bytes[offset]
             offset += 1
             result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return Int(truncatingIfNeeded: result) }
+            if byte < 0x80 {
+                guard result <= UInt64(Int32.max) else { throw Damaged() }
+                return Int(result)
+            }
             shift += 7
         }
     }
 
+    /// A zigzag value: -2^30 ... 2^30 - 1 (what fits in an unsigned 32-bit-bounded varint).
     package mutating func signed() throws -> Int {
-        let v = UInt64(bitPattern: Int64(try unsigned()))
-        return Int(truncatingIfNeeded: Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1))))
+        let v = try unsigned()
+        return v & 1 == 0 ? v >> 1 : -(v >> 1) - 1
     }
 
     /// The next `count` bytes.
