@@ -106,7 +106,9 @@ public final class TransitBundle: Sendable {
     private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
         let stop = try entities.stop(c.sid, db: db)
         let trip = c.trip
-        let tripID = try patterns.tripBlock(holding: trip.tid, feed: feed, db: db).entry(tid: trip.tid)?.tripID ?? ""
+        guard let tripID = try patterns.tripBlock(holding: trip.tid, feed: feed, db: db).entry(tid: trip.tid)?.tripID else {
+            throw TransitError.sqlite(code: 0, message: "trip \(trip.tid) is missing from the bundle")
+        }
         let route = try entities.route(trip.rid, db: db)
         let headsign: String
         if let hid = c.stopHeadsign ?? trip.hid {
