@@ -1,5 +1,5 @@
-/// Appends integers as LEB128 varints (7 bits a byte, low bits first) and text as its
-/// length then its UTF-8 bytes: the encoding of every BLOB column of the bundle.
+/// Appends integers as LEB128 varints (7 bits a byte, low bits first), and raw bytes: the
+/// encoding of every BLOB column of the bundle.
 ///
 /// ```swift
 /// var w = PackedWriter()
@@ -11,7 +11,7 @@ package struct PackedWriter {
 
     package init() {}
 
-    /// A value >= 0 (a negative value is written as its two's complement bits).
+    /// A value in 0...Int32.max (`PackedReader` refuses anything larger as damage).
     package mutating func unsigned(_ value: Int) {
         var v = UInt64(bitPattern: Int64(value))
         while v >= 0x80 {
@@ -21,7 +21,7 @@ package struct PackedWriter {
         bytes.append(UInt8(v))
     }
 
-    /// Any value, zigzag-mapped so that small negative numbers stay short.
+    /// A value in -2^30 ..< 2^30, zigzag-mapped so that small negative numbers stay short.
     package mutating func signed(_ value: Int) {
         let v = Int64(value)
         unsigned(Int(bitPattern: UInt(UInt64(bitPattern: (v << 1) ^ (v >> 63)))))

@@ -42,6 +42,10 @@ package struct PatternTripRecord: Hashable, Sendable {
 ///
 /// Before the first trip every field is 0 or none. A typical trip takes 3 to 5 bytes.
 package enum PatternTripsBlob {
+    /// What each field is compared with before the first trip.
+    private static let beforeFirst = PatternTripRecord(
+        tid: 0, startTime: 0, sv: 0, rid: 0, hid: nil, directionID: nil, wheelchairAccessible: 0, frequency: false)
+
     /// Sorts `trips` in the column's order.
     package static func canonicalOrder(_ trips: [PatternTripRecord]) -> [PatternTripRecord] {
         trips.sorted { ($0.frequency ? 1 : 0, $0.startTime, $0.tid) < ($1.frequency ? 1 : 0, $1.startTime, $1.tid) }
@@ -50,8 +54,7 @@ package enum PatternTripsBlob {
     /// `trips` must be in `canonicalOrder`.
     package static func encode(_ trips: [PatternTripRecord]) -> [UInt8] {
         var w = PackedWriter()
-        var previous = PatternTripRecord(
-            tid: 0, startTime: 0, sv: 0, rid: 0, hid: nil, directionID: nil, wheelchairAccessible: 0, frequency: false)
+        var previous = beforeFirst
         for t in trips {
             var flags = t.frequency ? 1 : 0
             if t.sv != previous.sv { flags |= 2 }
@@ -75,8 +78,7 @@ package enum PatternTripsBlob {
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
         var r = PackedReader(bytes)
         var trips: [PatternTripRecord] = []
-        var t = PatternTripRecord(
-            tid: 0, startTime: 0, sv: 0, rid: 0, hid: nil, directionID: nil, wheelchairAccessible: 0, frequency: false)
+        var t = beforeFirst
         while !r.isAtEnd {
             let flags = try r.unsigned()
             t.frequency = flags & 1 != 0

@@ -56,7 +56,7 @@ package struct TripBlock: Sendable {
             let id = Array(e.tripID.utf8)
             // The earlier id sharing the most bytes at both ends.
             var best = (back: 0, prefix: 0, suffix: 0)
-            for back in 1...min(window, max(1, ids.count)) where back <= ids.count {
+            for back in stride(from: 1, through: min(window, ids.count), by: 1) {
                 let other = ids[ids.count - back]
                 let limit = min(id.count, other.count)
                 var prefix = 0
@@ -86,13 +86,13 @@ package struct TripBlock: Sendable {
         var pid = 0
         while !r.isAtEnd {
             let back = try r.unsigned()
-            guard back >= 0, back <= ids.count else { throw PackedReader.Damaged() }
+            guard back <= ids.count else { throw PackedReader.Damaged() }
             var id: [UInt8] = []
             if back > 0 {
                 let other = ids[ids.count - back]
                 let prefix = try r.unsigned()
                 let suffix = try r.unsigned()
-                guard prefix >= 0, suffix >= 0, prefix + suffix <= other.count else { throw PackedReader.Damaged() }
+                guard prefix + suffix <= other.count else { throw PackedReader.Damaged() }
                 id.append(contentsOf: other[..<prefix])
                 id.append(contentsOf: try r.bytes(try r.unsigned()))
                 id.append(contentsOf: other[(other.count - suffix)...])

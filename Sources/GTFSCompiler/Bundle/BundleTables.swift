@@ -44,7 +44,7 @@ enum BundleTables {
         let headsign = try db.prepareInsert(into: "headsigns", columns: ["hid", "text"])
         for (i, text) in m.headsigns.enumerated() { try headsign.run(i + 1, text) }
         try insertServices(m, db)
-        try insertTrips(m, db)
+        try insertFrequencies(m, db)
     }
 
     private static func insertStops(_ m: BundleModel, _ db: SQLiteDatabase) throws {
@@ -83,7 +83,7 @@ enum BundleTables {
                     wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency))
         }
         var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
-        let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "n_stops", "stops", "trips"])
+        let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "stops", "trips"])
         for p in m.patterns {
             let stops = p.stops.map {
                 PatternStopRecord(
@@ -93,7 +93,7 @@ enum BundleTables {
             }
             for (idx, s) in stops.enumerated() { occurrences[s.sid, default: []].append(.init(pid: p.pid, idx: idx)) }
             let trips = PatternTripsBlob.encode(PatternTripsBlob.canonicalOrder(tripsOfPattern[p.pid]))
-            try pattern.run(p.pid, p.fid, p.stops.count, PatternStopsBlob.encode(stops), trips)
+            try pattern.run(p.pid, p.fid, PatternStopsBlob.encode(stops), trips)
         }
         let stopPatterns = try db.prepareInsert(into: "stop_patterns", columns: ["sid", "entries"])
         for (sid, list) in occurrences.sorted(by: { $0.key < $1.key }) { try stopPatterns.run(sid, StopPatternsBlob.encode(list)) }
@@ -114,7 +114,7 @@ enum BundleTables {
         }
     }
 
-    private static func insertTrips(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+    private static func insertFrequencies(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let frequency = try db.prepareInsert(
             into: "frequencies", columns: ["tid", "start_time_secs", "end_time_secs", "headway_secs", "exact_times"])
         for f in m.frequencies { try frequency.run(f.tid, f.start, f.end, f.headway, f.exactTimes) }

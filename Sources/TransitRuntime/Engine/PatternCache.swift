@@ -59,35 +59,25 @@ final class PatternCache: Sendable {
         try departing.value(sid) {
             let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
             q.bind([sid])
-            guard try q.step() else { return [] }
-            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(q.blob(0)) }
-            return try occurrences.compactMap { o in
-                let p = try pattern(o.pid, db: db)
-                guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
-                return p.isDeparture(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
-            }
+            return try q.step() ? departingStops(sid: sid, entries: q.blob(0), db: db) : []
         }
     }
 
     /// Decodes every pattern and every stop's departures now, in two scans.
     func preload(db: SQLiteDatabase) throws {
         let all = try db.prepare("SELECT pid, stops, trips FROM patterns")
-        var decoded: [Int: Pattern] = [:]
-        while try all.step() {
-            let p = try Self.decode(pid: all.int(0), stops: all.blob(1), trips: all.blob(2))
-            decoded[p.pid] = p
-            patterns.insert(p.pid, p)
-        }
+        while try all.step() { patterns.insert(all.int(0), try Self.decode(pid: all.int(0), stops: all.blob(1), trips: all.blob(2))) }
         let stops = try db.prepare("SELECT sid, entries FROM stop_patterns")
-        while try stops.step() {
-            let sid = stops.int(0)
-            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(stops.blob(1)) }
-            departing.insert(
-                sid,
-                occurrences.compactMap { o in
-                    guard let p = decoded[o.pid], o.idx < p.stops.count, p.isDeparture(o.idx) else { return nil }
-                    return DepartingStop(pattern: p, idx: o.idx)
-                })
+        while try stops.step() { departing.insert(stops.int(0), try departingStops(sid: stops.int(0), entries: stops.blob(1), db: db)) }
+    }
+
+    /// The departures among a `stop_patterns.entries` value's places.
+    private func departingStops(sid: Int, entries: [UInt8], db: SQLiteDatabase) throws -> [DepartingStop] {
+        let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(entries) }
+        return try occurrences.compactMap { o in
+            let p = try pattern(o.pid, db: db)
+            guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
+            return p.isDeparture(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
         }
     }
 
