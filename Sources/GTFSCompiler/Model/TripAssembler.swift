@@ -109,18 +109,19 @@ struct TripAssembler {
     private func interpolate(_ stops: inout [AssembledStop], rows: [Int32], report: (DiagnosticCode, Int32?, String?, String) -> Void) {
         let c = feed.stopTimes
         var distance = [Double](repeating: 0, count: stops.count)
-        var useShape = rows.allSatisfy { !c.distance[Int($0)].isNaN }
-        if useShape, let drop = rows.indices.dropFirst().first(where: { c.distance[Int(rows[$0])] < c.distance[Int(rows[$0 - 1])] }) {
+        var useShape = rows.allSatisfy { !c.distance(at: Int($0)).isNaN }
+        if useShape, let drop = rows.indices.dropFirst().first(where: { c.distance(at: Int(rows[$0])) < c.distance(at: Int(rows[$0 - 1])) })
+        {
             report(
                 .badShapeDistance, rows[drop], "shape_dist_traveled",
-                "shape_dist_traveled decreases (\(c.distance[Int(rows[drop])]) after \(c.distance[Int(rows[drop - 1])])); untimed stops interpolated by great-circle distance"
+                "shape_dist_traveled decreases (\(c.distance(at: Int(rows[drop]))) after \(c.distance(at: Int(rows[drop - 1])))); untimed stops interpolated by great-circle distance"
             )
             useShape = false
         }
         // Stops whose place is unknown cannot measure a distance.
         var unplaced = [Bool](repeating: false, count: stops.count)
         if useShape {
-            for i in rows.indices { distance[i] = c.distance[Int(rows[i])] }
+            for i in rows.indices { distance[i] = c.distance(at: Int(rows[i])) }
         } else {
             for i in stops.indices {
                 let stop = feed.stops[Int(stops[i].stop)]

@@ -72,9 +72,17 @@ final class FeedData {
         var pickup: [UInt8] = []
         var dropOff: [UInt8] = []
         var headsign: [Int32] = []  // index into stopHeadsigns, -1 when empty
-        var distance: [Double] = []  // shape_dist_traveled, NaN when empty
+        /// shape_dist_traveled, NaN when empty; no rows at all when the file has no such column
+        /// (8 bytes a row saved: 42 MB on 5 million stop_times).
+        var distances: [Double] = []
         var line: [Int32] = []
         var count: Int { trip.count }
+
+        /// Whether stop_times.txt has a shape_dist_traveled column.
+        var hasDistances = false
+
+        /// Row `row`'s shape_dist_traveled, NaN when it has none.
+        func distance(at row: Int) -> Double { hasDistances ? distances[row] : .nan }
 
         mutating func reserve(_ rows: Int) {
             trip.reserveCapacity(rows)
@@ -85,7 +93,7 @@ final class FeedData {
             pickup.reserveCapacity(rows)
             dropOff.reserveCapacity(rows)
             headsign.reserveCapacity(rows)
-            distance.reserveCapacity(rows)
+            if hasDistances { distances.reserveCapacity(rows) }
             line.reserveCapacity(rows)
         }
     }

@@ -14,6 +14,7 @@ enum StopTimesFile {
         let dropColumn = t.column("drop_off_type")
         let distanceColumn = t.column("shape_dist_traveled")
         var columns = FeedData.StopTimes()
+        columns.hasDistances = distanceColumn >= 0
         var lastTripKey: [UInt8] = []
         var lastTrip: Int32 = -1
         while try t.next() {
@@ -95,7 +96,7 @@ enum StopTimesFile {
             columns.pickup.append(UInt8(t.integer(pickupColumn, in: 0...3, default: 0)))
             columns.dropOff.append(UInt8(t.integer(dropColumn, in: 0...3, default: 0)))
             columns.headsign.append(headsign)
-            columns.distance.append(distance)
+            if columns.hasDistances { columns.distances.append(distance) }
             columns.line.append(Int32(clamping: t.line))
         }
         feed.stopTimes = columns
