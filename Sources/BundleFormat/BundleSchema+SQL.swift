@@ -5,8 +5,10 @@ extension BundleSchema {
 -- Transit bundle schema, version 3 (PRAGMA user_version; PRAGMA application_id is
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once, in a
--- dict_* table; all other tables link by integer keys. Integer ids are given in
--- byte order of (feed_id, text id), so ordering by id is ordering by text.
+-- dict_* table or in trip_blocks; all other tables link by integer keys. Integer ids are
+-- given in byte order of (feed_id, text id), except with --base: what the base bundle
+-- has keeps its id there, and what is new takes ids after the base's largest. Readers
+-- order by text, not by id.
 -- Dates are INTEGER YYYYMMDD; times are GTFS seconds from noon minus 12 h.
 
 CREATE TABLE metadata (
@@ -122,19 +124,25 @@ CREATE TABLE stop_patterns (
   entries BLOB NOT NULL
 );
 
--- Trip text ids, 64 consecutive tids to a row, each coded as the prefix and suffix it shares
--- with one of the 16 ids before it plus the bytes between (TripBlock): the ids of
--- cts-strasbourg take 0.17 MB this way, against 1.9 MB in a dictionary table and its index.
--- A block never spans two feeds. Lookup by text: the block with the greatest
--- first_trip_id <= the id in its feed (tids follow the byte order of text ids).
+-- Trip text ids by tid, 64 tids to a row from 1 + a multiple of 64 (TripBlock): each id is
+-- coded as the prefix and suffix it shares with one of the 16 ids before it plus the bytes
+-- between, and a tid no trip has (removed in a later version) is a one-byte gap. The ids
+-- of cts-strasbourg take 0.17 MB this way, against 1.9 MB in a dictionary table and its
+-- index. Departures read the block of each trip they name.
 CREATE TABLE trip_blocks (
   first_tid INTEGER PRIMARY KEY,
-  fid INTEGER NOT NULL,
-  first_trip_id TEXT NOT NULL,
   entries BLOB NOT NULL
 );
 
-CREATE INDEX trip_blocks_by_first_id ON trip_blocks (fid, first_trip_id);
+-- Lookup by text: each feed's trips in byte order of their ids, 64 to a row (TripIDGroup:
+-- their tids). The row with the greatest first_trip_id not after an id holds it, if any
+-- row does; its tids' text is in trip_blocks. About 1 byte a trip.
+CREATE TABLE trip_ids (
+  fid INTEGER NOT NULL,
+  first_trip_id TEXT NOT NULL,
+  tids BLOB NOT NULL,
+  PRIMARY KEY (fid, first_trip_id)
+) WITHOUT ROWID;
 
 CREATE TABLE frequencies (
   tid INTEGER NOT NULL,

@@ -13,7 +13,7 @@ package enum BundleSchema {
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
         "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_service",
-        "stops", "routes", "headsigns", "patterns", "stop_patterns", "trip_blocks", "frequencies",
+        "stops", "routes", "headsigns", "patterns", "stop_patterns", "trip_blocks", "trip_ids", "frequencies",
         "calendar", "calendar_dates", "stops_fts", "stops_rtree",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

@@ -68,4 +68,7 @@ package final class SQLiteDatabase {
     }
 
     package var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 }

@@ -102,6 +102,19 @@ package final class SQLiteStatement {
 
     package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
+    /// A column's value with its type.
+    package func value(_ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, column) else { return .text([]) }
+            return .text(Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))))
+        case SQLITE_BLOB: return .blob(blob(column))
+        default: return .null
+        }
+    }
+
     /// A BLOB column's bytes (empty for NULL or an empty blob).
     package func blob(_ column: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(statement, column) else { return [] }

@@ -29,6 +29,10 @@ public enum Compiler {
         var builder = ModelBuilder(log: log)
         var cities: CityModel?
         do {
+            if let base = request.basePath {
+                progress?("reading the ids of \(base)")
+                builder = ModelBuilder(log: log, ids: try BundleIDs(base: base))
+            }
             let names = request.feeds.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
                 throw FatalDiagnostic(
@@ -115,6 +119,9 @@ public struct CompileRequest: Sendable {
     /// The bundle's id (default: the output file's name without extension) and version label.
     public var bundleID: String?
     public var label: String?
+    /// `--base`: an earlier version of the bundle whose integer ids are kept for what exists
+    /// in both (see `BundleIDs`). Without it, ids follow the byte order of text ids.
+    public var basePath: String?
 
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, strict: Bool = false) {
         self.init(feeds: feeds, citiesPath: citiesPath, outputPath: outputPath, policy: WarningPolicy(strict: strict))

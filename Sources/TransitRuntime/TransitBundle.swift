@@ -79,7 +79,7 @@ public final class TransitBundle: Sendable {
             if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
             let finder = DepartureFinder(
                 feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
-                patterns: patterns, db: db)
+                patterns: patterns, entities: entities, db: db)
             let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
             return try found.map { try departure($0, feed: source, db: db) }
         }
@@ -106,9 +106,7 @@ public final class TransitBundle: Sendable {
     private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
         let stop = try entities.stop(c.sid, db: db)
         let trip = c.trip
-        guard let tripID = try patterns.tripBlock(holding: trip.tid, feed: feed, db: db).entry(tid: trip.tid)?.tripID else {
-            throw TransitError.sqlite(code: 0, message: "trip \(trip.tid) is missing from the bundle")
-        }
+        let tripID = try patterns.trip(trip.tid, db: db).tripID
         let route = try entities.route(trip.rid, db: db)
         let headsign: String
         if let hid = c.stopHeadsign ?? trip.hid {

@@ -8,7 +8,7 @@ struct GTFSCompileCommand: ParsableCommand {
         commandName: "gtfs-compile",
         abstract: "Compile GTFS feeds into bundles, and describe bundles for a download server.",
         version: Compiler.version,
-        subcommands: [CompileCommand.self, ManifestCommand.self],
+        subcommands: [CompileCommand.self, ManifestCommand.self, DiffCommand.self, PatchCommand.self],
         defaultSubcommand: CompileCommand.self)
 }
 
@@ -36,6 +36,12 @@ struct CompileCommand: ParsableCommand {
 
     @Option(help: "A version label for the bundle, e.g. the timetable's name.")
     var label: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "An earlier version of this bundle: what exists in both keeps its integer id, so a patch between them stays small.",
+            valueName: "OLD.db"))
+    var base: String?
 
     @Flag(help: "Fail on any warning (except those given to --allow).")
     var strict = false
@@ -89,6 +95,7 @@ struct CompileCommand: ParsableCommand {
             outputPath: output, policy: policy)
         request.bundleID = id
         request.label = label
+        request.basePath = base
         let log = DiagnosticLog()
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {

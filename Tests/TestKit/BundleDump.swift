@@ -29,7 +29,8 @@ package struct BundleDump {
         let blocks = try db.prepare("SELECT first_tid, entries FROM trip_blocks ORDER BY first_tid")
         while try blocks.step() {
             let block = try TripBlock.decode(firstTid: blocks.int(0), blocks.blob(1))
-            for (i, entry) in block.entries.enumerated() {
+            for (i, slot) in block.entries.enumerated() {
+                guard let entry = slot else { continue }
                 let tid = block.firstTid + i
                 guard let pattern = patterns[entry.pid], let record = pattern.trips.first(where: { $0.tid == tid }) else {
                     throw PackedReader.Damaged()

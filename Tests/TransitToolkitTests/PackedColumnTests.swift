@@ -90,17 +90,36 @@ final class PackedColumnTests: XCTestCase {
             "20485815-25SEPB-UPKBus-Mardi-01", "20485815-25SEPB-UPKBus-Semaine-01", "20485816-25SEPB-UPKBus-Mardi-01",
             "20485816-25SEPB-UPKBus-Semaine-01", "X", "", "Zürich→Genève", "Zürich→Bern",
         ]
-        let entries = ids.enumerated().map { TripBlock.Entry(tripID: $1, pid: [3, 3, 1, 1, 9, 9, 2, 2][$0]) }
+        var entries: [TripBlock.Entry?] = ids.enumerated().map { TripBlock.Entry(tripID: $1, pid: [3, 3, 1, 1, 9, 9, 2, 2][$0]) }
+        entries.insert(nil, at: 4)  // a tid whose trip was removed
         let bytes = TripBlock.encode(entries)
-        let block = try TripBlock.decode(firstTid: 100, bytes)
+        let block = try TripBlock.decode(firstTid: 129, bytes)
         XCTAssertEqual(block.entries, entries)
-        XCTAssertEqual(block.tid(of: "20485816-25SEPB-UPKBus-Mardi-01"), 102)
-        XCTAssertEqual(block.entry(tid: 107)?.tripID, "Zürich→Bern")
-        XCTAssertNil(block.entry(tid: 108))
-        XCTAssertNil(block.tid(of: "20485817-25SEPB-UPKBus-Mardi-01"))
+        XCTAssertEqual(block.entry(tid: 131)?.tripID, "20485816-25SEPB-UPKBus-Mardi-01")
+        XCTAssertNil(block.entry(tid: 133), "the gap")
+        XCTAssertEqual(block.entry(tid: 136)?.tripID, "Zürich→Genève")
+        XCTAssertEqual(block.entry(tid: 137)?.tripID, "Zürich→Bern")
+        XCTAssertNil(block.entry(tid: 138))
+        XCTAssertEqual(TripBlock.firstTid(holding: 129), 129)
+        XCTAssertEqual(TripBlock.firstTid(holding: 192), 129)
+        XCTAssertEqual(TripBlock.firstTid(holding: 193), 193)
         // The third id refers two back: 7 bytes of prefix and 23 of suffix kept, "6" between.
         let third = Array(TripBlock.encode(Array(entries.prefix(3))).suffix(6))
-        XCTAssertEqual(third, [0x02, 0x07, 0x17, 0x01, UInt8(ascii: "6"), 0x03], "back 2, prefix 7, suffix 23, 1 byte, pid -2")
+        XCTAssertEqual(third, [0x03, 0x07, 0x17, 0x01, UInt8(ascii: "6"), 0x03], "slot 1 + back 2, prefix 7, suffix 23, 1 byte, pid -2")
+        XCTAssertEqual(TripBlock.encode([nil]), [0x00], "a gap is one byte")
+    }
+
+    func testTripIDGroupsKeepTidsAndStartWhereTheIdsSay() throws {
+        let tids = [5, 6, 7, 900, 8, 1]
+        XCTAssertEqual(try TripIDGroup.decode(TripIDGroup.encode(tids)), tids)
+        XCTAssertEqual(TripIDGroup.encode([1, 2, 3]), [0x02, 0x02, 0x02], "+1 steps: one byte each")
+        // Boundaries come from the ids alone: how full the group is (below the cap) does not matter.
+        let ids = (0..<5_000).map { "trip-\($0)" }
+        let starts = ids.filter { TripIDGroup.startsGroup(at: $0, count: 1) }
+        XCTAssertEqual(starts, ids.filter { TripIDGroup.startsGroup(at: $0, count: 100) })
+        XCTAssertTrue((60...150).contains(starts.count), "about one id in 48: \(starts.count)")
+        XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: 0))
+        XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: TripIDGroup.capacity))
     }
 
     func testDamagedBytesAreAnErrorNotACrash() throws {
@@ -124,10 +143,12 @@ final class PackedColumnTests: XCTestCase {
         _ = try? PatternTripsBlob.decode(fuzzed)
         _ = try? StopPatternsBlob.decode(fuzzed)
         _ = try? TripBlock.decode(firstTid: 1, fuzzed)
-        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x01, 0x00, 0x00, 0x00, 0x00]), "a reference before the first id")
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x02, 0x00, 0x00, 0x00, 0x00]), "a reference before the first id")
         XCTAssertThrowsError(
-            try TripBlock.decode(firstTid: 1, [0x00, 0x01, 0x41, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00]), "prefix past the end")
-        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x00, 0x09, 0x41]), "fewer bytes than the length says")
+            try TripBlock.decode(firstTid: 1, [0x01, 0x01, 0x41, 0x00, 0x02, 0x05, 0x00, 0x00, 0x00]), "prefix past the end")
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x01, 0x09, 0x41]), "fewer bytes than the length says")
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [UInt8](repeating: 0, count: 65)), "more slots than a block has")
+        XCTAssertThrowsError(try TripIDGroup.decode([UInt8](repeating: 2, count: 129)), "more tids than a group has")
         XCTAssertThrowsError(try StopPatternsBlob.decode([0x05]))
     }
 }

@@ -22,6 +22,13 @@ package struct PackedReader {
     package var isAtEnd: Bool { offset >= bytes.count }
 
     package mutating func unsigned() throws -> Int {
+        let value = try unsigned64()
+        guard value <= UInt64(Int32.max) else { throw Damaged() }
+        return Int(value)
+    }
+
+    /// Any 64-bit varint (for data other than the bundle's packed columns, e.g. a patch).
+    package mutating func unsigned64() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -29,10 +36,7 @@ package struct PackedReader {
             let byte = bytes[offset]
             offset += 1
             result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                guard result <= UInt64(Int32.max) else { throw Damaged() }
-                return Int(result)
-            }
+            if byte < 0x80 { return result }
             shift += 7
         }
     }

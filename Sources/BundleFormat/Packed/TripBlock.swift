@@ -1,20 +1,23 @@
-/// The `trip_blocks.entries` column: the text ids and patterns of up to `capacity` trips
-/// with consecutive tids, from `first_tid`. Trip ids of one feed are alike ("20485815-
-/// 25SEPB-UPKBus-Semaine-01", "20485816-25SEPB-UPKBus-Semaine-01"), so each is written as
-/// a reference to one of the `window` ids before it in the block, the lengths of the prefix
-/// and suffix it shares with that one, and the bytes in between. Per trip, as varints:
+/// The `trip_blocks.entries` column: the text ids and patterns of the trips whose tids are
+/// `first_tid ..< first_tid + capacity`, where `first_tid` is 1 + a multiple of `capacity`,
+/// so the block of a tid is known without a lookup. A tid no trip has (a trip removed in a
+/// later version keeps its id unused) is a gap. Trip ids of one feed are alike
+/// ("20485815-25SEPB-UPKBus-Semaine-01", "20485816-25SEPB-UPKBus-Semaine-01"), so each is
+/// written as a reference to one of the `window` ids before it in the block, the lengths of
+/// the prefix and suffix it shares with that one, and the bytes in between. Per tid, as
+/// varints:
 ///
-///     back        unsigned, how many entries back the reference is (0: none)
-///     [prefix]    unsigned, bytes shared at the start                when back > 0
-///     [suffix]    unsigned, bytes shared at the end                  when back > 0
+///     slot        unsigned: 0 a gap (nothing follows), else 1 + how many trips back the
+///                 reference is (1: none)
+///     [prefix]    unsigned, bytes shared at the start                when slot > 1
+///     [suffix]    unsigned, bytes shared at the end                  when slot > 1
 ///     length      unsigned, bytes in between
 ///     middle      the bytes
 ///     pid         signed, minus the previous trip's pid (the first: minus 0)
 ///
-/// An id of 31 bytes typically takes 5 to 8; a lookup by text finds its block by
-/// `first_trip_id` (indexed) and decodes one block.
+/// An id of 31 bytes typically takes 5 to 8. Lookups by text go through `trip_ids`.
 package struct TripBlock: Sendable {
-    /// Trips per block: a lookup decodes at most this many.
+    /// Tids per block: a lookup decodes at most this many.
     package static let capacity = 64
     /// How far back a reference may point.
     package static let window = 16
@@ -30,29 +33,32 @@ package struct TripBlock: Sendable {
     }
 
     package let firstTid: Int
-    package let entries: [Entry]
+    /// By tid from `firstTid`; nil for a gap.
+    package let entries: [Entry?]
 
-    package init(firstTid: Int, entries: [Entry]) {
+    package init(firstTid: Int, entries: [Entry?]) {
         self.firstTid = firstTid
         self.entries = entries
     }
 
-    /// The entry of `tid`, if the block holds it.
+    /// The first tid of the block that holds `tid`.
+    package static func firstTid(holding tid: Int) -> Int { (tid - 1) / capacity * capacity + 1 }
+
+    /// The entry of `tid`, if the block holds a trip with that id.
     package func entry(tid: Int) -> Entry? {
         let i = tid - firstTid
         return i >= 0 && i < entries.count ? entries[i] : nil
     }
 
-    /// The tid of `tripID`, if the block holds it.
-    package func tid(of tripID: String) -> Int? {
-        entries.firstIndex { $0.tripID == tripID }.map { firstTid + $0 }
-    }
-
-    package static func encode(_ entries: [Entry]) -> [UInt8] {
+    package static func encode(_ entries: [Entry?]) -> [UInt8] {
         var w = PackedWriter()
         var ids: [[UInt8]] = []
         var previousPid = 0
-        for e in entries {
+        for slot in entries {
+            guard let e = slot else {
+                w.unsigned(0)
+                continue
+            }
             let id = Array(e.tripID.utf8)
             // The earlier id sharing the most bytes at both ends.
             var best = (back: 0, prefix: 0, suffix: 0)
@@ -65,7 +71,7 @@ package struct TripBlock: Sendable {
                 while suffix < limit - prefix && id[id.count - 1 - suffix] == other[other.count - 1 - suffix] { suffix += 1 }
                 if prefix + suffix > best.prefix + best.suffix { best = (back, prefix, suffix) }
             }
-            w.unsigned(best.back)
+            w.unsigned(best.back + 1)
             if best.back > 0 {
                 w.unsigned(best.prefix)
                 w.unsigned(best.suffix)
@@ -81,11 +87,16 @@ package struct TripBlock: Sendable {
 
     package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
         var r = PackedReader(bytes)
-        var entries: [Entry] = []
+        var entries: [Entry?] = []
         var ids: [[UInt8]] = []
         var pid = 0
         while !r.isAtEnd {
-            let back = try r.unsigned()
+            let slot = try r.unsigned()
+            guard slot > 0 else {
+                entries.append(nil)
+                continue
+            }
+            let back = slot - 1
             guard back <= ids.count else { throw PackedReader.Damaged() }
             var id: [UInt8] = []
             if back > 0 {
@@ -103,6 +114,7 @@ package struct TripBlock: Sendable {
             ids.append(id)
             entries.append(Entry(tripID: String(decoding: id, as: UTF8.self), pid: pid))
         }
+        guard entries.count <= capacity else { throw PackedReader.Damaged() }
         return TripBlock(firstTid: firstTid, entries: entries)
     }
 }

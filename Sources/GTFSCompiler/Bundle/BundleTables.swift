@@ -42,7 +42,7 @@ enum BundleTables {
                 r.rid, r.fid, r.aid, r.record.shortName, r.record.longName, r.record.routeType, r.record.color, r.record.textColor)
         }
         let headsign = try db.prepareInsert(into: "headsigns", columns: ["hid", "text"])
-        for (i, text) in m.headsigns.enumerated() { try headsign.run(i + 1, text) }
+        for h in m.headsigns { try headsign.run(h.hid, h.text) }
         try insertServices(m, db)
         try insertFrequencies(m, db)
     }
@@ -52,15 +52,13 @@ enum BundleTables {
         let stop = try db.prepareInsert(
             into: "stops",
             columns: ["sid", "fid", "name", "code", "lat", "lon", "location_type", "parent_sid", "platform_code", "wheelchair_boarding"])
-        let fts = try db.prepareInsert(into: "stops_fts", columns: ["rowid", "name"])
-        let rtree = try db.prepareInsert(into: "stops_rtree", columns: ["sid", "min_lat", "max_lat", "min_lon", "max_lon"])
         for s in m.stops {
             let r = s.record
             try dict.run(s.fid, s.stopID, s.sid)
             try stop.run(s.sid, s.fid, r.name, r.code, r.lat, r.lon, r.locationType, s.parentSid, r.platformCode, r.wheelchairBoarding)
-            if !r.name.isEmpty { try fts.run(s.sid, r.name) }
-            if let lat = r.lat, let lon = r.lon { try rtree.run(s.sid, lat, lat, lon, lon) }
         }
+        // The search indexes, by the SQL a patch applier rebuilds them with.
+        for index in DerivedTables.derived(from: "stops") { try DerivedTables.rebuild(index, in: db) }
     }
 
     private static func insertServices(_ m: BundleModel, _ db: SQLiteDatabase) throws {
@@ -75,9 +73,9 @@ enum BundleTables {
     /// The `patterns`, `stop_patterns` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
     /// `BundleWriter` writes them on a second connection.
     static func insertPatterns(_ m: BundleModel, into db: SQLiteDatabase) throws {
-        var tripsOfPattern = [[PatternTripRecord]](repeating: [], count: m.patterns.count + 1)
+        var tripsOfPattern: [Int: [PatternTripRecord]] = [:]
         for t in m.trips {
-            tripsOfPattern[t.pid].append(
+            tripsOfPattern[t.pid, default: []].append(
                 PatternTripRecord(
                     tid: t.tid, startTime: t.startTimeSecs, sv: t.sv, rid: t.rid, hid: t.hid, directionID: t.directionID,
                     wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency))
@@ -85,14 +83,9 @@ enum BundleTables {
         var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
         let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "stops", "trips"])
         for p in m.patterns {
-            let stops = p.stops.map {
-                PatternStopRecord(
-                    stopSequence: Int($0.stopSequence), sid: Int($0.sid), arrivalOffset: Int($0.arrivalOffset),
-                    departureOffset: Int($0.departureOffset), pickupType: Int($0.pickupType), dropOffType: Int($0.dropOffType),
-                    interpolated: $0.interpolated, hid: $0.hid >= 0 ? Int($0.hid) : nil)
-            }
+            let stops = p.stops.map(\.record)
             for (idx, s) in stops.enumerated() { occurrences[s.sid, default: []].append(.init(pid: p.pid, idx: idx)) }
-            let trips = PatternTripsBlob.encode(PatternTripsBlob.canonicalOrder(tripsOfPattern[p.pid]))
+            let trips = PatternTripsBlob.encode(PatternTripsBlob.canonicalOrder(tripsOfPattern[p.pid] ?? []))
             try pattern.run(p.pid, p.fid, PatternStopsBlob.encode(stops), trips)
         }
         let stopPatterns = try db.prepareInsert(into: "stop_patterns", columns: ["sid", "entries"])
@@ -100,17 +93,35 @@ enum BundleTables {
         try insertTripBlocks(m, db)
     }
 
-    /// Trip text ids in blocks of consecutive tids, a new block at each feed.
+    /// Trip text ids by tid in `trip_blocks`, and each feed's trips in text order in `trip_ids`.
     private static func insertTripBlocks(_ m: BundleModel, _ db: SQLiteDatabase) throws {
-        let block = try db.prepareInsert(into: "trip_blocks", columns: ["first_tid", "fid", "first_trip_id", "entries"])
+        let block = try db.prepareInsert(into: "trip_blocks", columns: ["first_tid", "entries"])
+        let byTid = m.trips.sorted { $0.tid < $1.tid }
         var start = 0
-        while start < m.trips.count {
-            let first = m.trips[start]
-            var end = start + 1
-            while end < m.trips.count && end - start < TripBlock.capacity && m.trips[end].fid == first.fid { end += 1 }
-            let entries = m.trips[start..<end].map { TripBlock.Entry(tripID: $0.tripID, pid: $0.pid) }
-            try block.run(first.tid, first.fid, first.tripID, TripBlock.encode(entries))
-            start = end
+        while start < byTid.count {
+            let first = TripBlock.firstTid(holding: byTid[start].tid)
+            var entries: [TripBlock.Entry?] = []
+            var i = start
+            while i < byTid.count && byTid[i].tid < first + TripBlock.capacity {
+                while first + entries.count < byTid[i].tid { entries.append(nil) }
+                entries.append(TripBlock.Entry(tripID: byTid[i].tripID, pid: byTid[i].pid))
+                i += 1
+            }
+            try block.run(first, TripBlock.encode(entries))
+            start = i
+        }
+        let group = try db.prepareInsert(into: "trip_ids", columns: ["fid", "first_trip_id", "tids"])
+        for feed in m.feeds {
+            let trips = m.trips.filter { $0.fid == feed.fid }.sorted { $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8) }
+            var members: [BundleModel.Trip] = []
+            for trip in trips {
+                if TripIDGroup.startsGroup(at: trip.tripID, count: members.count), let first = members.first {
+                    try group.run(feed.fid, first.tripID, TripIDGroup.encode(members.map(\.tid)))
+                    members = []
+                }
+                members.append(trip)
+            }
+            if let first = members.first { try group.run(feed.fid, first.tripID, TripIDGroup.encode(members.map(\.tid))) }
         }
     }
 

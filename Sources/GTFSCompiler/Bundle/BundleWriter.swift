@@ -37,20 +37,14 @@ struct BundleWriter {
         }
     }
 
-    /// fsync of a file or a folder.
     private static func sync(_ path: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw FatalDiagnostic(.outputFailed, file: path, message: "cannot open to sync: \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else {
-            throw FatalDiagnostic(.outputFailed, file: path, message: "fsync failed: \(String(cString: strerror(errno)))")
+        do { try FileSync.sync(path) } catch let failure as FileSync.Failure {
+            throw FatalDiagnostic(.outputFailed, file: path, message: failure.description)
         }
     }
 
     static let sideTables: Set<String> = [
-        "patterns", "stop_patterns", "trip_blocks", "cities", "city_alternate_names", "categories", "city_categories",
+        "patterns", "stop_patterns", "trip_blocks", "trip_ids", "cities", "city_alternate_names", "categories", "city_categories",
         "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
     ]
 

@@ -1,5 +1,8 @@
+import BundleFormat
+
 /// Everything the bundle will hold, with final integer ids: the output of the model
-/// stage and the input of `BundleWriter`. Rows are in id order.
+/// stage and the input of `BundleWriter`. Rows are in feed order, then byte order of their
+/// text ids (their ids too, unless `--base` kept older ids).
 struct BundleModel {
     struct Feed {
         var fid: Int
@@ -107,11 +110,27 @@ struct BundleModel {
     var patterns: [Pattern] = []
     var trips: [Trip] = []
     var frequencies: [Frequency] = []
-    /// Trip and stop headsigns; hid = index + 1.
-    var headsigns: [String] = []
+    /// Trip and stop headsigns, in the order first used.
+    var headsigns: [(hid: Int, text: String)] = []
     var stopTimeCount = 0
     var cityCount = 0
     /// The bundle's identity: `--id` (default the output file's stem) and `--label`.
     var bundleID = ""
     var label: String?
+}
+
+extension BundleModel.PatternStop {
+    init(_ r: PatternStopRecord) {
+        self.init(
+            stopSequence: Int32(r.stopSequence), sid: Int32(r.sid), arrivalOffset: Int32(r.arrivalOffset),
+            departureOffset: Int32(r.departureOffset), pickupType: UInt8(r.pickupType), dropOffType: UInt8(r.dropOffType),
+            interpolated: r.interpolated, hid: Int32(r.hid ?? -1))
+    }
+
+    /// As the bundle's packed column holds it.
+    var record: PatternStopRecord {
+        PatternStopRecord(
+            stopSequence: Int(stopSequence), sid: Int(sid), arrivalOffset: Int(arrivalOffset), departureOffset: Int(departureOffset),
+            pickupType: Int(pickupType), dropOffType: Int(dropOffType), interpolated: interpolated, hid: hid >= 0 ? Int(hid) : nil)
+    }
 }

@@ -1,21 +1,27 @@
 /// The model stage: turns the records of every feed into bundle rows with final
 /// integer ids. Feeds are ordered by feed id, and within a feed stops, routes,
 /// services and trips take ids in byte order of their text ids, so the bundle is
-/// deterministic and ordering by id is ordering by text.
+/// deterministic. With `--base`, `ids` starts from the base bundle's ids: what it has
+/// keeps its id, what is new takes the next ones (still in byte order).
 struct ModelBuilder {
     let log: DiagnosticLog
     private(set) var model = BundleModel()
-    private var patternTable = PatternTable()
-    private var headsignIDs: [String: Int] = [:]
+    private var ids: BundleIDs
+    private var patternTable: PatternTable
+    private var headsignsSeen: Set<Int> = []
 
-    init(log: DiagnosticLog) { self.log = log }
+    init(log: DiagnosticLog, ids: BundleIDs = BundleIDs()) {
+        self.log = log
+        self.ids = ids
+        patternTable = PatternTable(ids: ids.patterns)
+    }
 
     mutating func add(_ feed: FeedData) throws {
         let fid = model.feeds.count + 1
-        let aidBase = model.agencies.count
-        for (i, agency) in feed.agencies.enumerated() { model.agencies.append(.init(aid: aidBase + i + 1, fid: fid, record: agency)) }
+        let aidOf = feed.agencies.map { ids.agencies.id(FeedTextKey(feed: feed.name, text: $0.agencyID)) }
+        for (aid, agency) in zip(aidOf, feed.agencies) { model.agencies.append(.init(aid: aid, fid: fid, record: agency)) }
 
-        let sidOf = ranks(feed.stopIDs, base: model.stops.count)
+        let sidOf = Self.stableIDs(feed.stopIDs, feed: feed.name, in: &ids.stops)
         for local in feed.stopIDs.idsInByteOrder() {
             let record = feed.stops[Int(local)]
             model.stops.append(
@@ -23,15 +29,15 @@ struct ModelBuilder {
                     sid: sidOf[Int(local)], fid: fid, stopID: feed.stopIDs.string(local), record: record,
                     parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
         }
-        let ridOf = ranks(feed.routeIDs, base: model.routes.count)
+        let ridOf = Self.stableIDs(feed.routeIDs, feed: feed.name, in: &ids.routes)
         for local in feed.routeIDs.idsInByteOrder() {
             let record = feed.routes[Int(local)]
             model.routes.append(
                 .init(
                     rid: ridOf[Int(local)], fid: fid, routeID: feed.routeIDs.string(local),
-                    aid: record.agency >= 0 ? aidBase + Int(record.agency) + 1 : nil, record: record))
+                    aid: record.agency >= 0 ? aidOf[Int(record.agency)] : nil, record: record))
         }
-        let svOf = ranks(feed.serviceIDs, base: model.services.count)
+        let svOf = Self.stableIDs(feed.serviceIDs, feed: feed.name, in: &ids.services)
         for local in feed.serviceIDs.idsInByteOrder() {
             model.services.append(.init(sv: svOf[Int(local)], fid: fid, serviceID: feed.serviceIDs.string(local)))
             if let record = feed.calendar[local] { model.calendar.append(.init(sv: svOf[Int(local)], record: record)) }
@@ -59,8 +65,9 @@ struct ModelBuilder {
                     interpolated: s.interpolated,
                     hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
             }
-            let pid = patternTable.pid(for: patternStops, fid: fid)
-            let tid = model.trips.count + 1
+            let pid = patternTable.pid(for: patternStops, fid: fid, feed: feed.name)
+            let tripID = feed.tripIDs.string(local)
+            let tid = ids.trips.id(FeedTextKey(feed: feed.name, text: tripID))
             let tripWindows = windows[local] ?? []
             let span = Int(stops.last!.departure - start)
             maxTime = max(maxTime, Int(stops.last!.departure))
@@ -72,7 +79,7 @@ struct ModelBuilder {
                         headway: Int(window.headway), exactTimes: window.exactTimes))
             }
             let row = BundleModel.Trip(
-                tid: tid, fid: fid, tripID: feed.tripIDs.string(local), pid: pid, rid: ridOf[Int(trip.route)],
+                tid: tid, fid: fid, tripID: tripID, pid: pid, rid: ridOf[Int(trip.route)],
                 sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
                 directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
                 frequency: !tripWindows.isEmpty)
@@ -106,16 +113,15 @@ struct ModelBuilder {
     }
 
     private mutating func headsign(_ text: String) -> Int {
-        if let hid = headsignIDs[text] { return hid }
-        model.headsigns.append(text)
-        headsignIDs[text] = model.headsigns.count
-        return model.headsigns.count
+        let hid = ids.headsigns.id(text)
+        if headsignsSeen.insert(hid).inserted { model.headsigns.append((hid, text)) }
+        return hid
     }
 
-    /// Global ids for an interner's local ids: base + 1 + rank in byte order.
-    private func ranks(_ interner: ByteInterner, base: Int) -> [Int] {
+    /// Bundle ids for an interner's local ids, asked for in byte order of the text ids.
+    private static func stableIDs(_ interner: ByteInterner, feed: String, in table: inout IDTable<FeedTextKey>) -> [Int] {
         var result = [Int](repeating: 0, count: interner.count)
-        for (rank, local) in interner.idsInByteOrder().enumerated() { result[Int(local)] = base + rank + 1 }
+        for local in interner.idsInByteOrder() { result[Int(local)] = table.id(FeedTextKey(feed: feed, text: interner.string(local))) }
         return result
     }
 

@@ -15,8 +15,6 @@ struct FeedCatalog: Sendable {
         let maxTimeSecs: Int
         let hasFrequencies: Bool
         let sha256: String
-        /// The feed's lowest tid (its trips have consecutive tids).
-        let firstTid: Int
     }
 
     let feeds: [Feed]
@@ -27,12 +25,8 @@ struct FeedCatalog: Sendable {
             SELECT fid, feed_id, timezone, feed_version, first_service_date, last_service_date, last_trip_date, max_time_secs,
                    has_frequencies, sha256 FROM feeds ORDER BY fid
             """)
-        let firstTrip = try db.prepare(
-            "SELECT first_tid FROM trip_blocks INDEXED BY trip_blocks_by_first_id WHERE fid = ?1 ORDER BY first_trip_id LIMIT 1")
         var feeds: [Feed] = []
         while try rows.step() {
-            firstTrip.bind([rows.int("fid")])
-            let firstTid = try firstTrip.step() ? firstTrip.int(0) : 1
             let zone = rows.string("timezone")
             func date(_ column: String) -> CivilDate? { rows.optionalInt(column).flatMap(CivilDate.init(yyyymmdd:)) }
             feeds.append(
@@ -41,7 +35,7 @@ struct FeedCatalog: Sendable {
                     clock: FeedClock(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!),
                     version: rows.optionalString("feed_version"), firstDate: date("first_service_date"),
                     lastDate: date("last_service_date"), lastTripDate: date("last_trip_date"), maxTimeSecs: rows.int("max_time_secs"),
-                    hasFrequencies: rows.int("has_frequencies") != 0, sha256: rows.string("sha256"), firstTid: firstTid))
+                    hasFrequencies: rows.int("has_frequencies") != 0, sha256: rows.string("sha256")))
         }
         self.feeds = feeds
     }

@@ -81,10 +81,9 @@ final class PatternCache: Sendable {
         }
     }
 
-    /// The block of trip text ids that holds `tid` of `feed` (blocks start at the feed's
-    /// first tid and every `TripBlock.capacity` tids after it).
-    func tripBlock(holding tid: Int, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> TripBlock {
-        let first = feed.firstTid + (tid - feed.firstTid) / TripBlock.capacity * TripBlock.capacity
+    /// The block of trip text ids that holds `tid`.
+    func tripBlock(holding tid: Int, db: SQLiteDatabase) throws -> TripBlock {
+        let first = TripBlock.firstTid(holding: tid)
         return try tripBlocks.value(first) {
             let q = try db.cached("SELECT entries FROM trip_blocks WHERE first_tid = ?1")
             q.bind([first])
@@ -93,13 +92,31 @@ final class PatternCache: Sendable {
         }
     }
 
-    /// The tid of a text trip id in `feed`, nil when the feed has no such trip.
+    /// The text id and pattern of trip `tid`.
+    func trip(_ tid: Int, db: SQLiteDatabase) throws -> TripBlock.Entry {
+        guard let entry = try tripBlock(holding: tid, db: db).entry(tid: tid) else {
+            throw TransitError.sqlite(code: 0, message: "trip \(tid) is missing from the bundle")
+        }
+        return entry
+    }
+
+    /// The tid of a text trip id in `feed`, nil when the feed has no such trip: the
+    /// `trip_ids` group that would hold it, searched by halves through the trips' text.
     func tid(of tripID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
         let q = try db.cached(
-            "SELECT first_tid FROM trip_blocks WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
+            "SELECT tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
         q.bind([feed.fid, tripID])
         guard try q.step() else { return nil }
-        return try tripBlock(holding: q.int(0), feed: feed, db: db).tid(of: tripID)
+        let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try TripIDGroup.decode(q.blob(0)) }
+        var low = 0
+        var high = tids.count
+        while low < high {
+            let mid = (low + high) / 2
+            let text = try trip(tids[mid], db: db).tripID
+            if text == tripID { return tids[mid] }
+            if text.utf8.lexicographicallyPrecedes(tripID.utf8) { low = mid + 1 } else { high = mid }
+        }
+        return nil
     }
 
     private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {

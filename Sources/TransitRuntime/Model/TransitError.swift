@@ -20,6 +20,9 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
     case notABundle(path: String, reason: String)
     case unsupportedSchemaVersion(found: Int, supported: Int)
     case sqlite(code: Int32, message: String)
+    /// A patch was not applied (damaged, for another bundle, or its result did not match);
+    /// the bundle it was given is untouched.
+    case patchRefused(String)
 
     /// A short stable code for programs (used in batch output).
     public var code: String {
@@ -36,6 +39,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notABundle: return "not_a_bundle"
         case .unsupportedSchemaVersion: return "unsupported_schema"
         case .sqlite: return "sqlite"
+        case .patchRefused: return "patch_refused"
         }
     }
 
@@ -57,6 +61,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedSchemaVersion(let found, let supported):
             return "bundle schema version \(found) is newer than this runtime supports (\(supported)); update TransitRuntime"
         case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
+        case .patchRefused(let reason): return "patch refused: \(reason)"
         }
     }
 }

@@ -34,9 +34,11 @@ struct DepartureFinder {
     let dayStarts: LockedCache<Int, Int>
     let templates: LockedCache<Int, [TemplateAtStop]>
     let patterns: PatternCache
+    let entities: EntityCache
     let db: SQLiteDatabase
 
-    /// Candidates at `sids` with instants in [from, to), sorted by instant, stop, trip; at most `limit`.
+    /// Candidates at `sids` with instants in [from, to), sorted by instant, stop_id, trip_id;
+    /// at most `limit`.
     func candidates(at sids: [Int], from: Int, to: Int, limit: Int) throws -> [Candidate] {
         let clock = feed.clock
         let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
@@ -59,7 +61,28 @@ struct DepartureFinder {
             }
         }
         found.sort { ($0.instant, $0.sid, $0.trip.tid) < ($1.instant, $1.sid, $1.trip.tid) }
+        try orderTiesByText(&found, upTo: limit)
         return Array(found.prefix(limit))
+    }
+
+    /// Ids follow the text unless `--base` kept older ids, so departures at the same instant
+    /// are put in stop_id, trip_id order by their text (only where the limit can cut them).
+    private func orderTiesByText(_ found: inout [Candidate], upTo limit: Int) throws {
+        var start = 0
+        while start < min(limit, found.count) {
+            var end = start + 1
+            while end < found.count && found[end].instant == found[start].instant { end += 1 }
+            if end - start > 1 {
+                let keyed = try found[start..<end].map { c in
+                    (c, Array(try entities.stop(c.sid, db: db).stopID.utf8), Array(try patterns.trip(c.trip.tid, db: db).tripID.utf8))
+                }
+                let sorted = keyed.sorted {
+                    $0.1 != $1.1 ? $0.1.lexicographicallyPrecedes($1.1) : $0.2.lexicographicallyPrecedes($1.2)
+                }
+                found.replaceSubrange(start..<end, with: sorted.map(\.0))
+            }
+            start = end
+        }
     }
 
     private func regular(

@@ -23,14 +23,19 @@ extension TransitBundle {
                 WHERE stops_fts MATCH ?1 ORDER BY length(s.name), f.rowid LIMIT ?2
                 """)
             q.bind([match, max(100, limit * 5)])
-            var scored: [(closeness: Int, length: Int, station: Int, sid: Int)] = []
+            var scored: [(closeness: Int, length: Int, station: Int, stop: EntityCache.StopRow)] = []
             while try q.step() {
                 let name = entities.searchKey(q.int(0), name: q.string(1))
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
-                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, q.int(0)))
+                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, try entities.stop(q.int(0), db: db)))
             }
-            scored.sort { ($0.closeness, $0.length, $0.station, $0.sid) < ($1.closeness, $1.length, $1.station, $1.sid) }
-            return try scored.prefix(max(0, limit)).map { try publicStop(entities.stop($0.sid, db: db), distance: nil, db: db) }
+            // Ties by feed, then stop_id as text (ids follow the text only without --base).
+            scored.sort {
+                ($0.closeness, $0.length, $0.station, $0.stop.fid) != ($1.closeness, $1.length, $1.station, $1.stop.fid)
+                    ? ($0.closeness, $0.length, $0.station, $0.stop.fid) < ($1.closeness, $1.length, $1.station, $1.stop.fid)
+                    : $0.stop.stopID.utf8.lexicographicallyPrecedes($1.stop.stopID.utf8)
+            }
+            return try scored.prefix(max(0, limit)).map { try publicStop($0.stop, distance: nil, db: db) }
         }
     }
 

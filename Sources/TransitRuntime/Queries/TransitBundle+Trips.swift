@@ -16,10 +16,7 @@ extension TransitBundle {
             if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
                 throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
             }
-            guard let pid = try patterns.tripBlock(holding: match.id, feed: source, db: db).entry(tid: match.id)?.pid else {
-                throw TransitError.unknownTrip(id)
-            }
-            let pattern = try patterns.pattern(pid, db: db)
+            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
             guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
             let rid = trip.rid
             let sv = trip.sv

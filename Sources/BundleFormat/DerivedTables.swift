@@ -1,0 +1,44 @@
+/// The search indexes derived from ordinary tables, filled by one piece of SQL that the
+/// compiler and the patch applier share, so a patched bundle searches exactly like a
+/// compiled one. They are left out of the content hash and out of patches.
+package enum DerivedTables {
+    /// The indexes derived from `table`, if any.
+    package static func derived(from table: String) -> [String] {
+        switch table {
+        case "stops": return ["stops_fts", "stops_rtree"]
+        case "cities", "city_alternate_names": return ["cities_fts"]
+        default: return []
+        }
+    }
+
+    /// Empties and refills `index` from its tables.
+    package static func rebuild(_ index: String, in db: SQLiteDatabase) throws {
+        switch index {
+        case "stops_fts":
+            try db.execute(
+                """
+                INSERT INTO stops_fts(stops_fts) VALUES('delete-all');
+                INSERT INTO stops_fts(rowid, name) SELECT sid, name FROM stops WHERE name <> '' ORDER BY sid;
+                INSERT INTO stops_fts(stops_fts) VALUES('optimize')
+                """)
+        case "stops_rtree":
+            try db.execute(
+                """
+                DELETE FROM stops_rtree;
+                INSERT INTO stops_rtree(sid, min_lat, max_lat, min_lon, max_lon)
+                  SELECT sid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL ORDER BY sid
+                """)
+        case "cities_fts":
+            try db.execute(
+                """
+                INSERT INTO cities_fts(cities_fts) VALUES('delete-all');
+                INSERT INTO cities_fts(rowid, name, alternate_names, country_name)
+                  SELECT c.cid, c.name, coalesce(a.names, ''), c.country_name
+                  FROM cities c LEFT JOIN city_alternate_names a ON a.cid = c.cid ORDER BY c.cid;
+                INSERT INTO cities_fts(cities_fts) VALUES('optimize')
+                """)
+        default:
+            return
+        }
+    }
+}
