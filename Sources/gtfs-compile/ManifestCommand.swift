@@ -6,7 +6,7 @@ import GTFSCompiler
 struct ManifestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "manifest",
-        abstract: "Describe bundles for a download server (schemas/manifest.schema.json).")
+        abstract: "Describe bundles and patches for a download server (schemas/manifest.schema.json).")
 
     @Argument(help: "Bundle files to list.")
     var bundles: [String]
@@ -14,9 +14,12 @@ struct ManifestCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the manifest (JSON).")
     var output: String
 
+    @Option(name: .customLong("patch"), help: "A patch file (from gtfs-compile diff) to list; repeat for several.")
+    var patches: [String] = []
+
     func run() throws {
         do {
-            try BundleManifest(bundles: bundles).write(to: output)
+            try BundleManifest(bundles: bundles, patches: patches).write(to: output)
         } catch let fatal as FatalDiagnostic {
             printError("gtfs-compile manifest: \(fatal.diagnostic.formatted)")
             throw ExitCode(1)

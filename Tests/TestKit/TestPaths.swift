@@ -17,4 +17,16 @@ public enum TestPaths {
         guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("needs ../shared/\(folder)") }
         return url
     }
+
+    /// The folder holding the built products (the test runner, `...xctest`, sits beside
+    /// them), so a test runs the binaries of its own build (debug or release).
+    public static let products: URL = {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if runner.path.contains(".xctest") {
+            var url = runner
+            while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
+            return url.deletingLastPathComponent()
+        }
+        return repository.appendingPathComponent(".build/debug")
+    }()
 }

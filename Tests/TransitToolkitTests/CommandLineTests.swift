@@ -12,16 +12,7 @@ final class CommandLineTests: XCTestCase {
         let stderr: String
     }
 
-    /// The folder holding the built products: the test runner (`...xctest`) sits beside them.
-    static let products: URL = {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        if runner.path.contains(".xctest") {
-            var url = runner
-            while !url.lastPathComponent.hasSuffix(".xctest") && url.path != "/" { url.deleteLastPathComponent() }
-            return url.deletingLastPathComponent()
-        }
-        return TestPaths.repository.appendingPathComponent(".build/debug")
-    }()
+    static var products: URL { TestPaths.products }
 
     func run(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
@@ -165,6 +156,38 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(calls[(rename + 1)...].contains { $0.contains("fsync(") && $0.contains("<\(directory.path)>") }, "\(calls)")
     }
 
+    func testDiffAndPatchFromTheCommandLine() throws {
+        let v1 = try UpdateTests.compile(TestSupport.samples + "/metro")
+        let next = try UpdateTests.nextVersion()
+        let directory = TemporaryFolders.make()
+        let v2 = directory.appendingPathComponent("v2.db").path
+        let compiled = try run("gtfs-compile", ["metro=\(next)", "--base", v1, "-o", v2, "--quiet"])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let patch = directory.appendingPathComponent("v1-v2.patch").path
+        let diff = try run("gtfs-compile", ["diff", v1, v2, "-o", patch])
+        XCTAssertEqual(diff.status, 0, diff.stderr)
+        XCTAssertTrue(diff.stderr.contains("rows deleted"), diff.stderr)
+        // Applied in place, under strace: the copy is synced before it is renamed over the bundle.
+        let app = directory.appendingPathComponent("app.db").path
+        try FileManager.default.copyItem(atPath: v1, toPath: app)
+        let traced = try run(
+            "/usr/bin/strace",
+            [
+                "-f", "-y", "-e", "trace=fsync,rename,renameat,renameat2", Self.products.appendingPathComponent("gtfs-compile").path,
+                "patch", app, patch, "-o", app,
+            ], environment: ["ASAN_OPTIONS": "detect_leaks=0"])
+        XCTAssertEqual(traced.status, 0, traced.stderr)
+        let calls = traced.stderr.split(separator: "\n").filter { $0.contains("fsync(") || $0.contains("rename") }.map(String.init)
+        let rename = try XCTUnwrap(calls.firstIndex { $0.contains("rename") && $0.contains("\"\(app)\"") }, traced.stderr)
+        XCTAssertTrue(calls[..<rename].contains { $0.contains("fsync(") && $0.contains(".app.db.patching") }, "\(calls)")
+        XCTAssertTrue(calls[(rename + 1)...].contains { $0.contains("fsync(") && $0.contains("<\(directory.path)>") }, "\(calls)")
+        XCTAssertEqual(try TransitBundle(path: app).info().contentHash, try TransitBundle(path: v2).info().contentHash)
+        // Applying it again: the bundle is now the new version, so the patch is refused.
+        let again = try run("gtfs-compile", ["patch", app, patch, "-o", app])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("patch refused: the patch goes from content"), again.stderr)
+    }
+
     /// A subcommand and a batch line asking the same question decode to one query and give
     /// the same JSON.
     func testSubcommandsAndBatchGiveTheSameAnswers() throws {
@@ -202,7 +225,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", bundle, "--label", "2026.1", "--quiet"]).status, 0)
         let manifest = directory.appendingPathComponent("manifest.json").path
-        let result = try run("gtfs-compile", ["manifest", bundle, "-o", manifest])
+        let next = directory.appendingPathComponent("zurich-2.db").path
+        XCTAssertEqual(
+            try run("gtfs-compile", ["metro=\(try UpdateTests.nextVersion())", "--base", bundle, "-o", next, "--quiet"]).status, 0)
+        let patch = directory.appendingPathComponent("zurich-1-2.patch").path
+        XCTAssertEqual(try run("gtfs-compile", ["diff", bundle, next, "-o", patch]).status, 0)
+        let result = try run("gtfs-compile", ["manifest", bundle, next, "--patch", patch, "-o", manifest])
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
@@ -232,6 +260,12 @@ final class CommandLineTests: XCTestCase {
         let box = try XCTUnwrap(entry["bounding_box"] as? [String: Double])
         XCTAssertEqual(box["min_lat"], points.map(\.0).min())
         XCTAssertEqual(box["max_lon"], points.map(\.1).max())
+        let listed = try XCTUnwrap((object["patches"] as? [[String: Any]])?.first)
+        XCTAssertEqual(listed["from_content_sha256"] as? String, entry["content_sha256"] as? String)
+        XCTAssertEqual(listed["to_content_sha256"] as? String, try TransitBundle(path: next).info().contentHash)
+        XCTAssertEqual(listed["file"] as? String, "zurich-1-2.patch")
+        XCTAssertEqual(listed["bytes"] as? Int, try Data(contentsOf: URL(fileURLWithPath: patch)).count)
+        XCTAssertEqual(listed["file_sha256"] as? String, String(try run("/usr/bin/sha256sum", [patch]).stdout.prefix(64)))
         let validate = try run(
             "/usr/bin/env",
             [

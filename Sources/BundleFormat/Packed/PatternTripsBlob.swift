@@ -51,11 +51,11 @@ package enum PatternTripsBlob {
         trips.sorted { ($0.frequency ? 1 : 0, $0.startTime, $0.tid) < ($1.frequency ? 1 : 0, $1.startTime, $1.tid) }
     }
 
-    /// `trips` must be in `canonicalOrder`.
+    /// Writes `trips` in `canonicalOrder` (the order the format needs).
     package static func encode(_ trips: [PatternTripRecord]) -> [UInt8] {
         var w = PackedWriter()
         var previous = beforeFirst
-        for t in trips {
+        for t in canonicalOrder(trips) {
             var flags = t.frequency ? 1 : 0
             if t.sv != previous.sv { flags |= 2 }
             if t.rid != previous.rid { flags |= 4 }

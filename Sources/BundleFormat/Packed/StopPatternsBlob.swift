@@ -14,11 +14,11 @@ package enum StopPatternsBlob {
         }
     }
 
-    /// `occurrences` must be sorted by pid, then idx.
+    /// Writes `occurrences` sorted by pid, then idx (the order the format needs).
     package static func encode(_ occurrences: [Occurrence]) -> [UInt8] {
         var w = PackedWriter()
         var previous = 0
-        for o in occurrences {
+        for o in occurrences.sorted(by: { ($0.pid, $0.idx) < ($1.pid, $1.idx) }) {
             w.unsigned(o.pid - previous)
             w.unsigned(o.idx)
             previous = o.pid

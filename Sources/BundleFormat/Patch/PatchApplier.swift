@@ -65,7 +65,9 @@ package enum PatchApplier {
             let version = try db.scalarInt("PRAGMA user_version") ?? 0
             guard version == patch.schemaVersion, version == BundleSchema.version else {
                 throw PatchRefused(
-                    description: "the patch is for schema \(patch.schemaVersion); \(path) has schema \(version) and this reader \(BundleSchema.version)")
+                    description:
+                        "the patch is for schema \(patch.schemaVersion); \(path) has schema \(version) and this reader \(BundleSchema.version)"
+                )
             }
             let q = try db.prepare("SELECT value FROM metadata WHERE key = 'content_sha256'")
             let hash = try q.step() ? q.string(0) : ""
@@ -90,7 +92,9 @@ package enum PatchApplier {
         let hash = try ContentHash.compute(db)
         guard hash == patch.toHash else {
             throw PatchRefused(
-                description: "the patched content hashes to \(hash.prefix(12))…, not the \(patch.toHash.prefix(12))… the patch promises; the bundle or the patch is damaged")
+                description:
+                    "the patched content hashes to \(hash.prefix(12))…, not the \(patch.toHash.prefix(12))… the patch promises; the bundle or the patch is damaged"
+            )
         }
         try db.execute("COMMIT")
     }

@@ -85,7 +85,7 @@ enum BundleTables {
         for p in m.patterns {
             let stops = p.stops.map(\.record)
             for (idx, s) in stops.enumerated() { occurrences[s.sid, default: []].append(.init(pid: p.pid, idx: idx)) }
-            let trips = PatternTripsBlob.encode(PatternTripsBlob.canonicalOrder(tripsOfPattern[p.pid] ?? []))
+            let trips = PatternTripsBlob.encode(tripsOfPattern[p.pid] ?? [])
             try pattern.run(p.pid, p.fid, PatternStopsBlob.encode(stops), trips)
         }
         let stopPatterns = try db.prepareInsert(into: "stop_patterns", columns: ["sid", "entries"])

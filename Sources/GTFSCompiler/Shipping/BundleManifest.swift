@@ -3,11 +3,12 @@ import Foundation
 
 /// What a download server publishes about its bundles (`gtfs-compile manifest`): per bundle
 /// its identity, content hash, file name, sizes (raw and gzip), the file's SHA-256, schema
-/// version, coverage, feeds, cities and bounding box. `schemas/manifest.schema.json`
-/// documents the format.
+/// version, coverage, feeds, cities and bounding box; per patch the content hashes it goes
+/// from and to, file name, sizes and SHA-256. `schemas/manifest.schema.json` documents the
+/// format.
 ///
 /// ```swift
-/// let manifest = try BundleManifest(bundles: ["out/lisbon.db", "out/zurich.db"])
+/// let manifest = try BundleManifest(bundles: ["out/lisbon.db", "out/zurich.db"], patches: ["out/zurich-1-2.patch"])
 /// try manifest.write(to: "out/manifest.json")
 /// ```
 public struct BundleManifest: Encodable {
@@ -72,17 +73,50 @@ public struct BundleManifest: Encodable {
         }
     }
 
+    public struct Patch: Encodable {
+        let from: String
+        let to: String
+        let file: String
+        let bytes: Int
+        let gzipBytes: Int
+        let fileSHA256: String
+
+        enum CodingKeys: String, CodingKey {
+            case from = "from_content_sha256"
+            case to = "to_content_sha256"
+            case file, bytes
+            case gzipBytes = "gzip_bytes"
+            case fileSHA256 = "file_sha256"
+        }
+    }
+
     let manifestVersion = 1
     let bundles: [Bundle]
+    let patches: [Patch]
 
     enum CodingKeys: String, CodingKey {
         case manifestVersion = "manifest_version"
-        case bundles
+        case bundles, patches
     }
 
-    /// Describes each bundle file (they must be bundles this compiler writes).
-    public init(bundles paths: [String]) throws {
+    /// Describes each bundle file (they must be bundles this compiler writes) and each patch
+    /// file (from `gtfs-compile diff`; read and checked whole).
+    public init(bundles paths: [String], patches patchPaths: [String] = []) throws {
         bundles = try paths.map(Self.describe)
+        patches = try patchPaths.map(Self.describePatch)
+    }
+
+    private static func describePatch(_ path: String) throws -> Patch {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FatalDiagnostic(.unreadableInput, file: path, message: "cannot read the patch")
+        }
+        let patch: BundlePatch
+        do { patch = try BundlePatch(decoding: [UInt8](data)) } catch let error as PatchFormatError {
+            throw FatalDiagnostic(.unreadableInput, file: path, message: error.description)
+        }
+        return Patch(
+            from: patch.fromHash, to: patch.toHash, file: URL(fileURLWithPath: path).lastPathComponent, bytes: data.count,
+            gzipBytes: try GzipSize.of(path: path), fileSHA256: try sha256(of: [FileHandleStream(path: path)]))
     }
 
     public func write(to path: String) throws {
