@@ -35,6 +35,29 @@ compile_report cts-strasbourg "$SHARED/feeds/cts-strasbourg.zip"
 if [ ! -f "$WORK/cts-x10.zip" ]; then python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x10.zip" 10; fi
 compile_report cts-x10 "$WORK/cts-x10.zip"
 
+# The next version of a feed (evolve_feed.py), compiled with and without --base, diffed and patched.
+update_report() {
+  local name=$1 feed=$2 v1="$WORK/$1.db" v2zip="$WORK/$1-v2.zip" v2="$WORK/$1-v2.db"
+  [ -f "$v2zip" ] || python3 "$SHARED/tools/evolve_feed.py" "$feed" "$v2zip" >/dev/null
+  local plain="" based=""
+  for i in 1 2 3; do
+    plain+="$(seconds $BIN/gtfs-compile "$name=$v2zip" -o "$WORK/$name-v2-plain.db" --quiet | cut -d' ' -f1)"$'\n'
+    based+="$(seconds $BIN/gtfs-compile "$name=$v2zip" --base "$v1" -o "$v2" --quiet | cut -d' ' -f1)"$'\n'
+  done
+  local p b
+  p=$(printf '%s' "$plain" | median); b=$(printf '%s' "$based" | median)
+  read -r dt dm < <(seconds $BIN/gtfs-compile diff "$v1" "$v2" -o "$WORK/$name.patch")
+  read -r at am < <(seconds $BIN/gtfs-compile patch "$v1" "$WORK/$name.patch" -o "$WORK/$name-patched.db")
+  local raw gz full
+  raw=$(stat -c %s "$WORK/$name.patch"); gz=$(gzip -6 -c "$WORK/$name.patch" | wc -c); full=$(gzip -6 -c "$v2" | wc -c)
+  printf '%-16s compile v2 %.2f s, with --base %.2f s (%+.0f %%) | diff %.2f s | patch %d bytes, gzip %d = %.1f %% of the new bundle gzip (%d) | apply %.2f s, peak %d MB\n' \
+    "$name" "$p" "$b" "$(echo "($b - $p) * 100 / $p" | bc -l)" "$dt" "$raw" "$gz" "$(echo "$gz * 100 / $full" | bc -l)" "$full" "$at" $((am / 1024))
+}
+
+echo "== updates (evolve_feed.py v1 -> v2; medians of 3 compiles)"
+update_report cts-strasbourg "$SHARED/feeds/cts-strasbourg.zip"
+update_report cts-x10 "$WORK/cts-x10.zip"
+
 echo "== bundle size of every real feed (the fixed cost shows on the smallest)"
 for feed in "$SHARED"/feeds/*.zip; do
   name=$(basename "$feed" .zip)

@@ -186,6 +186,10 @@ final class UpdateTests: XCTestCase {
         for cut in [1, 10, bytes.count / 2, bytes.count - 1] {
             XCTAssertThrowsError(try BundlePatch(decoding: Array(bytes.prefix(cut))), "cut at \(cut)")
         }
+        // A fuzz finding: a count of two billion columns made the reader reserve 8 GB; counts
+        // are now bounded by the bytes left.
+        let finding = try Data(contentsOf: TestPaths.repository.appendingPathComponent("Tests/Fixtures/fuzz/patch-oom-huge-count.bin"))
+        XCTAssertThrowsError(try BundlePatch(decoding: BundlePatch.sealed(BundlePatch.magic + [UInt8](finding))))
     }
 
     func testEveryContentTableHasItsKeyFirst() throws {

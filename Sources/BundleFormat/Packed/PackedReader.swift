@@ -41,6 +41,14 @@ package struct PackedReader {
         }
     }
 
+    /// The number of things that follow, each at least one byte long: never more than the
+    /// bytes left, so a damaged count cannot make a reader reserve gigabytes.
+    package mutating func count() throws -> Int {
+        let n = try unsigned()
+        guard n <= bytes.count - offset else { throw Damaged() }
+        return n
+    }
+
     /// A zigzag value: -2^30 ... 2^30 - 1 (what fits in an unsigned 32-bit-bounded varint).
     package mutating func signed() throws -> Int {
         let v = try unsigned()

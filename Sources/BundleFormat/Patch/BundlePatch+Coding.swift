@@ -53,10 +53,11 @@ extension BundlePatch {
             }
         }
         w.append(contentsOf: [UInt8(ascii: "Z")])
-        var bytes = w.bytes
-        bytes += Array(Self.checksum(bytes).utf8)
-        return bytes
+        return Self.sealed(w.bytes)
     }
+
+    /// `body` followed by its checksum: a patch file when `body` is a patch's content.
+    package static func sealed(_ body: [UInt8]) -> [UInt8] { body + Array(checksum(body).utf8) }
 
     /// Reads a patch file, checking its magic, version and checksum first.
     /// - Throws: `PatchFormatError` for a damaged, truncated or foreign file.
@@ -84,11 +85,11 @@ extension BundlePatch {
                 if tag == UInt8(ascii: "Z") { break }
                 guard tag == UInt8(ascii: "T") else { throw PackedReader.Damaged() }
                 let table = String(decoding: try Self.readText(&r), as: UTF8.self)
-                let columns = try (0..<r.unsigned()).map { _ in String(decoding: try Self.readText(&r), as: UTF8.self) }
+                let columns = try (0..<r.count()).map { _ in String(decoding: try Self.readText(&r), as: UTF8.self) }
                 let keyCount = try r.unsigned()
                 guard keyCount >= 1, keyCount <= columns.count else { throw PackedReader.Damaged() }
                 var operations: [Operation] = []
-                for _ in 0..<(try r.unsigned()) {
+                for _ in 0..<(try r.count()) {
                     let kind = try r.bytes(1).first!
                     switch kind {
                     case UInt8(ascii: "D"): operations.append(.delete(key: try (0..<keyCount).map { _ in try Self.readValue(&r) }))
@@ -96,13 +97,13 @@ extension BundlePatch {
                     case UInt8(ascii: "U"):
                         let key = try (0..<keyCount).map { _ in try Self.readValue(&r) }
                         var changes: [(column: Int, change: Change)] = []
-                        for _ in 0..<(try r.unsigned()) {
+                        for _ in 0..<(try r.count()) {
                             let column = try r.unsigned()
                             guard column < columns.count else { throw PackedReader.Damaged() }
                             switch try r.bytes(1).first! {
                             case UInt8(ascii: "v"): changes.append((column, .value(try Self.readValue(&r))))
                             case UInt8(ascii: "e"):
-                                let edits = try (0..<r.unsigned()).map { _ in
+                                let edits = try (0..<r.count()).map { _ in
                                     ByteEdits.Edit(skip: try r.unsigned(), delete: try r.unsigned(), insert: try Self.readText(&r))
                                 }
                                 changes.append((column, .edits(ByteEdits(edits))))

@@ -67,7 +67,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .lineTooLong: return "a CSV record longer than 1 MB: stop"
         case .noUsableTrips: return "no trip of a feed survives the checks: stop"
         case .noTimezone: return "no agency has a valid IANA timezone: stop"
-        case .unreadableInput: return "input path missing or unreadable, two feeds with one id: stop"
+        case .unreadableInput:
+            return "input path missing or unreadable, two feeds with one id, a --base bundle or a patch that cannot be used: stop"
         case .outputFailed:
             return
                 "the bundle cannot be written (output folder missing or not writable, disk full, SQLite failure): stop, the output path is untouched and the report still written"
