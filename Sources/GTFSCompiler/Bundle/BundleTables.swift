@@ -112,7 +112,8 @@ enum BundleTables {
         }
         let group = try db.prepareInsert(into: "trip_ids", columns: ["fid", "first_trip_id", "tids"])
         for feed in m.feeds {
-            let trips = m.trips.filter { $0.fid == feed.fid }.sorted { $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8) }
+            // The model keeps each feed's trips in byte order of their ids (with or without --base).
+            let trips = m.trips.filter { $0.fid == feed.fid }
             var members: [BundleModel.Trip] = []
             for trip in trips {
                 if TripIDGroup.startsGroup(at: trip.tripID, count: members.count), let first = members.first {

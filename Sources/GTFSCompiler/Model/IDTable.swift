@@ -17,6 +17,14 @@ struct IDTable<Key: Hashable> {
         next += 1
         return next - 1
     }
+
+    /// The id of a key asked for once in a compile (a stop or a trip of a feed): the base's,
+    /// or the next one, not remembered (a plain compile keeps no table of its trip ids).
+    mutating func id(unique key: Key) -> Int {
+        if let id = ids[key] { return id }
+        next += 1
+        return next - 1
+    }
 }
 
 /// A text id within a feed: the key of stops, routes, services, trips and agencies.

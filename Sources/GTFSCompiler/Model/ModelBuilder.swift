@@ -18,7 +18,7 @@ struct ModelBuilder {
 
     mutating func add(_ feed: FeedData) throws {
         let fid = model.feeds.count + 1
-        let aidOf = feed.agencies.map { ids.agencies.id(FeedTextKey(feed: feed.name, text: $0.agencyID)) }
+        let aidOf = feed.agencies.map { ids.agencies.id(unique: FeedTextKey(feed: feed.name, text: $0.agencyID)) }
         for (aid, agency) in zip(aidOf, feed.agencies) { model.agencies.append(.init(aid: aid, fid: fid, record: agency)) }
 
         let sidOf = Self.stableIDs(feed.stopIDs, feed: feed.name, in: &ids.stops)
@@ -67,7 +67,7 @@ struct ModelBuilder {
             }
             let pid = patternTable.pid(for: patternStops, fid: fid, feed: feed.name)
             let tripID = feed.tripIDs.string(local)
-            let tid = ids.trips.id(FeedTextKey(feed: feed.name, text: tripID))
+            let tid = ids.trips.id(unique: FeedTextKey(feed: feed.name, text: tripID))
             let tripWindows = windows[local] ?? []
             let span = Int(stops.last!.departure - start)
             maxTime = max(maxTime, Int(stops.last!.departure))
@@ -121,7 +121,7 @@ struct ModelBuilder {
     /// Bundle ids for an interner's local ids, asked for in byte order of the text ids.
     private static func stableIDs(_ interner: ByteInterner, feed: String, in table: inout IDTable<FeedTextKey>) -> [Int] {
         var result = [Int](repeating: 0, count: interner.count)
-        for local in interner.idsInByteOrder() { result[Int(local)] = table.id(FeedTextKey(feed: feed, text: interner.string(local))) }
+        for local in interner.idsInByteOrder() { result[Int(local)] = table.id(unique: FeedTextKey(feed: feed, text: interner.string(local))) }
         return result
     }
 
