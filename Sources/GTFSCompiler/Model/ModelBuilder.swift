@@ -121,7 +121,9 @@ struct ModelBuilder {
     /// Bundle ids for an interner's local ids, asked for in byte order of the text ids.
     private static func stableIDs(_ interner: ByteInterner, feed: String, in table: inout IDTable<FeedTextKey>) -> [Int] {
         var result = [Int](repeating: 0, count: interner.count)
-        for local in interner.idsInByteOrder() { result[Int(local)] = table.id(unique: FeedTextKey(feed: feed, text: interner.string(local))) }
+        for local in interner.idsInByteOrder() {
+            result[Int(local)] = table.id(unique: FeedTextKey(feed: feed, text: interner.string(local)))
+        }
         return result
     }
 
