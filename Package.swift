@@ -6,9 +6,11 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .library(name: "TransitRuntime", targets: ["TransitRuntime"]),
+        .library(name: "TransitStore", targets: ["TransitStore"]),
         .library(name: "GTFSCompiler", targets: ["GTFSCompiler"]),
         .executable(name: "gtfs-compile", targets: ["gtfs-compile"]),
         .executable(name: "transit-query", targets: ["transit-query"]),
+        .executable(name: "transit-store", targets: ["transit-store"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
@@ -16,12 +18,17 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // SHA-256 on Linux (Apple platforms use CommonCrypto): chosen by measurement, README "SHA-256".
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         // The bundle file format both sides share: schema, SQLite access, dates, geo, search keys.
-        .target(name: "BundleFormat", dependencies: ["CSQLite"]),
+        .target(
+            name: "BundleFormat", dependencies: ["CSQLite", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // Text read by the compiler and the command line only: JSON (catalogues, batch) and UTF-8 checks.
         .target(name: "TransitJSON"),
         .target(name: "GTFSCompiler", dependencies: ["BundleFormat", "TransitJSON", "CZlib"]),
         .target(name: "TransitRuntime", dependencies: ["BundleFormat"]),
+        // The on-device store: download, verify, update and evict bundles (no compiler inside).
+        .target(name: "TransitStore", dependencies: ["TransitRuntime", "BundleFormat"]),
         .executableTarget(
             name: "gtfs-compile",
             dependencies: [
@@ -32,12 +39,16 @@ let package = Package(
             dependencies: [
                 "TransitRuntime", "BundleFormat", "TransitJSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(
+            name: "transit-store",
+            dependencies: ["TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
         .target(name: "TestKit", dependencies: ["BundleFormat"], path: "Tests/TestKit"),
-        .testTarget(name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
-        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "BundleFormat", "TestKit"]),
+        .testTarget(
+            name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit"]),
+        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

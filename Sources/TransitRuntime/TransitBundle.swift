@@ -24,6 +24,7 @@ public final class TransitBundle: Sendable {
     ///   `TransitError.unsupportedSchemaVersion`.
     public init(path: String) throws {
         self.path = path
+        let identity = FileIdentity(path: path)
         let db = try ConnectionPool.openChecked(path)
         do {
             catalog = try FeedCatalog(db: db)
@@ -31,7 +32,7 @@ public final class TransitBundle: Sendable {
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)
         }
-        pool = ConnectionPool(path: path, first: db)
+        pool = ConnectionPool(path: path, first: db, identity: identity)
     }
 
     /// Decodes every pattern and its trips into memory now (about 80 bytes a trip),

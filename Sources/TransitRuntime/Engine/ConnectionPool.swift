@@ -2,31 +2,55 @@ import BundleFormat
 import Foundation
 
 /// Read-only SQLite connections to one bundle, handed to one thread at a time.
-/// A thread that finds none idle opens another, so queries never wait on each other.
+/// A thread that finds none idle opens another, so queries never wait on each other, as long
+/// as the path still names the file the first connection opened. Once the file has been
+/// replaced (a store installing a newer version renames over it), the pool opens no more
+/// connections and threads share the ones it has: every answer keeps coming from the version
+/// this bundle was opened on, until it is closed.
 final class ConnectionPool: @unchecked Sendable {
     private let path: String
+    private let identity: FileIdentity?
     private var idle: [SQLiteDatabase] = []
-    private let lock = NSLock()
+    private var replaced = false
+    private let condition = NSCondition()
 
-    init(path: String, first: SQLiteDatabase) {
+    init(path: String, first: SQLiteDatabase, identity: FileIdentity?) {
         self.path = path
+        self.identity = identity
         idle = [first]
     }
 
     func with<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        lock.lock()
-        let connection = idle.popLast()
-        lock.unlock()
-        let db = try connection ?? Self.open(path)
+        let db = try take()
         defer {
-            lock.lock()
+            condition.lock()
             idle.append(db)
-            lock.unlock()
+            condition.signal()
+            condition.unlock()
         }
         do {
             return try body(db)
         } catch let error as SQLiteError {
             throw TransitError.sqlite(code: error.code, message: error.message)
+        }
+    }
+
+    /// An idle connection, a new one on the same file, or (the file replaced) the next to be freed.
+    private func take() throws -> SQLiteDatabase {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let db = idle.popLast() { return db }
+            if !replaced {
+                // Checked before and after opening: the old file stays open here, so its
+                // identity cannot be reused by another file in between.
+                if identity == FileIdentity(path: path) {
+                    let db = try Self.open(path)
+                    if identity == FileIdentity(path: path) { return db }
+                }
+                replaced = true
+            }
+            condition.wait()
         }
     }
 
@@ -109,4 +133,17 @@ final class ConnectionPool: @unchecked Sendable {
 /// pool type, whose own `open` would shadow the system call.
 private func openWithoutBlocking(_ path: String) -> Int32 {
     open(path, O_RDONLY | O_NONBLOCK)
+}
+
+/// A file's device and inode: which file a path names at a moment.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
 }

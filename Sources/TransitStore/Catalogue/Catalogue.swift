@@ -1,0 +1,159 @@
+import Foundation
+
+/// A download server's manifest as the store reads it (`gtfs-compile manifest` writes it;
+/// `schemas/manifest.schema.json` documents it): the bundles on offer and the patches between
+/// their versions, with the URL each file is fetched from.
+///
+/// ```swift
+/// let catalogue = try Catalogue(json: data, base: URL(string: "https://example.org/bundles/manifest.json")!)
+/// for entry in catalogue.bundles { print(entry.id, entry.bytes, entry.coverage.lastServiceDate ?? "-") }
+/// ```
+public struct Catalogue: Sendable, Equatable {
+    /// Service dates (YYYY-MM-DD) a bundle covers.
+    public struct Coverage: Sendable, Equatable, Codable {
+        public let firstServiceDate: String?
+        public let lastServiceDate: String?
+        public let lastTripDate: String?
+
+        enum CodingKeys: String, CodingKey {
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
+        }
+    }
+
+    /// One bundle on offer.
+    public struct Entry: Sendable, Equatable {
+        public let id: String
+        public let label: String?
+        public let contentHash: String
+        public let url: URL
+        public let bytes: Int64
+        public let fileSHA256: String
+        public let coverage: Coverage
+        public let cityIDs: [String]
+    }
+
+    /// A patch from one content hash to another.
+    public struct Patch: Sendable, Equatable {
+        public let from: String
+        public let to: String
+        public let url: URL
+        public let bytes: Int64
+        public let fileSHA256: String
+    }
+
+    public let bundles: [Entry]
+    public let patches: [Patch]
+
+    public func entry(_ id: String) -> Entry? { bundles.first { $0.id == id } }
+
+    /// The patch that brings `installedHash` to `entry`'s version, when one is listed.
+    public func patch(from installedHash: String, to entry: Entry) -> Patch? {
+        patches.first { $0.from == installedHash && $0.to == entry.contentHash }
+    }
+
+    /// Reads a manifest; file names are resolved against `base` (the manifest's own URL).
+    /// - Throws: `StoreError.badManifest` naming the field that is wrong.
+    public init(json: Data, base: URL) throws {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: json)
+        } catch let error as DecodingError {
+            throw StoreError.badManifest(Self.explain(error))
+        }
+        guard document.manifestVersion == 1 else {
+            throw StoreError.badManifest("manifest_version \(document.manifestVersion) is not 1")
+        }
+        var seen = Set<String>()
+        bundles = try document.bundles.map { bundle in
+            guard BundleFiles.isSafeID(bundle.id) else {
+                throw StoreError.badManifest("bundle id \"\(bundle.id)\" is not a safe file name (letters, digits, . _ -)")
+            }
+            guard seen.insert(bundle.id).inserted else { throw StoreError.badManifest("bundle id \"\(bundle.id)\" is listed twice") }
+            try Self.checkHash(bundle.contentSHA256, "content_sha256 of \(bundle.id)")
+            try Self.checkHash(bundle.fileSHA256, "file_sha256 of \(bundle.id)")
+            return Entry(
+                id: bundle.id, label: bundle.label, contentHash: bundle.contentSHA256, url: try Self.resolve(bundle.file, base),
+                bytes: bundle.bytes, fileSHA256: bundle.fileSHA256, coverage: bundle.coverage, cityIDs: bundle.cityIDs)
+        }
+        patches = try document.patches.map { patch in
+            try Self.checkHash(patch.fileSHA256, "file_sha256 of patch \(patch.file)")
+            return Patch(
+                from: patch.from, to: patch.to, url: try Self.resolve(patch.file, base), bytes: patch.bytes,
+                fileSHA256: patch.fileSHA256)
+        }
+    }
+
+    private static func resolve(_ file: String, _ base: URL) throws -> URL {
+        guard !file.isEmpty, let url = URL(string: file, relativeTo: base)?.absoluteURL else {
+            throw StoreError.badManifest("file \"\(file)\" is not a valid URL path")
+        }
+        return url
+    }
+
+    private static func checkHash(_ value: String, _ field: String) throws {
+        guard value.utf8.count == 64, value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw StoreError.badManifest("\(field) is not 64 lower-case hex digits")
+        }
+    }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the document" : String(keys.dropFirst(keys.hasPrefix(".") ? 1 : 0))
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)): field \"\(key.stringValue)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context): return "not JSON or damaged at \(path(context)): \(context.debugDescription)"
+        @unknown default: return "not a manifest"
+        }
+    }
+
+    /// The JSON as written; only the fields the store uses are read.
+    private struct Document: Decodable {
+        struct Bundle: Decodable {
+            let id: String
+            let label: String?
+            let contentSHA256: String
+            let file: String
+            let bytes: Int64
+            let fileSHA256: String
+            let coverage: Coverage
+            let cityIDs: [String]
+
+            enum CodingKeys: String, CodingKey {
+                case id, label, file, bytes, coverage
+                case contentSHA256 = "content_sha256"
+                case fileSHA256 = "file_sha256"
+                case cityIDs = "city_ids"
+            }
+        }
+
+        struct Patch: Decodable {
+            let from: String
+            let to: String
+            let file: String
+            let bytes: Int64
+            let fileSHA256: String
+
+            enum CodingKeys: String, CodingKey {
+                case from = "from_content_sha256"
+                case to = "to_content_sha256"
+                case file, bytes
+                case fileSHA256 = "file_sha256"
+            }
+        }
+
+        let manifestVersion: Int
+        let bundles: [Bundle]
+        let patches: [Patch]
+
+        enum CodingKeys: String, CodingKey {
+            case manifestVersion = "manifest_version"
+            case bundles, patches
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// Everything that can go wrong in the store, with the reason a person can act on.
+///
+/// ```swift
+/// do { try await store.download("lisbon").finished() }
+/// catch let error as StoreError { print(error) }   // lisbon: needs 12.0 MB but the budget ...
+/// ```
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The manifest could not be read or is not a manifest.
+    case badManifest(String)
+    /// No manifest has been fetched yet.
+    case noCatalogue
+    /// The id is not in the manifest (or, for remove and open, not installed).
+    case unknownBundle(String)
+    /// The server or the connection failed; `transient` ones were retried until the limit.
+    case transfer(String, transient: Bool)
+    /// The downloaded file's SHA-256 differs from the manifest's.
+    case hashMismatch(id: String, expected: String, found: String)
+    /// The bundle does not fit the storage budget even after evicting every cached bundle.
+    case overBudget(id: String, needed: Int64, budget: Int64, explicitBytes: Int64, evictableBytes: Int64)
+    /// The downloaded file is not a usable bundle, or a patch was refused and no full file helped.
+    case install(String)
+    /// The state file or the store's folder cannot be used.
+    case storage(String)
+    case cancelled
+
+    /// A short stable code for programs (the command line's `--json` output).
+    public var code: String {
+        switch self {
+        case .badManifest: return "bad_manifest"
+        case .noCatalogue: return "no_catalogue"
+        case .unknownBundle: return "unknown_bundle"
+        case .transfer: return "transfer"
+        case .hashMismatch: return "hash_mismatch"
+        case .overBudget: return "over_budget"
+        case .install: return "install"
+        case .storage: return "storage"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badManifest(let reason): return "bad manifest: \(reason)"
+        case .noCatalogue: return "no manifest yet: fetch one first (transit-store manifest URL)"
+        case .unknownBundle(let id): return "unknown bundle \"\(id)\""
+        case .transfer(let reason, let transient):
+            return transient ? "download failed after retries: \(reason)" : "download failed: \(reason)"
+        case .hashMismatch(let id, let expected, let found):
+            return "\(id): the downloaded file's SHA-256 is \(found), the manifest says \(expected)"
+        case .overBudget(let id, let needed, let budget, let explicitBytes, let evictable):
+            return
+                "\(id): needs \(needed) more bytes, but the budget is \(budget) bytes: bundles downloaded explicitly use \(explicitBytes) and cached ones that could be evicted \(evictable)"
+        case .install(let reason): return "install failed: \(reason)"
+        case .storage(let reason): return "store: \(reason)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

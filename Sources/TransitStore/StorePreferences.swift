@@ -1,0 +1,40 @@
+/// What the user chose for the store, kept in its state file.
+///
+/// ```swift
+/// try await store.setPreferences(StorePreferences(maxBytes: 200_000_000, autoUpdate: true))
+/// ```
+public struct StorePreferences: Sendable, Equatable {
+    /// The most bytes installed bundles may use; nil: no limit.
+    public var maxBytes: Int64?
+    /// Queue updates by itself when a fetched manifest has newer versions of installed bundles.
+    public var autoUpdate: Bool
+    /// A bundle is stale when its coverage ends within this many days.
+    public var staleDays: Int
+
+    public init(maxBytes: Int64? = nil, autoUpdate: Bool = true, staleDays: Int = 7) {
+        self.maxBytes = maxBytes
+        self.autoUpdate = autoUpdate
+        self.staleDays = staleDays
+    }
+}
+
+/// An installed bundle as the store sees it on a given day.
+public struct InstalledBundle: Sendable, Equatable {
+    public let id: String
+    public let path: String
+    public let contentHash: String
+    public let bytes: Int64
+    /// Downloaded because the user asked: never evicted automatically.
+    public let explicit: Bool
+    /// Seconds since 1970.
+    public let downloadedAt: Double
+    public let lastAccessedAt: Double
+    public let firstServiceDate: String?
+    public let lastServiceDate: String?
+    /// The manifest lists another version (its content hash), nil when it does not.
+    public let newerContentHash: String?
+    /// A newer version is listed, or the coverage ends within `staleDays`.
+    public let isStale: Bool
+    /// The day asked about is after the last service date.
+    public let isExpired: Bool
+}

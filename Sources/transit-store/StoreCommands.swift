@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import TransitStore
+
+struct ManifestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "manifest", abstract: "Fetch the manifest (http, https, file URL or path) and keep it as the last good one.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "Where the manifest is.")
+    var url: String
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            let store = try options.open()
+            let location = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
+            guard let location else { throw StoreError.badManifest("\"\(url)\" is not a URL") }
+            let catalogue = try await store.refreshCatalogue(from: location)
+            let queued = try await store.pendingJobs().count
+            if options.json {
+                printJSON(["bundles": catalogue.bundles.count, "patches": catalogue.patches.count, "pending_jobs": queued])
+            } else {
+                printLine("\(catalogue.bundles.count) bundles, \(catalogue.patches.count) patches")
+                if queued > 0 { printLine("\(queued) jobs pending: run `transit-store --dir \(options.dir) resume`") }
+            }
+        }
+    }
+}
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "The bundles the manifest offers.")
+
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            let store = try options.open()
+            guard let catalogue = await store.currentCatalogue() else { throw StoreError.noCatalogue }
+            let installed = Dictionary(uniqueKeysWithValues: try await store.status().map { ($0.id, $0) })
+            func state(_ entry: Catalogue.Entry) -> String {
+                guard let bundle = installed[entry.id] else { return "available" }
+                return bundle.contentHash == entry.contentHash ? "installed" : "update available"
+            }
+            if options.json {
+                printJSON(
+                    catalogue.bundles.map { entry -> [String: Any] in
+                        [
+                            "id": entry.id, "label": entry.label ?? NSNull(), "bytes": entry.bytes, "content_sha256": entry.contentHash,
+                            "first_service_date": entry.coverage.firstServiceDate ?? NSNull(),
+                            "last_service_date": entry.coverage.lastServiceDate ?? NSNull(), "city_ids": entry.cityIDs,
+                            "state": state(entry),
+                        ]
+                    })
+                return
+            }
+            for entry in catalogue.bundles {
+                let coverage = "\(entry.coverage.firstServiceDate ?? "?") .. \(entry.coverage.lastServiceDate ?? "?")"
+                printLine(
+                    String(
+                        format: "%-20@ %10.2f MB  %@  %@", entry.id as NSString, Double(entry.bytes) / 1e6, coverage as NSString,
+                        state(entry) as NSString))
+            }
+        }
+    }
+}
+
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an installed bundle.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument var id: String
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            try await options.open().remove(id)
+            if options.json { printJSON(["removed": id]) } else { printLine("removed \(id)") }
+        }
+    }
+}
+
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Print an installed bundle's path and record the access (for transit-query --bundle).")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument var id: String
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            let bundle = try await options.open().open(id)
+            printLine(bundle.path)
+        }
+    }
+}
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Installed bundles: path, hash, bytes, explicit, last access, stale or expired.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "The day to judge staleness on (YYYY-MM-DD; default today).")
+    var on: String?
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            let store = try options.open()
+            var date = Date()
+            if let on {
+                let format = DateFormatter()
+                format.dateFormat = "yyyy-MM-dd"
+                format.timeZone = TimeZone.current
+                guard let parsed = format.date(from: on) else { throw ValidationError("--on wants YYYY-MM-DD, not \"\(on)\"") }
+                date = parsed.addingTimeInterval(12 * 3600)
+            }
+            let bundles = try await store.status(on: date)
+            let preferences = try await store.preferences()
+            let used = bundles.reduce(0) { $0 + $1.bytes }
+            let pending = try await store.pendingJobs()
+            if options.json {
+                printJSON([
+                    "bundles": bundles.map(\.json), "used_bytes": used, "max_bytes": preferences.maxBytes.map { $0 as Any } ?? NSNull(),
+                    "pending_jobs": pending.map { ["id": $0.id, "explicit": $0.explicit, "paused": $0.paused] },
+                ])
+                return
+            }
+            for bundle in bundles {
+                let flags = [bundle.explicit ? "explicit" : "cached", bundle.isExpired ? "expired" : bundle.isStale ? "stale" : "fresh"]
+                printLine(
+                    "\(bundle.id)  \(bundle.bytes) B  \(flags.joined(separator: ", "))  last accessed \(iso(bundle.lastAccessedAt))  \(bundle.contentHash.prefix(12))  \(bundle.path)"
+                )
+            }
+            printLine("\(bundles.count) bundles, \(used) bytes" + (preferences.maxBytes.map { " of \($0)" } ?? ""))
+            for job in pending { printLine("pending: \(job.id)\(job.paused ? " (paused)" : "")") }
+        }
+    }
+}
+
+struct PrefsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefs", abstract: "Show or set the storage budget and automatic updates (a smaller budget evicts cached bundles).")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "The most bytes installed bundles may use; 0 removes the limit.")
+    var maxBytes: Int64?
+
+    @Option(help: "true or false: queue updates when a fetched manifest has newer versions.")
+    var autoUpdate: Bool?
+
+    @Option(help: "Days before the end of coverage from which a bundle counts as stale.")
+    var staleDays: Int?
+
+    func run() async throws {
+        try await reportingErrors(json: options.json) {
+            let store = try options.open()
+            var preferences = try await store.preferences()
+            if let maxBytes { preferences.maxBytes = maxBytes > 0 ? maxBytes : nil }
+            if let autoUpdate { preferences.autoUpdate = autoUpdate }
+            if let staleDays { preferences.staleDays = staleDays }
+            if maxBytes != nil || autoUpdate != nil || staleDays != nil { try await store.setPreferences(preferences) }
+            let max: Any = preferences.maxBytes.map { $0 as Any } ?? NSNull()
+            if options.json {
+                printJSON(["max_bytes": max, "auto_update": preferences.autoUpdate, "stale_days": preferences.staleDays])
+            } else {
+                printLine(
+                    "max bytes: \(preferences.maxBytes.map(String.init) ?? "no limit")\nauto update: \(preferences.autoUpdate)\nstale days: \(preferences.staleDays)"
+                )
+            }
+        }
+    }
+}
+
+func iso(_ seconds: Double) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+}
+
+extension InstalledBundle {
+    var json: [String: Any] {
+        [
+            "id": id, "path": path, "content_sha256": contentHash, "bytes": bytes, "explicit": explicit,
+            "downloaded_at": iso(downloadedAt), "last_accessed_at": iso(lastAccessedAt),
+            "first_service_date": firstServiceDate ?? NSNull(), "last_service_date": lastServiceDate ?? NSNull(),
+            "newer_content_sha256": newerContentHash ?? NSNull(), "stale": isStale, "expired": isExpired,
+        ]
+    }
+}

@@ -1,0 +1,209 @@
+import BundleFormat
+import Foundation
+import TestKit
+import TransitRuntime
+import TransitStore
+import XCTest
+
+/// Downloads from a real HTTP server on 127.0.0.1 (Tests/Server/fault_server.py) that drops
+/// connections, fails, stalls, ignores Range and sends wrong bytes on request.
+final class StoreDownloadTests: XCTestCase {
+    /// The SHA-256 of a file as sha256sum sees it, to check the store's own hashing.
+    static func sha256sum(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(String(decoding: data, as: UTF8.self).prefix(64))
+    }
+
+    /// Files left in the store's downloads folder and dot-files in its bundles folder.
+    static func leftovers(_ folder: URL) -> [String] {
+        let manager = FileManager.default
+        let parts = (try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent("downloads").path)) ?? []
+        let hidden = ((try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent("bundles").path)) ?? []).filter {
+            $0.hasPrefix(".")
+        }
+        return parts + hidden
+    }
+
+    func testADownloadReportsProgressVerifiesAndInstallsTheManifestsFile() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder)
+        let catalogue = try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        XCTAssertEqual(catalogue.bundles.map(\.id), ["metro", "valley", "both"])
+        XCTAssertEqual(catalogue.entry("metro")?.bytes, site.bytes("metro-1.db"))
+        // Slow enough (64 KB/s) that progress shows several steps.
+        try await site.server.inject(["path": "/metro-1.db", "rate": 65536])
+        let job = try await store.download("metro", explicit: true)
+        var seen: [JobState] = []
+        for await state in job.updates { seen.append(state) }
+        XCTAssertEqual(seen.last, .done)
+        let names = seen.map(\.name)
+        XCTAssertEqual(
+            names.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }.filter { $0 != "queued" },
+            ["downloading", "verifying", "installing", "done"])
+        let progress = seen.compactMap { state -> Int64? in
+            if case .downloading(let done, _) = state { return done }
+            return nil
+        }
+        XCTAssertEqual(progress, progress.sorted(), "bytes done only grow")
+        XCTAssertGreaterThan(progress.count, 2)
+        let installed = folder.appendingPathComponent("bundles/metro.db").path
+        XCTAssertEqual(try Self.sha256sum(installed), try Self.sha256sum(site.path("metro-1.db")))
+        let status = try await store.status()
+        XCTAssertEqual(status.map(\.id), ["metro"])
+        XCTAssertEqual(status.first?.explicit, true)
+        XCTAssertEqual(status.first?.bytes, site.bytes("metro-1.db"))
+        XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
+        XCTAssertEqual(Self.leftovers(folder), [])
+        let bundle = try await store.open("metro")
+        XCTAssertFalse(try bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 60).isEmpty)
+    }
+
+    func testADroppedConnectionResumesWithRangeAndServerErrorsAreRetried() async throws {
+        let site = try StoreFixture()
+        let store = try site.store()
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        try await site.server.inject(["path": "/metro-1.db", "drop_after": 20_000, "times": 1])
+        let first = try await store.download("metro")
+        let awaited1 = await first.finished()
+        XCTAssertEqual(awaited1, .done)
+        let metro = try await site.server.log().filter { $0.path == "/metro-1.db" }
+        XCTAssertEqual(metro.count, 2)
+        XCTAssertEqual(metro[0].sent, 20_000)
+        XCTAssertEqual(metro[1].range, "bytes=20000-", "the second request asks only for the rest")
+        XCTAssertEqual(metro[1].status, 206)
+
+        try await site.server.inject(["path": "/valley.db", "status": 503, "times": 2])
+        let second = try await store.download("valley")
+        let awaited2 = await second.finished()
+        XCTAssertEqual(awaited2, .done)
+        let valley = try await site.server.log().filter { $0.path == "/valley.db" }.map(\.status)
+        XCTAssertEqual(valley, [503, 503, 200])
+        let awaited3 = try await store.status().map(\.id)
+        XCTAssertEqual(awaited3, ["metro", "valley"])
+    }
+
+    func testARangeIgnoringServerStartsOverAndAStallTimesOutThenRetries() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder, timeout: 1)
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        try await site.server.inject(["path": "/both.db", "drop_after": 30_000, "times": 1])
+        // The retry asks for a range; this server answers 200 with everything.
+        let job = try await store.download("both")
+        try await Task.sleep(nanoseconds: 10_000_000)
+        try await site.server.inject(["path": "/both.db", "ignore_range": true, "times": 1])
+        let awaited4 = await job.finished()
+        XCTAssertEqual(awaited4, .done)
+        let both = try await site.server.log().filter { $0.path == "/both.db" }
+        XCTAssertEqual(both.last?.status, 200)
+        XCTAssertEqual(try Self.sha256sum(folder.appendingPathComponent("bundles/both.db").path), try Self.sha256sum(site.path("both.db")))
+
+        // A response that waits 3 s (time-out 1 s) is abandoned and retried.
+        try await site.server.inject(["path": "/valley.db", "delay": 3.0, "times": 1])
+        let slow = try await store.download("valley")
+        let awaited5 = await slow.finished()
+        XCTAssertEqual(awaited5, .done)
+        // The stalled request is logged when its delay ends.
+        var valleyRequests = 0
+        for _ in 0..<50 where valleyRequests < 2 {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            valleyRequests = try await site.server.log().filter { $0.path == "/valley.db" }.count
+        }
+        XCTAssertEqual(valleyRequests, 2)
+    }
+
+    func testPermanentFailuresFailTheJobAndInstallNothing() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder)
+        // A manifest pointing to a missing file: 404 is not retried.
+        try FileManager.default.removeItem(atPath: site.path("valley.db"))
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        let missing = try await store.download("valley")
+        guard case .failed(.transfer(let reason, transient: false)) = await missing.finished() else {
+            return XCTFail("\(missing.state)")
+        }
+        XCTAssertTrue(reason.contains("404"), reason)
+        let awaited7 = try await site.server.log().filter { $0.path == "/valley.db" }.count
+        XCTAssertEqual(awaited7, 1)
+        // Wrong bytes: the hash check refuses them.
+        try await site.server.inject(["path": "/metro-1.db", "corrupt": true])
+        let corrupt = try await store.download("metro")
+        guard case .failed(.hashMismatch(let id, let expected, _)) = await corrupt.finished() else {
+            return XCTFail("\(corrupt.state)")
+        }
+        XCTAssertEqual(id, "metro")
+        XCTAssertEqual(expected, try Self.sha256sum(site.path("metro-1.db")))
+        // Retries that never succeed end as a transient failure after the limit.
+        try await site.server.inject(["path": "/both.db", "status": 500])
+        let failing = try await store.download("both")
+        guard case .failed(.transfer(_, transient: true)) = await failing.finished() else { return XCTFail("\(failing.state)") }
+        let awaited8 = try await site.server.log().filter { $0.path == "/both.db" }.count
+        XCTAssertEqual(awaited8, 4, "one try and three retries")
+        let awaited9 = try await store.status()
+        XCTAssertEqual(awaited9, [])
+        XCTAssertEqual(Self.leftovers(folder), [])
+        let awaited10 = try await store.pendingJobs().count
+        XCTAssertEqual(awaited10, 0)
+        // Unknown ids and bad manifests are refused up front; the last good manifest stays.
+        do {
+            _ = try await store.download("atlantis")
+            XCTFail("unknown id accepted")
+        } catch let error as StoreError { XCTAssertEqual(error, .unknownBundle("atlantis")) }
+        try Data("{\"manifest_version\": 1, \"bundles\": [{\"id\": \"x\"}]}".utf8).write(to: site.site.appendingPathComponent("bad.json"))
+        do {
+            _ = try await store.refreshCatalogue(from: site.server.url("bad.json"))
+            XCTFail("bad manifest accepted")
+        } catch StoreError.badManifest(let reason) {
+            XCTAssertTrue(reason.hasPrefix("bundles[0]: field") && reason.contains("is missing"), reason)
+        }
+        let awaited11 = await store.currentCatalogue()?.bundles.count
+        XCTAssertEqual(awaited11, 3)
+    }
+
+    func testAPausedDownloadSurvivesARestartAndResumesWhereItStopped() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        var store: BundleStore? = try site.store(in: folder)
+        try await store?.refreshCatalogue(from: site.server.url("v1.json"))
+        try await site.server.inject(["path": "/both.db", "rate": 40_000, "times": 1])
+        let job = try await store!.download("both", explicit: true)
+        for await state in job.updates {
+            if case .downloading(let done, _) = state, done > 16_384 { break }
+        }
+        try await store?.pause("both")
+        let awaited12 = await job.finished()
+        XCTAssertEqual(awaited12, .paused)
+        let part = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("downloads").path)
+        XCTAssertEqual(part.count, 1)
+        store = nil
+        // A new store on the same folder: the paused job is still pending, with its bytes.
+        let reopened = try site.store(in: folder)
+        let pending = try await reopened.pendingJobs()
+        XCTAssertEqual(pending.map(\.id), ["both"])
+        XCTAssertEqual(pending.first?.paused, true)
+        XCTAssertEqual(pending.first?.explicit, true)
+        let awaited13 = try await reopened.resumePendingJobs().count
+        XCTAssertEqual(awaited13, 0, "paused jobs wait")
+        let resumed = try await reopened.resume("both")
+        let awaited14 = await resumed.finished()
+        XCTAssertEqual(awaited14, .done)
+        // The abandoned first request is logged only once the server notices; the resume is the one with a Range.
+        let ranged = try await site.server.log().filter { $0.path == "/both.db" && $0.range != nil }
+        XCTAssertEqual(ranged.count, 1)
+        let resumedAt = Int(ranged.first?.range?.dropFirst("bytes=".count).dropLast() ?? "") ?? 0
+        XCTAssertGreaterThan(resumedAt, 16_384, "the download went on from the bytes kept")
+        XCTAssertEqual(Int64(resumedAt) + Int64(ranged.first?.sent ?? 0), site.bytes("both.db"))
+        let awaited15 = try await reopened.status().first?.explicit
+        XCTAssertEqual(awaited15, true)
+        XCTAssertEqual(Self.leftovers(folder), [])
+    }
+}

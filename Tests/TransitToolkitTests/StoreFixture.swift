@@ -1,0 +1,56 @@
+import Foundation
+import GTFSCompiler
+import TestKit
+import TransitStore
+
+/// A download site for the store's tests, served by `FaultServer`: bundles compiled from the
+/// samples and their manifests.
+///
+/// - `metro-1.db` (id metro), `metro-2.db` (id metro, the next version, compiled with
+///   --base), `metro-1-2.patch`, `valley.db` (id valley), `both.db` (id both)
+/// - `v1.json`: metro-1, valley, both; `v2.json`: metro-2 with the patch, valley, both;
+///   `v2-full.json`: metro-2 without a patch.
+final class StoreFixture: @unchecked Sendable {
+    let site: URL
+    let server: FaultServer
+
+    init() throws {
+        let site = TemporaryFolders.make()
+        self.site = site
+        func path(_ name: String) -> String { site.appendingPathComponent(name).path }
+        let samples = TestSupport.samples
+        try Self.compile([.init(name: "metro", path: samples + "/metro")], id: "metro", to: site.appendingPathComponent("metro-1.db"))
+        try Self.compile(
+            [.init(name: "metro", path: try UpdateTests.nextVersion())], id: "metro", to: site.appendingPathComponent("metro-2.db"),
+            base: site.appendingPathComponent("metro-1.db").path)
+        _ = try BundleDiff.write(
+            old: path("metro-1.db"), new: path("metro-2.db"), to: path("metro-1-2.patch"))
+        try Self.compile([.init(name: "valley", path: samples + "/valley")], id: "valley", to: site.appendingPathComponent("valley.db"))
+        try Self.compile(
+            [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")], id: "both",
+            to: site.appendingPathComponent("both.db"))
+        try BundleManifest(bundles: [path("metro-1.db"), path("valley.db"), path("both.db")]).write(to: path("v1.json"))
+        try BundleManifest(bundles: [path("metro-2.db"), path("valley.db"), path("both.db")], patches: [path("metro-1-2.patch")])
+            .write(to: path("v2.json"))
+        try BundleManifest(bundles: [path("metro-2.db"), path("valley.db"), path("both.db")]).write(to: path("v2-full.json"))
+        server = try FaultServer(serving: site)
+    }
+
+    func path(_ name: String) -> String { site.appendingPathComponent(name).path }
+
+    func bytes(_ name: String) -> Int64 { Int64((try? Data(contentsOf: site.appendingPathComponent(name)))?.count ?? 0) }
+
+    /// A store in a new folder (or `folder`), with short time-outs and retry pauses.
+    func store(in folder: URL? = nil, timeout: Double = 5, retries: Int = 3) throws -> BundleStore {
+        try BundleStore(
+            directory: (folder ?? TemporaryFolders.make()).path, transport: URLSessionTransport(timeout: timeout),
+            retries: RetryPolicy(limit: retries, firstPause: 0.05, maxPause: 0.2))
+    }
+
+    private static func compile(_ feeds: [CompileRequest.Feed], id: String, to output: URL, base: String? = nil) throws {
+        var request = CompileRequest(feeds: feeds, outputPath: output.path)
+        request.bundleID = id
+        request.basePath = base
+        _ = try Compiler.compile(request)
+    }
+}
