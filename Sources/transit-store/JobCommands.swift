@@ -89,7 +89,7 @@ struct JobWatcher {
         if json { printJSON(["jobs": results]) }
         if jobs.isEmpty && !json { printLine("nothing to do") }
         if let firstFailure {
-            if !json { FileHandle.standardError.write(Data("transit-store: \(firstFailure)\n".utf8)) }
+            FileHandle.standardError.write(Data("transit-store: \(firstFailure)\n".utf8))
             throw ExitCode(exitCode(for: firstFailure))
         }
     }
