@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema bench bench-peers fuzz sanitize lint format clean
+.PHONY: all deps build release demo test test-fast test-real schema bench bench-store bench-peers fuzz sanitize lint format clean
 
 all: build
 
@@ -64,7 +64,12 @@ test-fast: deps
 
 bench: release
 	bash bench/run.sh
+	SHARED=$(SHARED) bash bench/store.sh
 	$(MAKE) --no-print-directory bench-peers
+
+# The offline store alone: download against curl, SHA-256, start-up with 50 bundles.
+bench-store: release
+	SHARED=$(SHARED) bash bench/store.sh
 
 # The bundle beside gtfs-garage-core (DuckDB) and gtfs-parquet (Polars), installed from
 # PyPI into a venv under .build, on cts-strasbourg and its 10x copy (bench/peers.py).

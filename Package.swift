@@ -42,6 +42,8 @@ let package = Package(
         .executableTarget(
             name: "transit-store",
             dependencies: ["TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // Download, hashing and start-up timings of the store for `make bench`.
+        .executableTarget(name: "store-bench", dependencies: ["TransitStore"]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.

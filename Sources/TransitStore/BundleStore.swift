@@ -29,8 +29,9 @@ public actor BundleStore {
     /// changed is re-read (its content hash verified) and the state follows the file. A lost
     /// or damaged state file is rebuilt from the bundles present, which are then counted as
     /// explicit downloads (so never evicted without the user). Pending jobs wait for
-    /// `resumePendingJobs()`.
-    public init(directory: String, transport: any StoreTransport = URLSessionTransport(), retries: RetryPolicy = RetryPolicy())
+    /// `resumePendingJobs()`. The default transport reads `http:` over a socket and everything
+    /// else through URLSession (`SocketHTTPTransport`).
+    public init(directory: String, transport: any StoreTransport = SocketHTTPTransport(), retries: RetryPolicy = RetryPolicy())
         throws
     {
         files = try BundleFiles(root: directory)

@@ -56,10 +56,8 @@ struct ListCommand: AsyncParsableCommand {
             }
             for entry in catalogue.bundles {
                 let coverage = "\(entry.coverage.firstServiceDate ?? "?") .. \(entry.coverage.lastServiceDate ?? "?")"
-                printLine(
-                    String(
-                        format: "%-20@ %10.2f MB  %@  %@", entry.id as NSString, Double(entry.bytes) / 1e6, coverage as NSString,
-                        state(entry) as NSString))
+                let id = entry.id.padding(toLength: max(20, entry.id.count), withPad: " ", startingAt: 0)
+                printLine("\(id) " + String(format: "%10.2f MB", Double(entry.bytes) / 1e6) + "  \(coverage)  \(state(entry))")
             }
         }
     }

@@ -60,7 +60,7 @@ struct StoreOptions: ParsableArguments {
 
     func open() throws -> BundleStore {
         try BundleStore(
-            directory: dir, transport: URLSessionTransport(timeout: timeout),
+            directory: dir, transport: SocketHTTPTransport(timeout: timeout),
             retries: RetryPolicy(limit: retries, firstPause: retryPause))
     }
 }

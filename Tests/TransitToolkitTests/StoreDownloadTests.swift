@@ -32,9 +32,13 @@ final class StoreDownloadTests: XCTestCase {
     }
 
     func testADownloadReportsProgressVerifiesAndInstallsTheManifestsFile() async throws {
+        for urlSession in [false, true] { try await downloadWithProgress(urlSession: urlSession) }
+    }
+
+    func downloadWithProgress(urlSession: Bool) async throws {
         let site = try StoreFixture()
         let folder = TemporaryFolders.make()
-        let store = try site.store(in: folder)
+        let store = try site.store(in: folder, urlSession: urlSession)
         let catalogue = try await store.refreshCatalogue(from: site.server.url("v1.json"))
         XCTAssertEqual(catalogue.bundles.map(\.id), ["metro", "valley", "both"])
         XCTAssertEqual(catalogue.entry("metro")?.bytes, site.bytes("metro-1.db"))
@@ -67,8 +71,12 @@ final class StoreDownloadTests: XCTestCase {
     }
 
     func testADroppedConnectionResumesWithRangeAndServerErrorsAreRetried() async throws {
+        for urlSession in [false, true] { try await dropsAndServerErrors(urlSession: urlSession) }
+    }
+
+    func dropsAndServerErrors(urlSession: Bool) async throws {
         let site = try StoreFixture()
-        let store = try site.store()
+        let store = try site.store(urlSession: urlSession)
         try await store.refreshCatalogue(from: site.server.url("v1.json"))
         try await site.server.inject(["path": "/metro-1.db", "drop_after": 20_000, "times": 1])
         let first = try await store.download("metro")
@@ -91,9 +99,13 @@ final class StoreDownloadTests: XCTestCase {
     }
 
     func testARangeIgnoringServerStartsOverAndAStallTimesOutThenRetries() async throws {
+        for urlSession in [false, true] { try await rangeIgnoredAndStall(urlSession: urlSession) }
+    }
+
+    func rangeIgnoredAndStall(urlSession: Bool) async throws {
         let site = try StoreFixture()
         let folder = TemporaryFolders.make()
-        let store = try site.store(in: folder, timeout: 1)
+        let store = try site.store(in: folder, timeout: 1, urlSession: urlSession)
         try await store.refreshCatalogue(from: site.server.url("v1.json"))
         try await site.server.inject(["path": "/both.db", "drop_after": 30_000, "times": 1])
         // The retry asks for a range; this server answers 200 with everything.

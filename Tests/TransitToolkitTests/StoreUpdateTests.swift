@@ -102,7 +102,7 @@ final class StoreUpdateTests: XCTestCase {
                 }
             }
         }
-        readers.forEach { $0.start() }
+        for reader in readers { reader.start() }
         try await store.refreshCatalogue(from: site.server.url("v2.json"))
         for job in try await store.resumePendingJobs() { await job.finished() }
         try await Task.sleep(nanoseconds: 200_000_000)

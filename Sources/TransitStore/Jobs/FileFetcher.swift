@@ -47,7 +47,7 @@ struct FileFetcher: Sendable {
                 }
             }
             report(.verifying)
-            let found = try await Task.detached { try BundleFiles.sha256(of: part) }.value
+            let found = try await Task.detached { try FileDigest.sha256(of: part) }.value
             let size = BundleFiles.stat(part)?.size ?? 0
             if found == sha256 && size == bytes { return }
             try? FileManager.default.removeItem(atPath: part)

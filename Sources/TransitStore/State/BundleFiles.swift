@@ -102,23 +102,4 @@ struct BundleFiles {
         #endif
         return (Int64(info.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
-
-    /// SHA-256 of a file's bytes, read 1 MB at a time.
-    static func sha256(of path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.storage("cannot read \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var hasher = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.storage("cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if got == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
-        }
-        return hasher.finalizeHex()
-    }
 }

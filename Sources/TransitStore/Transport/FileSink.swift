@@ -28,18 +28,20 @@ final class FileSink: @unchecked Sendable {
     }
 
     func write(_ data: Data) throws {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var at = 0
-            while at < bytes.count {
-                let wrote = Foundation.write(fd, bytes.baseAddress! + at, bytes.count - at)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    throw failure()
-                }
-                at += wrote
+        try data.withUnsafeBytes { try write($0) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var at = 0
+        while at < bytes.count {
+            let wrote = Foundation.write(fd, bytes.baseAddress! + at, bytes.count - at)
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw failure()
             }
+            at += wrote
         }
-        offset += Int64(data.count)
+        offset += Int64(bytes.count)
     }
 
     /// Copies a local file's bytes from `offset` on (a `file:` URL).
