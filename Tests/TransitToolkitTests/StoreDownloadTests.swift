@@ -21,16 +21,6 @@ final class StoreDownloadTests: XCTestCase {
         return String(String(decoding: data, as: UTF8.self).prefix(64))
     }
 
-    /// Files left in the store's downloads folder and dot-files in its bundles folder.
-    static func leftovers(_ folder: URL) -> [String] {
-        let manager = FileManager.default
-        let parts = (try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent("downloads").path)) ?? []
-        let hidden = ((try? manager.contentsOfDirectory(atPath: folder.appendingPathComponent("bundles").path)) ?? []).filter {
-            $0.hasPrefix(".")
-        }
-        return parts + hidden
-    }
-
     func testADownloadReportsProgressVerifiesAndInstallsTheManifestsFile() async throws {
         for urlSession in [false, true] { try await downloadWithProgress(urlSession: urlSession) }
     }
@@ -65,7 +55,7 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(status.first?.explicit, true)
         XCTAssertEqual(status.first?.bytes, site.bytes("metro-1.db"))
         XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
-        XCTAssertEqual(Self.leftovers(folder), [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
         let bundle = try await store.open("metro")
         XCTAssertFalse(try bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 60).isEmpty)
     }
@@ -162,7 +152,7 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(awaited8, 4, "one try and three retries")
         let awaited9 = try await store.status()
         XCTAssertEqual(awaited9, [])
-        XCTAssertEqual(Self.leftovers(folder), [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
         let awaited10 = try await store.pendingJobs().count
         XCTAssertEqual(awaited10, 0)
         // Unknown ids and bad manifests are refused up front; the last good manifest stays.
@@ -216,6 +206,6 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(Int64(resumedAt) + Int64(ranged.first?.sent ?? 0), site.bytes("both.db"))
         let awaited15 = try await reopened.status().first?.explicit
         XCTAssertEqual(awaited15, true)
-        XCTAssertEqual(Self.leftovers(folder), [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
 }

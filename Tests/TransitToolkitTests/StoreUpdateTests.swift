@@ -71,7 +71,7 @@ final class StoreUpdateTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), before)
         let status = try await store.status()
         XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: installed).info().contentHash)
-        XCTAssertEqual(StoreDownloadTests.leftovers(folder), [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
 
     /// Readers on several threads while the bundle is updated: each answer is the old
@@ -192,7 +192,7 @@ final class StoreUpdateTests: XCTestCase {
         XCTAssertEqual(status.map(\.id), ["metro", "valley"])
         XCTAssertEqual(status.map(\.explicit), [true, true], "unknown choices count as explicit: never evicted unasked")
         XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
-        XCTAssertEqual(StoreDownloadTests.leftovers(folder), [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
         // A damaged state file is set aside and rebuilt the same way.
         try Data(repeating: 0x41, count: 4096).write(to: folder.appendingPathComponent("store.sqlite"))
         let again = try site.store(in: folder)
