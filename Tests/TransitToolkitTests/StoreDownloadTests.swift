@@ -208,4 +208,24 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(awaited15, true)
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
+
+    func testACancelledDownloadLeavesNothingBehind() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder)
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        try await site.server.inject(["path": "/valley.db", "rate": 20_000])
+        let job = try await store.download("valley", explicit: true)
+        for await state in job.updates {
+            if case .downloading(let done, _) = state, done > 4096 { break }
+        }
+        try await store.cancel("valley")
+        let outcome = await job.finished()
+        XCTAssertEqual(outcome, .cancelled)
+        let pending = try await store.pendingJobs().count
+        XCTAssertEqual(pending, 0)
+        let installed = try await store.status()
+        XCTAssertEqual(installed, [])
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
+    }
 }
