@@ -11,93 +11,15 @@ import Foundation
 /// let manifest = try BundleManifest(bundles: ["out/lisbon.db", "out/zurich.db"], patches: ["out/zurich-1-2.patch"])
 /// try manifest.write(to: "out/manifest.json")
 /// ```
-public struct BundleManifest: Encodable {
-    public struct Coverage: Encodable {
-        let firstServiceDate: String?
-        let lastServiceDate: String?
-        let lastTripDate: String?
+public struct BundleManifest {
+    typealias Coverage = ManifestDocument.Coverage
+    typealias Feed = ManifestDocument.Feed
+    typealias BoundingBox = ManifestDocument.BoundingBox
+    typealias Bundle = ManifestDocument.Bundle
+    typealias Patch = ManifestDocument.Patch
 
-        enum CodingKeys: String, CodingKey {
-            case firstServiceDate = "first_service_date"
-            case lastServiceDate = "last_service_date"
-            case lastTripDate = "last_trip_date"
-        }
-    }
-
-    public struct Feed: Encodable {
-        let feedID: String
-        let version: String?
-        let coverage: Coverage
-
-        enum CodingKeys: String, CodingKey {
-            case feedID = "feed_id"
-            case version, coverage
-        }
-    }
-
-    public struct BoundingBox: Encodable {
-        let minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
-
-        enum CodingKeys: String, CodingKey {
-            case minLat = "min_lat"
-            case minLon = "min_lon"
-            case maxLat = "max_lat"
-            case maxLon = "max_lon"
-        }
-    }
-
-    public struct Bundle: Encodable {
-        let id: String
-        let label: String?
-        let contentSHA256: String
-        let file: String
-        let bytes: Int
-        let gzipBytes: Int
-        let fileSHA256: String
-        let schemaVersion: Int
-        let compilerVersion: String?
-        let coverage: Coverage
-        let feeds: [Feed]
-        let cityIDs: [String]
-        let boundingBox: BoundingBox?
-
-        enum CodingKeys: String, CodingKey {
-            case id, label, file, bytes, coverage, feeds
-            case contentSHA256 = "content_sha256"
-            case gzipBytes = "gzip_bytes"
-            case fileSHA256 = "file_sha256"
-            case schemaVersion = "schema_version"
-            case compilerVersion = "compiler_version"
-            case cityIDs = "city_ids"
-            case boundingBox = "bounding_box"
-        }
-    }
-
-    public struct Patch: Encodable {
-        let from: String
-        let to: String
-        let file: String
-        let bytes: Int
-        let gzipBytes: Int
-        let fileSHA256: String
-
-        enum CodingKeys: String, CodingKey {
-            case from = "from_content_sha256"
-            case to = "to_content_sha256"
-            case file, bytes
-            case gzipBytes = "gzip_bytes"
-            case fileSHA256 = "file_sha256"
-        }
-    }
-
-    let manifestVersion = 1
     let bundles: [Bundle]
     let patches: [Patch]
-
-    enum CodingKeys: String, CodingKey {
-        case manifestVersion = "manifest_version"
-        case bundles, patches
-    }
 
     /// Describes each bundle file (they must be bundles this compiler writes) and each patch
     /// file (from `gtfs-compile diff`; read and checked whole).
@@ -115,14 +37,14 @@ public struct BundleManifest: Encodable {
             throw FatalDiagnostic(.unreadableInput, file: path, message: error.description)
         }
         return Patch(
-            from: patch.fromHash, to: patch.toHash, file: URL(fileURLWithPath: path).lastPathComponent, bytes: data.count,
-            gzipBytes: try GzipSize.of(path: path), fileSHA256: try sha256(of: [FileHandleStream(path: path)]))
+            from: patch.fromHash, to: patch.toHash, file: URL(fileURLWithPath: path).lastPathComponent, bytes: Int64(data.count),
+            gzipBytes: Int64(try GzipSize.of(path: path)), fileSHA256: try sha256(of: [FileHandleStream(path: path)]))
     }
 
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try encoder.encode(ManifestDocument(bundles: bundles, patches: patches)).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     private static func describe(_ path: String) throws -> Bundle {
@@ -173,7 +95,7 @@ public struct BundleManifest: Encodable {
         let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return Bundle(
             id: metadata["bundle_id"] ?? "", label: metadata["label"], contentSHA256: metadata["content_sha256"] ?? "",
-            file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, gzipBytes: try GzipSize.of(path: path),
+            file: URL(fileURLWithPath: path).lastPathComponent, bytes: Int64(bytes), gzipBytes: Int64(try GzipSize.of(path: path)),
             fileSHA256: try sha256(of: [FileHandleStream(path: path)]), schemaVersion: Int(metadata["schema_version"] ?? "") ?? 0,
             compilerVersion: metadata["compiler_version"],
             coverage: Coverage(

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 
 /// A download server's manifest as the store reads it (`gtfs-compile manifest` writes it;
@@ -9,17 +10,11 @@ import Foundation
 /// for entry in catalogue.bundles { print(entry.id, entry.bytes, entry.coverage.lastServiceDate ?? "-") }
 /// ```
 public struct Catalogue: Sendable, Equatable {
-    /// Service dates (YYYY-MM-DD) a bundle covers.
-    public struct Coverage: Sendable, Equatable, Codable {
+    /// Service dates (YYYY-MM-DD) a bundle covers: first and last service date, last day with a trip.
+    public struct Coverage: Sendable, Equatable {
         public let firstServiceDate: String?
         public let lastServiceDate: String?
         public let lastTripDate: String?
-
-        enum CodingKeys: String, CodingKey {
-            case firstServiceDate = "first_service_date"
-            case lastServiceDate = "last_service_date"
-            case lastTripDate = "last_trip_date"
-        }
     }
 
     /// One bundle on offer.
@@ -56,13 +51,13 @@ public struct Catalogue: Sendable, Equatable {
     /// Reads a manifest; file names are resolved against `base` (the manifest's own URL).
     /// - Throws: `StoreError.badManifest` naming the field that is wrong.
     public init(json: Data, base: URL) throws {
-        let document: Document
+        let document: ManifestDocument
         do {
-            document = try JSONDecoder().decode(Document.self, from: json)
+            document = try JSONDecoder().decode(ManifestDocument.self, from: json)
         } catch let error as DecodingError {
             throw StoreError.badManifest(Self.explain(error))
         }
-        guard document.manifestVersion == 1 else {
+        guard document.manifestVersion == ManifestDocument.version else {
             throw StoreError.badManifest("manifest_version \(document.manifestVersion) is not 1")
         }
         var seen = Set<String>()
@@ -75,7 +70,10 @@ public struct Catalogue: Sendable, Equatable {
             try Self.checkHash(bundle.fileSHA256, "file_sha256 of \(bundle.id)")
             return Entry(
                 id: bundle.id, label: bundle.label, contentHash: bundle.contentSHA256, url: try Self.resolve(bundle.file, base),
-                bytes: bundle.bytes, fileSHA256: bundle.fileSHA256, coverage: bundle.coverage, cityIDs: bundle.cityIDs)
+                bytes: bundle.bytes, fileSHA256: bundle.fileSHA256,
+                coverage: Coverage(
+                    firstServiceDate: bundle.coverage.firstServiceDate, lastServiceDate: bundle.coverage.lastServiceDate,
+                    lastTripDate: bundle.coverage.lastTripDate), cityIDs: bundle.cityIDs)
         }
         patches = try document.patches.map { patch in
             try Self.checkHash(patch.fileSHA256, "file_sha256 of patch \(patch.file)")
@@ -109,51 +107,6 @@ public struct Catalogue: Sendable, Equatable {
             return "\(path(context)): \(context.debugDescription)"
         case .dataCorrupted(let context): return "not JSON or damaged at \(path(context)): \(context.debugDescription)"
         @unknown default: return "not a manifest"
-        }
-    }
-
-    /// The JSON as written; only the fields the store uses are read.
-    private struct Document: Decodable {
-        struct Bundle: Decodable {
-            let id: String
-            let label: String?
-            let contentSHA256: String
-            let file: String
-            let bytes: Int64
-            let fileSHA256: String
-            let coverage: Coverage
-            let cityIDs: [String]
-
-            enum CodingKeys: String, CodingKey {
-                case id, label, file, bytes, coverage
-                case contentSHA256 = "content_sha256"
-                case fileSHA256 = "file_sha256"
-                case cityIDs = "city_ids"
-            }
-        }
-
-        struct Patch: Decodable {
-            let from: String
-            let to: String
-            let file: String
-            let bytes: Int64
-            let fileSHA256: String
-
-            enum CodingKeys: String, CodingKey {
-                case from = "from_content_sha256"
-                case to = "to_content_sha256"
-                case file, bytes
-                case fileSHA256 = "file_sha256"
-            }
-        }
-
-        let manifestVersion: Int
-        let bundles: [Bundle]
-        let patches: [Patch]
-
-        enum CodingKeys: String, CodingKey {
-            case manifestVersion = "manifest_version"
-            case bundles, patches
         }
     }
 }

@@ -1,0 +1,145 @@
+/// The manifest's JSON shape (`schemas/manifest.schema.json`), in one place: the compiler
+/// encodes it (`gtfs-compile manifest`), the store decodes it (`Catalogue`).
+///
+/// ```swift
+/// let document = try JSONDecoder().decode(ManifestDocument.self, from: data)
+/// ```
+package struct ManifestDocument: Codable, Sendable {
+    package struct Coverage: Codable, Sendable, Equatable {
+        package let firstServiceDate: String?
+        package let lastServiceDate: String?
+        package let lastTripDate: String?
+
+        package init(firstServiceDate: String?, lastServiceDate: String?, lastTripDate: String?) {
+            self.firstServiceDate = firstServiceDate
+            self.lastServiceDate = lastServiceDate
+            self.lastTripDate = lastTripDate
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
+        }
+    }
+
+    package struct Feed: Codable, Sendable {
+        package let feedID: String
+        package let version: String?
+        package let coverage: Coverage
+
+        package init(feedID: String, version: String?, coverage: Coverage) {
+            self.feedID = feedID
+            self.version = version
+            self.coverage = coverage
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case feedID = "feed_id"
+            case version, coverage
+        }
+    }
+
+    package struct BoundingBox: Codable, Sendable {
+        package let minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
+
+        package init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
+            (self.minLat, self.minLon, self.maxLat, self.maxLon) = (minLat, minLon, maxLat, maxLon)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case minLat = "min_lat"
+            case minLon = "min_lon"
+            case maxLat = "max_lat"
+            case maxLon = "max_lon"
+        }
+    }
+
+    package struct Bundle: Codable, Sendable {
+        package let id: String
+        package let label: String?
+        package let contentSHA256: String
+        package let file: String
+        package let bytes: Int64
+        package let gzipBytes: Int64
+        package let fileSHA256: String
+        package let schemaVersion: Int
+        package let compilerVersion: String?
+        package let coverage: Coverage
+        package let feeds: [Feed]
+        package let cityIDs: [String]
+        package let boundingBox: BoundingBox?
+
+        package init(
+            id: String, label: String?, contentSHA256: String, file: String, bytes: Int64, gzipBytes: Int64, fileSHA256: String,
+            schemaVersion: Int, compilerVersion: String?, coverage: Coverage, feeds: [Feed], cityIDs: [String], boundingBox: BoundingBox?
+        ) {
+            self.id = id
+            self.label = label
+            self.contentSHA256 = contentSHA256
+            self.file = file
+            self.bytes = bytes
+            self.gzipBytes = gzipBytes
+            self.fileSHA256 = fileSHA256
+            self.schemaVersion = schemaVersion
+            self.compilerVersion = compilerVersion
+            self.coverage = coverage
+            self.feeds = feeds
+            self.cityIDs = cityIDs
+            self.boundingBox = boundingBox
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, label, file, bytes, coverage, feeds
+            case contentSHA256 = "content_sha256"
+            case gzipBytes = "gzip_bytes"
+            case fileSHA256 = "file_sha256"
+            case schemaVersion = "schema_version"
+            case compilerVersion = "compiler_version"
+            case cityIDs = "city_ids"
+            case boundingBox = "bounding_box"
+        }
+    }
+
+    package struct Patch: Codable, Sendable {
+        package let from: String
+        package let to: String
+        package let file: String
+        package let bytes: Int64
+        package let gzipBytes: Int64
+        package let fileSHA256: String
+
+        package init(from: String, to: String, file: String, bytes: Int64, gzipBytes: Int64, fileSHA256: String) {
+            self.from = from
+            self.to = to
+            self.file = file
+            self.bytes = bytes
+            self.gzipBytes = gzipBytes
+            self.fileSHA256 = fileSHA256
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case from = "from_content_sha256"
+            case to = "to_content_sha256"
+            case file, bytes
+            case gzipBytes = "gzip_bytes"
+            case fileSHA256 = "file_sha256"
+        }
+    }
+
+    package static let version = 1
+    package let manifestVersion: Int
+    package let bundles: [Bundle]
+    package let patches: [Patch]
+
+    package init(bundles: [Bundle], patches: [Patch]) {
+        manifestVersion = Self.version
+        self.bundles = bundles
+        self.patches = patches
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case manifestVersion = "manifest_version"
+        case bundles, patches
+    }
+}
