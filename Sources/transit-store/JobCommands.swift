@@ -62,8 +62,9 @@ struct JobWatcher {
     let json: Bool
     let terminal = isatty(STDERR_FILENO) == 1
 
-    /// Throws the first failure's exit status after all jobs have ended.
-    func watch(_ jobs: [DownloadJob]) async throws {
+    /// Throws the first failure's exit status after all jobs have ended. With --json the
+    /// results go out as `{"jobs": [...]}` plus `fields`.
+    func watch(_ jobs: [DownloadJob], fields: [String: Any] = [:], sayNothingToDo: Bool = true) async throws {
         var results: [[String: Any]] = []
         var firstFailure: StoreError?
         for job in jobs {
@@ -86,8 +87,8 @@ struct JobWatcher {
             results.append(result)
             if !json { printLine("\(job.bundleID): \(final)") }
         }
-        if json { printJSON(["jobs": results]) }
-        if jobs.isEmpty && !json { printLine("nothing to do") }
+        if json { printJSON(fields.merging(["jobs": results]) { _, new in new }) }
+        if jobs.isEmpty && !json && sayNothingToDo { printLine("nothing to do") }
         if let firstFailure {
             FileHandle.standardError.write(Data("transit-store: \(firstFailure)\n".utf8))
             throw ExitCode(exitCode(for: firstFailure))
@@ -97,6 +98,6 @@ struct JobWatcher {
     private func progressLine(_ id: String, _ state: JobState) -> String {
         guard case .downloading(let done, let total) = state, total > 0 else { return "\(id): \(state.name)" }
         let percent = Int(Double(done) * 100 / Double(total))
-        return String(format: "%@: downloading %3d%%  %.1f / %.1f MB", id, percent, Double(done) / 1e6, Double(total) / 1e6)
+        return "\(id): downloading " + String(format: "%3d%%  %.1f / %.1f MB", percent, Double(done) / 1e6, Double(total) / 1e6)
     }
 }

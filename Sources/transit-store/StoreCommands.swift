@@ -4,7 +4,10 @@ import TransitStore
 
 struct ManifestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "manifest", abstract: "Fetch the manifest (http, https, file URL or path) and keep it as the last good one.")
+        commandName: "manifest",
+        abstract:
+            "Fetch the manifest (http, https, file URL or path) and keep it as the last good one; with automatic updates on, run the updates it brings."
+    )
 
     @OptionGroup var options: StoreOptions
 
@@ -17,13 +20,11 @@ struct ManifestCommand: AsyncParsableCommand {
             let location = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
             guard let location else { throw StoreError.badManifest("\"\(url)\" is not a URL") }
             let catalogue = try await store.refreshCatalogue(from: location)
-            let queued = try await store.pendingJobs().count
-            if options.json {
-                printJSON(["bundles": catalogue.bundles.count, "patches": catalogue.patches.count, "pending_jobs": queued])
-            } else {
-                printLine("\(catalogue.bundles.count) bundles, \(catalogue.patches.count) patches")
-                if queued > 0 { printLine("\(queued) jobs pending: run `transit-store --dir \(options.dir) resume`") }
-            }
+            // With automatic updates on, the updates it queued run now, in this process.
+            let updates = try await store.preferences().autoUpdate ? try await store.resumePendingJobs() : []
+            if !options.json { printLine("\(catalogue.bundles.count) bundles, \(catalogue.patches.count) patches") }
+            try await JobWatcher(json: options.json).watch(
+                updates, fields: ["bundles": catalogue.bundles.count, "patches": catalogue.patches.count], sayNothingToDo: false)
         }
     }
 }

@@ -77,6 +77,12 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(update.stdout, "metro: done\n", update.stderr)
         let requested = try await site.server.log().map(\.path)
         XCTAssertEqual(requested.last, "/metro-1-2.patch")
+        // With automatic updates on, fetching a manifest runs the updates it brings (here v1 again, the whole file).
+        XCTAssertEqual(try store(folder, ["prefs", "--auto-update", "true"]).status, 0)
+        let automatic = try store(folder, ["manifest", site.server.url("v1.json").absoluteString])
+        XCTAssertEqual(automatic.stdout, "3 bundles, 0 patches\nmetro: done\n", automatic.stderr)
+        let back = try store(folder, ["status", "--json"]).json["bundles"] as? [[String: Any]]
+        XCTAssertEqual(back?.first?["content_sha256"] as? String, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
         XCTAssertEqual(try store(folder, ["remove", "metro"]).stdout, "removed metro\n")
         XCTAssertEqual(try store(folder, ["remove", "metro"]).status, 3)
     }
