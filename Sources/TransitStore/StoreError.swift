@@ -21,7 +21,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case install(String)
     /// The state file or the store's folder cannot be used.
     case storage(String)
-    case cancelled
 
     /// A short stable code for programs (the command line's `--json` output).
     public var code: String {
@@ -34,7 +33,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .overBudget: return "over_budget"
         case .install: return "install"
         case .storage: return "storage"
-        case .cancelled: return "cancelled"
         }
     }
 
@@ -52,7 +50,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 "\(id): needs \(needed) more bytes, but the budget is \(budget) bytes: bundles downloaded explicitly use \(explicitBytes) and cached ones that could be evicted \(evictable)"
         case .install(let reason): return "install failed: \(reason)"
         case .storage(let reason): return "store: \(reason)"
-        case .cancelled: return "cancelled"
         }
     }
 }

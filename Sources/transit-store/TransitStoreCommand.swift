@@ -68,7 +68,7 @@ struct StoreOptions: ParsableArguments {
 /// Exit statuses, as the command's help lists them.
 func exitCode(for error: StoreError) -> Int32 {
     switch error {
-    case .transfer, .hashMismatch, .install, .cancelled: return 1
+    case .transfer, .hashMismatch, .install: return 1
     case .overBudget: return 2
     case .unknownBundle, .noCatalogue: return 3
     case .badManifest: return 4
