@@ -21,8 +21,26 @@ final class FileSink: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Readies the file for a response's body, the same for every transport: a 206 must
+    /// continue at `offset` (Content-Range "bytes OFFSET-..."); a 200 (a first request, or a
+    /// server that ignored Range) starts the file over; any other status is the server's failure.
+    func begin(status: Int, contentRange: String?, url: URL) throws {
+        switch status {
+        case 206 where offset > 0:
+            guard contentRange?.hasPrefix("bytes \(offset)-") == true else {
+                try restart()
+                throw TransportError(
+                    "\(url.absoluteString): answered range \"\(contentRange ?? "")\" for bytes=\(offset)-", transient: true)
+            }
+        case 200:
+            if offset > 0 { try restart() }
+        default:
+            throw TransportError.http(status, url)
+        }
+    }
+
     /// Empties the file: the server is sending the whole resource.
-    func restart() throws {
+    private func restart() throws {
         guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw failure() }
         offset = 0
     }

@@ -128,17 +128,7 @@ private final class HTTPConnection: @unchecked Sendable {
             headerEnd = Self.endOfHeaders(buffer, filled)
         }
         let head = try Response(String(decoding: buffer[0..<headerEnd!], as: UTF8.self), url: url)
-        switch head.status {
-        case 206 where sink.offset > 0:
-            guard head.rangeStart == sink.offset else {
-                try sink.restart()
-                throw failure("answered a range from \(head.rangeStart ?? -1) for bytes=\(sink.offset)-", transient: true)
-            }
-        case 200:
-            if sink.offset > 0 { try sink.restart() }  // the server ignored Range: everything again
-        default:
-            throw TransportError.http(head.status, url)
-        }
+        try sink.begin(status: head.status, contentRange: head.contentRange, url: url)
         guard !head.chunked else { throw failure("chunked responses are not supported for bundle files", transient: false) }
         let end = head.contentLength.map { sink.offset + $0 }
         var body = buffer.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[headerEnd!..<filled]) }
@@ -199,7 +189,7 @@ private final class HTTPConnection: @unchecked Sendable {
     struct Response {
         let status: Int
         let contentLength: Int64?
-        let rangeStart: Int64?
+        let contentRange: String?
         let chunked: Bool
 
         init(_ text: String, url: URL) throws {
@@ -215,10 +205,7 @@ private final class HTTPConnection: @unchecked Sendable {
                 fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
             contentLength = fields["content-length"].flatMap { Int64($0) }
-            // "bytes 1000-4999/5000"
-            rangeStart = fields["content-range"].flatMap { range in
-                range.split(separator: " ").dropFirst().first?.split(separator: "-").first.flatMap { Int64($0) }
-            }
+            contentRange = fields["content-range"]
             chunked = fields["transfer-encoding"]?.lowercased().contains("chunked") == true
         }
     }

@@ -141,21 +141,9 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         touch()
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        let http = response as? HTTPURLResponse
         do {
-            switch status {
-            case 206 where sink.offset > 0:
-                let range = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Range") ?? ""
-                guard range.hasPrefix("bytes \(sink.offset)-") else {
-                    try sink.restart()
-                    throw TransportError("\(url.absoluteString): answered range \"\(range)\" for bytes=\(sink.offset)-", transient: true)
-                }
-            case 200:
-                // A server that ignores Range sends everything again: start over.
-                if sink.offset > 0 { try sink.restart() }
-            default:
-                throw TransportError.http(status, url)
-            }
+            try sink.begin(status: http?.statusCode ?? 200, contentRange: http?.value(forHTTPHeaderField: "Content-Range"), url: url)
             if response.expectedContentLength >= 0 { expectedEnd = sink.offset + response.expectedContentLength }
             completionHandler(.allow)
         } catch {
