@@ -316,13 +316,7 @@ public actor BundleStore {
             try state.setPreference("stale_days", String(preferences.staleDays))
         }
         guard let max = preferences.maxBytes else { return }
-        var installed = try state.installed()
-        var total = installed.reduce(0) { $0 + $1.bytes }
-        installed.sort { ($0.lastAccessedAt, $0.id) < ($1.lastAccessedAt, $1.id) }
-        for bundle in installed where total > max && !bundle.explicit {
-            try remove(bundle.id)
-            total -= bundle.bytes
-        }
+        for id in StorageBudget(maxBytes: max).cachedToEvict(try state.installed(), keeping: max) { try remove(id) }
     }
 
     private func write<T>(_ body: () throws -> T) throws -> T {

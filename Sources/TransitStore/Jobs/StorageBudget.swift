@@ -12,14 +12,20 @@ struct StorageBudget {
         let total = installed.reduce(0) { $0 + $1.bytes }
         if total + needed <= maxBytes { return [] }
         let explicitBytes = installed.filter(\.explicit).reduce(0) { $0 + $1.bytes }
-        let cached = installed.filter { !$0.explicit }.sorted { ($0.lastAccessedAt, $0.id) < ($1.lastAccessedAt, $1.id) }
         guard explicitBytes + needed <= maxBytes else {
             throw StoreError.overBudget(
                 id: id, needed: needed, budget: maxBytes, explicitBytes: explicitBytes, evictableBytes: total - explicitBytes)
         }
-        var remaining = total
+        return cachedToEvict(installed, keeping: maxBytes - needed)
+    }
+
+    /// Cached bundles, least recently accessed first, until the rest use at most `limit`
+    /// bytes (or none is left: explicit ones are never chosen).
+    func cachedToEvict(_ installed: [StoreState.Installed], keeping limit: Int64) -> [String] {
+        var remaining = installed.reduce(0) { $0 + $1.bytes }
         var chosen: [String] = []
-        for bundle in cached where remaining + needed > maxBytes {
+        let cached = installed.filter { !$0.explicit }.sorted { ($0.lastAccessedAt, $0.id) < ($1.lastAccessedAt, $1.id) }
+        for bundle in cached where remaining > limit {
             chosen.append(bundle.id)
             remaining -= bundle.bytes
         }
