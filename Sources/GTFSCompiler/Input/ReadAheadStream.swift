@@ -10,6 +10,8 @@ final class ReadAheadStream: ByteStream {
         var finished = false
         var failure: Error?
         var cancelled = false
+        /// Set by the producer thread as its last act; `deinit` waits for it.
+        var exited = false
     }
 
     private let shared = Shared()
@@ -22,6 +24,12 @@ final class ReadAheadStream: ByteStream {
         let shared = self.shared
         let box = UncheckedBox(source)
         Thread.detachNewThread {
+            defer {
+                shared.condition.lock()
+                shared.exited = true
+                shared.condition.broadcast()
+                shared.condition.unlock()
+            }
             while true {
                 var chunk = [UInt8](repeating: 0, count: chunkSize)
                 var count = 0
@@ -54,10 +62,13 @@ final class ReadAheadStream: ByteStream {
         }
     }
 
+    /// Stops the producer and waits for its thread to end (it finishes the chunk it is
+    /// reading, at most `chunkSize` bytes), so no reader thread outlives the stream.
     deinit {
         shared.condition.lock()
         shared.cancelled = true
         shared.condition.broadcast()
+        while !shared.exited { shared.condition.wait() }
         shared.condition.unlock()
     }
 
