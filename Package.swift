@@ -13,7 +13,11 @@ let package = Package(
         .executable(name: "transit-store", targets: ["transit-store"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The store's HTTP client on Linux (Apple platforms use URLSession): README "HTTP client".
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -28,7 +32,15 @@ let package = Package(
         .target(name: "GTFSCompiler", dependencies: ["BundleFormat", "TransitJSON", "CZlib"]),
         .target(name: "TransitRuntime", dependencies: ["BundleFormat"]),
         // The on-device store: download, verify, update and evict bundles (no compiler inside).
-        .target(name: "TransitStore", dependencies: ["TransitRuntime", "BundleFormat"]),
+        .target(
+            name: "TransitStore",
+            dependencies: [
+                "TransitRuntime", "BundleFormat", "CZlib",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux])),
+            ]),
         .executableTarget(
             name: "gtfs-compile",
             dependencies: [
@@ -43,7 +55,11 @@ let package = Package(
             name: "transit-store",
             dependencies: ["TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Download, hashing and start-up timings of the store for `make bench`.
-        .executableTarget(name: "store-bench", dependencies: ["TransitStore"]),
+        .executableTarget(
+            name: "store-bench",
+            dependencies: [
+                "TransitStore", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+            ]),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.

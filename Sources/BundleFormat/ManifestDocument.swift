@@ -59,7 +59,7 @@ package struct ManifestDocument: Codable, Sendable {
         package let id: String
         package let label: String?
         package let contentSHA256: String
-        package let file: String
+        package var file: String
         package let bytes: Int64
         package let gzipBytes: Int64
         package let fileSHA256: String
@@ -104,7 +104,7 @@ package struct ManifestDocument: Codable, Sendable {
     package struct Patch: Codable, Sendable {
         package let from: String
         package let to: String
-        package let file: String
+        package var file: String
         package let bytes: Int64
         package let gzipBytes: Int64
         package let fileSHA256: String

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitRuntime
 
@@ -5,6 +6,12 @@ import TransitRuntime
 /// verifies and installs bundles, keeps them fresh with patches, evicts cached ones under a
 /// storage budget, and remembers all that in its own state file. Safe to use from many tasks;
 /// jobs run one at a time in the order they were asked for.
+///
+/// Several processes may share one folder (an app and its widget, two scripts): jobs live in
+/// the shared state, and one store at a time runs them (it holds the folder's `jobs.lock`; the
+/// others wait for it, and learn from the state how their jobs ended). Installs, removals and
+/// start-up's checks take the folder's `state.lock`, so a `remove` in one process is never
+/// undone by an update finishing in another.
 ///
 /// ```swift
 /// let store = try BundleStore(directory: appSupport + "/transit")
@@ -16,6 +23,10 @@ import TransitRuntime
 public actor BundleStore {
     let files: BundleFiles
     let state: StoreState
+    /// Held while this store runs jobs (one runner per folder).
+    private let jobsLock: FolderLock
+    /// Held for steps that change files and state together.
+    private let stateLock: FolderLock
     private let fetcher: FileFetcher
     private var catalogue: Catalogue?
     private var jobs: [String: DownloadJob] = [:]
@@ -29,25 +40,41 @@ public actor BundleStore {
     /// changed is re-read (its content hash verified) and the state follows the file. A lost
     /// or damaged state file is rebuilt from the bundles present, which are then counted as
     /// explicit downloads (so never evicted without the user). Pending jobs wait for
-    /// `resumePendingJobs()`. The default transport reads `http:` over a socket and everything
-    /// else through URLSession (`SocketHTTPTransport`).
-    public init(directory: String, transport: any StoreTransport = SocketHTTPTransport(), retries: RetryPolicy = RetryPolicy())
-        throws
-    {
-        files = try BundleFiles(root: directory)
-        state = try StoreState(path: files.statePath)
+    /// `resumePendingJobs()`. Temporary and partial files are only cleaned up when no other
+    /// process is running this folder's jobs. A full disk does not stop a store from opening:
+    /// reading works, and so does `remove`.
+    public init(
+        directory: String, transport: any StoreTransport = BundleStore.defaultTransport(), retries: RetryPolicy = RetryPolicy()
+    ) throws {
+        let files = try BundleFiles(root: directory)
+        let state = try StoreState(path: files.statePath)
+        let jobsLock = FolderLock(path: files.root + "/jobs.lock")
+        let stateLock = FolderLock(path: files.root + "/state.lock")
+        self.files = files
+        self.state = state
+        self.jobsLock = jobsLock
+        self.stateLock = stateLock
         fetcher = FileFetcher(transport: transport, retries: retries)
         do {
-            let pending = try state.pending()
-            files.removeLeftovers(keepingPartsOf: Set(pending.map(\.id)))
-            try StoreRecovery(files: files, state: state).reconcile(pending: pending)
-            if let saved = try state.catalogue(), let base = URL(string: saved.source) {
+            try stateLock.withLock {
+                let pending = try state.pending()
+                if try jobsLock.tryLock() {
+                    files.removeLeftovers(keepingPartsOf: Set(pending.map(\.id)))
+                    jobsLock.unlock()
+                }
+                do {
+                    try StoreRecovery(files: files, state: state).reconcile(pending: pending)
+                } catch let error as SQLiteError where error.code & 0xff == 13 {
+                    // A full disk: the check's changes wait for the next start; reading goes on.
+                }
+            }
+            if let saved = try state.catalogue(), let base = URL(string: saved.base) {
                 catalogue = try? Catalogue(json: Data(saved.json), base: base)
             }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.storage("\(files.statePath): \(error)")
+            throw StoreError.storage("\(files.statePath): \(StoreState.explain(error))")
         }
     }
 
@@ -58,14 +85,14 @@ public actor BundleStore {
     /// automatic updates on, bundles it has newer versions of are queued.
     @discardableResult
     public func refreshCatalogue(from url: URL) async throws -> Catalogue {
-        let data: Data
-        do {
-            data = try await fetcher.transport.fetch(url)
-        } catch let error as TransportError {
-            throw StoreError.transfer(error.message, transient: error.transient)
+        let fetched = try await fetcher.fetch(url)
+        // File names resolve against where the manifest came from after redirects.
+        let fresh = try Catalogue(json: fetched.data, base: fetched.url)
+        try write {
+            try state.saveCatalogue(
+                source: url.absoluteString, base: fetched.url.absoluteString, fetchedAt: Date().timeIntervalSince1970,
+                json: [UInt8](fetched.data))
         }
-        let fresh = try Catalogue(json: data, base: url)
-        try write { try state.saveCatalogue(source: url.absoluteString, fetchedAt: Date().timeIntervalSince1970, json: [UInt8](data)) }
         catalogue = fresh
         if try preferences().autoUpdate { _ = try updateAll() }
         return fresh
@@ -102,14 +129,16 @@ public actor BundleStore {
         return started
     }
 
-    /// Starts the jobs a previous run left unfinished (not the paused ones).
+    /// Starts the jobs a previous run left unfinished (not the paused ones, nor those whose
+    /// last attempt failed: `download` or `resume` asks for those again).
     public func resumePendingJobs() throws -> [DownloadJob] {
-        try state.pending().filter { !$0.paused }.map { startJob($0.id) }
+        try state.pending().filter(\.isRunnable).map { startJob($0.id) }
     }
 
-    /// The jobs not finished yet, in the order they run.
-    public func pendingJobs() throws -> [(id: String, explicit: Bool, paused: Bool)] {
-        try state.pending().map { ($0.id, $0.explicit, $0.paused) }
+    /// The jobs not finished yet, in the order they run; `failure` says why the last attempt
+    /// of a waiting job failed (its partial file is kept for the next attempt).
+    public func pendingJobs() throws -> [(id: String, explicit: Bool, paused: Bool, failure: String?)] {
+        try state.pending().map { ($0.id, $0.explicit, $0.paused, $0.failure) }
     }
 
     /// Stops a job, keeping what it downloaded; `resume` continues it with HTTP Range.
@@ -123,7 +152,8 @@ public actor BundleStore {
     }
 
     public func resume(_ id: String) throws -> DownloadJob {
-        try write { try state.setPaused(id, false) }
+        guard let pending = try state.pending(id) else { throw StoreError.unknownBundle(id) }
+        try write { try state.enqueue(StoreState.Pending(id: id, explicit: pending.explicit, paused: false)) }
         return startJob(id)
     }
 
@@ -153,16 +183,29 @@ public actor BundleStore {
         return job
     }
 
-    /// Runs pending jobs one after another until none is left.
+    /// Runs pending jobs one after another until none is left. Another store (in this process
+    /// or another) may be running the folder's jobs: then this one waits for the folder's job
+    /// lock, and meanwhile reads from the state how the jobs it was asked for ended.
     private func work() async {
-        while let next = try? state.pending().first(where: { !$0.paused }) {
+        defer { worker = nil }
+        while (try? jobsLock.tryLock()) != true {
+            settleJobsRunElsewhere()
+            guard jobs.values.contains(where: { !$0.state.isStopped }) else { return }
+            do { try await Task.sleep(nanoseconds: 100_000_000) } catch { return }
+        }
+        defer { jobsLock.unlock() }
+        while let next = try? state.pending().first(where: \.isRunnable) {
             let job = job(next.id)
             let task = Task { try await self.perform(next, job) }
             running = (next.id, task)
             let outcome: JobState
+            var kept: FileFetcher.Failure?
             do {
                 try await task.value
                 outcome = .done
+            } catch let failure as FileFetcher.Failure {
+                outcome = .failed(failure.error)
+                kept = failure.keptPart ? failure : nil
             } catch let error as StoreError {
                 outcome = .failed(error)
             } catch is CancellationError {
@@ -172,13 +215,35 @@ public actor BundleStore {
             }
             running = nil
             let stop = stopping.removeValue(forKey: next.id)
-            if outcome != .paused {
+            if let kept, stop == nil {
+                // Retries exhausted after some bytes arrived: the job waits with its partial
+                // file for the next attempt (`download` or `resume` asks for it again).
+                try? write { try state.fail(next.id, reason: kept.error.description, resumeData: kept.resumeData) }
+            } else if outcome != .paused {
                 try? write { try state.finish(next.id) }
                 if stop == .cancelled || outcome.isFinal && outcome != .done { files.removeParts(of: next.id) }
             }
             job.set(outcome)
         }
-        worker = nil
+        settleJobsRunElsewhere()
+    }
+
+    /// Ends the job handles of this store whose jobs another store ran: done when the state
+    /// has the manifest's version installed, failed with the recorded reason otherwise.
+    private func settleJobsRunElsewhere() {
+        guard let pending = try? state.pending(), let installed = try? state.installed() else { return }
+        for (id, job) in jobs where !job.state.isStopped && running?.id != id {
+            if let row = pending.first(where: { $0.id == id }) {
+                if let failure = row.failure { job.set(.failed(.transfer(failure, transient: true))) }
+                continue
+            }
+            let want = catalogue?.entry(id)?.contentHash
+            if let have = installed.first(where: { $0.id == id }), have.contentHash == want {
+                job.set(.done)
+            } else {
+                job.set(.failed(.install("\(id): the job ended in another process without installing this version")))
+            }
+        }
     }
 
     /// Downloads (or patches) and installs one bundle.
@@ -186,10 +251,8 @@ public actor BundleStore {
         guard let catalogue else { throw StoreError.noCatalogue }
         guard let entry = catalogue.entry(pending.id) else { throw StoreError.unknownBundle(pending.id) }
         let installed = try state.installed(pending.id)
-        let explicit = pending.explicit || installed?.explicit == true
-        if var installed, installed.contentHash == entry.contentHash {
-            installed.explicit = explicit
-            try write { try state.save(installed) }
+        if installed?.contentHash == entry.contentHash {
+            try installing(entry) { _ in }
             return
         }
         let budget = try preferences().maxBytes.map(StorageBudget.init)
@@ -200,23 +263,31 @@ public actor BundleStore {
         if let installed, let patch = catalogue.patch(from: installed.contentHash, to: entry), patch.bytes < entry.bytes {
             let part = files.partPath(entry.id, fileSHA256: patch.fileSHA256)
             do {
-                try await fetcher.fetch(patch.url, bytes: patch.bytes, sha256: patch.fileSHA256, into: part, id: entry.id, report: report)
+                try await fetcher.fetch(
+                    patch.url, bytes: patch.bytes, sha256: patch.fileSHA256, into: part, id: entry.id, resumeData: nil,
+                    report: report)
                 job.set(.installing)
-                try evict(for: entry, budget: budget)
-                let path = files.bundlePath(entry.id)
-                _ = try await Task.detached { try BundleUpdate.apply(patch: part, to: path) }.value
+                try installing(entry) { budget in
+                    try evict(for: entry, budget: budget)
+                    _ = try BundleUpdate.apply(patch: part, to: files.bundlePath(entry.id))
+                }
                 try? FileManager.default.removeItem(atPath: part)
-                try record(entry, explicit: explicit, previous: installed)
                 return
+            } catch let failure as FileFetcher.Failure {
+                if case .storage = failure.error { throw failure }
+                try? FileManager.default.removeItem(atPath: part)  // fall back to the whole file
             } catch let error as StoreError {
                 if case .overBudget = error { throw error }
-                try? FileManager.default.removeItem(atPath: part)  // fall back to the whole file
+                if case .storage = error { throw error }
+                try? FileManager.default.removeItem(atPath: part)
             } catch is TransitError {
                 try? FileManager.default.removeItem(atPath: part)
             }
         }
         let part = files.partPath(entry.id, fileSHA256: entry.fileSHA256)
-        try await fetcher.fetch(entry.url, bytes: entry.bytes, sha256: entry.fileSHA256, into: part, id: entry.id, report: report)
+        try await fetcher.fetch(
+            entry.url, bytes: entry.bytes, sha256: entry.fileSHA256, into: part, id: entry.id, resumeData: pending.resumeData,
+            report: report)
         job.set(.installing)
         do {
             let contentHash = try TransitBundle(path: part).info().contentHash
@@ -227,30 +298,43 @@ public actor BundleStore {
             try? FileManager.default.removeItem(atPath: part)
             throw StoreError.install("\(entry.id): \(error)")
         }
-        try evict(for: entry, budget: budget)
-        try files.install(part, as: entry.id)
-        try record(entry, explicit: explicit, previous: installed)
+        try installing(entry) { budget in
+            try evict(for: entry, budget: budget)
+            try files.install(part, as: entry.id)
+        }
     }
 
+    /// The install step, holding the folder's state lock: the job must still be asked for
+    /// (a `remove` or `cancel` anywhere ends it), `put` puts the file in place, and the row is
+    /// written with the explicit flag as it is now (a `download --explicit` that came while
+    /// the job ran counts).
+    private func installing(_ entry: Catalogue.Entry, put: (StorageBudget?) throws -> Void) throws {
+        try stateLock.withLock {
+            guard let job = try state.pending(entry.id), job.isRunnable else { throw CancellationError() }
+            let previous = try state.installed(entry.id)
+            let budget = try preferences().maxBytes.map(StorageBudget.init)
+            if previous?.contentHash != entry.contentHash { try put(budget) }
+            let path = files.bundlePath(entry.id)
+            guard let stat = BundleFiles.stat(path) else { throw StoreError.install("\(path) vanished after install") }
+            let now = Date().timeIntervalSince1970
+            let keep = previous?.contentHash == entry.contentHash
+            let bundle = StoreState.Installed(
+                id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: job.explicit || previous?.explicit == true,
+                downloadedAt: keep ? previous?.downloadedAt ?? now : now, lastAccessedAt: previous?.lastAccessedAt ?? now,
+                firstServiceDate: entry.coverage.firstServiceDate, lastServiceDate: entry.coverage.lastServiceDate,
+                modified: stat.modified)
+            try write {
+                try state.save(bundle)
+                try state.finish(entry.id)
+            }
+        }
+    }
+
+    /// Evicts cached bundles so that `entry` fits; the caller holds the state lock.
     private func evict(for entry: Catalogue.Entry, budget: StorageBudget?) throws {
         guard let budget else { return }
         let others = try state.installed().filter { $0.id != entry.id }
-        for id in try budget.evictions(for: entry.id, needed: entry.bytes, installed: others) { try remove(id) }
-    }
-
-    /// Writes the installed bundle's row and ends its job in one transaction.
-    private func record(_ entry: Catalogue.Entry, explicit: Bool, previous: StoreState.Installed?) throws {
-        let path = files.bundlePath(entry.id)
-        guard let stat = BundleFiles.stat(path) else { throw StoreError.install("\(path) vanished after install") }
-        let now = Date().timeIntervalSince1970
-        let bundle = StoreState.Installed(
-            id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: explicit, downloadedAt: now,
-            lastAccessedAt: previous?.lastAccessedAt ?? now, firstServiceDate: entry.coverage.firstServiceDate,
-            lastServiceDate: entry.coverage.lastServiceDate, modified: stat.modified)
-        try write {
-            try state.save(bundle)
-            try state.finish(entry.id)
-        }
+        for id in try budget.evictions(for: entry.id, needed: entry.bytes, installed: others) { try removeHoldingLock(id) }
     }
 
     // MARK: - Installed bundles
@@ -260,16 +344,31 @@ public actor BundleStore {
     /// if an update or a removal replaces the file meanwhile.
     public func open(_ id: String) throws -> TransitBundle {
         guard try state.installed(id) != nil else { throw StoreError.unknownBundle(id) }
-        try write { try state.touch(id, at: Date().timeIntervalSince1970) }
+        // The access time steers eviction only: on a full disk the bundle still opens.
+        try? write { try state.touch(id, at: Date().timeIntervalSince1970) }
         do { return try TransitBundle(path: files.bundlePath(id)) } catch { throw StoreError.install("\(id): \(error)") }
     }
 
-    /// Removes an installed bundle (and any job for it): its bytes no longer count at once;
-    /// readers that have it open keep their file until they release it.
+    /// Removes an installed bundle (and any job for it, here or in another process): its
+    /// bytes no longer count at once; readers that have it open keep their file until they
+    /// release it. Works on a full disk (the file goes first, freeing its space).
     public func remove(_ id: String) throws {
-        guard try state.installed(id) != nil else { throw StoreError.unknownBundle(id) }
+        try stateLock.withLock {
+            guard try state.installed(id) != nil || state.pending(id) != nil else { throw StoreError.unknownBundle(id) }
+            try removeHoldingLock(id)
+        }
+        if running?.id == id {
+            stopping[id] = .cancelled
+            running?.task.cancel()
+        }
+    }
+
+    private func removeHoldingLock(_ id: String) throws {
         try files.remove(id)
-        try write { try state.forget(id) }
+        try write {
+            try state.forget(id)
+            try state.finish(id)
+        }
     }
 
     /// Every installed bundle with its staleness on `date` (default: now, in the device's time zone).
@@ -316,12 +415,14 @@ public actor BundleStore {
             try state.setPreference("stale_days", String(preferences.staleDays))
         }
         guard let max = preferences.maxBytes else { return }
-        for id in StorageBudget(maxBytes: max).cachedToEvict(try state.installed(), keeping: max) { try remove(id) }
+        try stateLock.withLock {
+            for id in StorageBudget(maxBytes: max).cachedToEvict(try state.installed(), keeping: max) { try removeHoldingLock(id) }
+        }
     }
 
     private func write<T>(_ body: () throws -> T) throws -> T {
         do { return try state.transaction(body) } catch let error as StoreError { throw error } catch {
-            throw StoreError.storage("\(files.statePath): \(error)")
+            throw StoreError.storage("\(files.statePath): \(StoreState.explain(error))")
         }
     }
 }

@@ -32,7 +32,11 @@ enum StoreBench {
     }
 
     static func download(_ url: URL, bytes: Int64) async throws {
-        for transport in [SocketHTTPTransport() as any StoreTransport, URLSessionTransport()] {
+        var transports: [any StoreTransport] = [URLSessionTransport()]
+        #if canImport(AsyncHTTPClient)
+            transports.insert(HTTPClientTransport(), at: 0)
+        #endif
+        for transport in transports {
             try await download(url, bytes: bytes, with: transport)
         }
     }
@@ -40,10 +44,11 @@ enum StoreBench {
     static func download(_ url: URL, bytes: Int64, with transport: any StoreTransport) async throws {
         let path = NSTemporaryDirectory() + "/store-bench-\(getpid()).part"
         var best = Double.infinity
+        var wire: Int64?
         for _ in 0..<5 {
             try? FileManager.default.removeItem(atPath: path)
             let start = DispatchTime.now().uptimeNanoseconds
-            try await transport.download(url, to: path, resumingAt: 0) { _ in }
+            wire = try await transport.download(url, to: path, resumeData: nil) { _ in }.bytesOnWire
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -51,7 +56,8 @@ enum StoreBench {
         guard bytes == 0 || Int64(size) == bytes else { throw CocoaError(.fileReadCorruptFile) }
         print(
             "\(type(of: transport)): "
-                + String(format: "%.1f MB in %.3f s = %.0f MB/s", Double(size) / 1e6, best, Double(size) / 1e6 / best))
+                + String(format: "%.1f MB in %.3f s = %.0f MB/s", Double(size) / 1e6, best, Double(size) / 1e6 / best)
+                + (wire.map { " (\($0) bytes on the wire)" } ?? ""))
     }
 
     static func sha256(_ path: String) throws {

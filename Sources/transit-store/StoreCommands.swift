@@ -122,7 +122,9 @@ struct StatusCommand: AsyncParsableCommand {
             if options.json {
                 printJSON([
                     "bundles": bundles.map(\.json), "used_bytes": used, "max_bytes": preferences.maxBytes.map { $0 as Any } ?? NSNull(),
-                    "pending_jobs": pending.map { ["id": $0.id, "explicit": $0.explicit, "paused": $0.paused] },
+                    "pending_jobs": pending.map {
+                        ["id": $0.id, "explicit": $0.explicit, "paused": $0.paused, "failure": $0.failure ?? NSNull()] as [String: Any]
+                    },
                 ])
                 return
             }
@@ -133,7 +135,10 @@ struct StatusCommand: AsyncParsableCommand {
                 )
             }
             printLine("\(bundles.count) bundles, \(used) bytes" + (preferences.maxBytes.map { " of \($0)" } ?? ""))
-            for job in pending { printLine("pending: \(job.id)\(job.paused ? " (paused)" : "")") }
+            for job in pending {
+                let note = job.failure.map { " (failed: \($0); `download \(job.id)` tries again from the bytes kept)" } ?? ""
+                printLine("pending: \(job.id)\(job.paused ? " (paused)" : "")\(note)")
+            }
         }
     }
 }
@@ -153,6 +158,11 @@ struct PrefsCommand: AsyncParsableCommand {
     @Option(help: "Days before the end of coverage from which a bundle counts as stale.")
     var staleDays: Int?
 
+    func validate() throws {
+        if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 (no limit) or more, not \(maxBytes)") }
+        if let staleDays, staleDays < 0 { throw ValidationError("--stale-days must not be negative, not \(staleDays)") }
+    }
+
     func run() async throws {
         try await reportingErrors(json: options.json) {
             let store = try options.open()
@@ -162,8 +172,19 @@ struct PrefsCommand: AsyncParsableCommand {
             if let staleDays { preferences.staleDays = staleDays }
             if maxBytes != nil || autoUpdate != nil || staleDays != nil { try await store.setPreferences(preferences) }
             let max: Any = preferences.maxBytes.map { $0 as Any } ?? NSNull()
+            // Explicit bundles are never evicted: a budget below them is kept, and said.
+            let explicitBytes = try await store.status().filter(\.explicit).reduce(Int64(0)) { $0 + $1.bytes }
+            var warning: String?
+            if let limit = preferences.maxBytes, explicitBytes > limit {
+                warning =
+                    "bundles downloaded explicitly use \(explicitBytes) bytes, more than the budget of \(limit): they stay until removed, and new downloads will be refused"
+                FileHandle.standardError.write(Data("transit-store: warning: \(warning!)\n".utf8))
+            }
             if options.json {
-                printJSON(["max_bytes": max, "auto_update": preferences.autoUpdate, "stale_days": preferences.staleDays])
+                printJSON([
+                    "max_bytes": max, "auto_update": preferences.autoUpdate, "stale_days": preferences.staleDays,
+                    "warning": warning ?? NSNull(),
+                ])
             } else {
                 printLine(
                     "max bytes: \(preferences.maxBytes.map(String.init) ?? "no limit")\nauto update: \(preferences.autoUpdate)\nstale days: \(preferences.staleDays)"

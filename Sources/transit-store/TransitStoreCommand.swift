@@ -17,17 +17,15 @@ struct TransitStoreCommand: AsyncParsableCommand {
             RemoveCommand.self, StatusCommand.self, PrefsCommand.self, OpenCommand.self,
         ])
 
-    /// Accepts the store's folder before the subcommand (`transit-store --dir DIR status`), as
-    /// the usage shows it; the parser reads a subcommand's options after its name.
+    static var subcommandNames: Set<String> {
+        Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+    }
+
+    /// Accepts the shared options before the subcommand as well as after it
+    /// (`transit-store --dir DIR --json status`); the parser reads a subcommand's options after
+    /// its name, so those before it are moved there.
     static func main() async {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--dir", arguments.count >= 3 {
-            arguments.insert(contentsOf: arguments[0...1], at: 3)
-            arguments.removeFirst(2)
-        } else if let first = arguments.first, first.hasPrefix("--dir="), arguments.count >= 2 {
-            arguments.insert(first, at: 2)
-            arguments.removeFirst()
-        }
+        let arguments = StoreOptions.movingSharedOptions(Array(CommandLine.arguments.dropFirst()), subcommands: subcommandNames)
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? AsyncParsableCommand {
@@ -43,13 +41,31 @@ struct TransitStoreCommand: AsyncParsableCommand {
 
 /// Options every subcommand shares.
 struct StoreOptions: ParsableArguments {
+    /// The shared options that take a value (the others are flags).
+    static let valued: Set<String> = ["--dir", "--timeout", "--retries", "--retry-pause", "--ca-file"]
+
+    /// Moves the options written before the subcommand's name to just after it.
+    static func movingSharedOptions(_ arguments: [String], subcommands: Set<String>) -> [String] {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if subcommands.contains(argument) {
+                guard index > 0 else { return arguments }
+                return [argument] + arguments[..<index] + arguments[(index + 1)...]
+            }
+            guard argument.hasPrefix("-") else { return arguments }
+            index += valued.contains(argument) ? 2 : 1
+        }
+        return arguments
+    }
+
     @Option(help: "The store's folder (created when missing).")
     var dir: String
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: "Seconds without a byte before a request is retried.")
+    @Option(help: "Seconds without a byte (or to connect) before a request fails and is retried; manifest and files alike.")
     var timeout: Double = 30
 
     @Option(help: "Retries of a transient failure (connection lost, 5xx, time-out).")
@@ -58,9 +74,18 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "Seconds before the first retry (doubling each time).")
     var retryPause: Double = 0.5
 
+    @Option(help: ArgumentHelp("A PEM certificate to trust besides the system's (a private CA); repeatable.", valueName: "FILE"))
+    var caFile: [String] = []
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
+        guard retryPause >= 0 else { throw ValidationError("--retry-pause must not be negative") }
+    }
+
     func open() throws -> BundleStore {
         try BundleStore(
-            directory: dir, transport: SocketHTTPTransport(timeout: timeout),
+            directory: dir, transport: BundleStore.defaultTransport(timeout: timeout, trustedCertificates: caFile),
             retries: RetryPolicy(limit: retries, firstPause: retryPause))
     }
 }

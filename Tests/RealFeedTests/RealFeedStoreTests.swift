@@ -37,7 +37,7 @@ final class RealFeedStoreTests: XCTestCase {
         let site = try Self.site()
         let folder = TemporaryFolders.make()
         let store = try BundleStore(
-            directory: folder.path, transport: SocketHTTPTransport(timeout: 5), retries: RetryPolicy(limit: 4, firstPause: 0.05))
+            directory: folder.path, transport: BundleStore.defaultTransport(timeout: 5), retries: RetryPolicy(limit: 4, firstPause: 0.05))
         try await store.refreshCatalogue(from: site.server.url("v1.json"))
         try await site.server.inject(["path": "/strasbourg-1.db", "drop_after": 300_000, "times": 1])
         let download = try await store.download("strasbourg", explicit: true).finished()

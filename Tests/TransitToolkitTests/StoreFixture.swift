@@ -41,9 +41,10 @@ final class StoreFixture: @unchecked Sendable {
     func bytes(_ name: String) -> Int64 { Int64((try? Data(contentsOf: site.appendingPathComponent(name)))?.count ?? 0) }
 
     /// A store in a new folder (or `folder`), with short time-outs and retry pauses, on the
-    /// default transport (`SocketHTTPTransport`) or on URLSession.
+    /// default transport (`HTTPClientTransport` on Linux) or on URLSession.
     func store(in folder: URL? = nil, timeout: Double = 5, retries: Int = 3, urlSession: Bool = false) throws -> BundleStore {
-        let transport: any StoreTransport = urlSession ? URLSessionTransport(timeout: timeout) : SocketHTTPTransport(timeout: timeout)
+        let transport: any StoreTransport =
+            urlSession ? URLSessionTransport(timeout: timeout) : BundleStore.defaultTransport(timeout: timeout)
         return try BundleStore(
             directory: (folder ?? TemporaryFolders.make()).path, transport: transport,
             retries: RetryPolicy(limit: retries, firstPause: 0.05, maxPause: 0.2))

@@ -20,12 +20,42 @@ public struct BundleManifest {
 
     let bundles: [Bundle]
     let patches: [Patch]
+    /// The absolute paths of the files described, in the order of `bundles` then `patches`.
+    private let bundlePaths: [String]
+    private let patchPaths: [String]
 
     /// Describes each bundle file (they must be bundles this compiler writes) and each patch
     /// file (from `gtfs-compile diff`; read and checked whole).
+    /// - Throws: `FatalDiagnostic` (E_INPUT) for a file that is not a bundle or patch, and for
+    ///   two bundles with one id (a store could not tell them apart).
     public init(bundles paths: [String], patches patchPaths: [String] = []) throws {
         bundles = try paths.map(Self.describe)
         patches = try patchPaths.map(Self.describePatch)
+        bundlePaths = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        self.patchPaths = patchPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var seen: [String: String] = [:]
+        for (bundle, path) in zip(bundles, paths) {
+            if let first = seen[bundle.id] {
+                throw FatalDiagnostic(
+                    .unreadableInput, file: path,
+                    message: "bundle id \"\(bundle.id)\" is also the id of \(first); a manifest lists each id once (compile with --id)")
+            }
+            seen[bundle.id] = path
+        }
+    }
+
+    /// The `file` a manifest at `manifestPath` gives for `path`: the relative URL from the
+    /// manifest's folder (`../` where the file lies elsewhere), each segment percent-encoded,
+    /// so a server that serves both files as they lie on disk finds it.
+    static func relativeReference(to path: String, from manifestPath: String) -> String {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        let base = URL(fileURLWithPath: manifestPath).standardizedFileURL.deletingLastPathComponent().pathComponents
+        var common = 0
+        while common < min(target.count - 1, base.count) && target[common] == base[common] { common += 1 }
+        let segments = Array(repeating: "..", count: base.count - common) + target[common...]
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#")
+        return segments.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: "/")
     }
 
     private static func describePatch(_ path: String) throws -> Patch {
@@ -41,10 +71,16 @@ public struct BundleManifest {
             gzipBytes: Int64(try GzipSize.of(path: path)), fileSHA256: try sha256(of: [FileHandleStream(path: path)]))
     }
 
+    /// Writes the manifest; each `file` is relative to where the manifest is written.
     public func write(to path: String) throws {
+        var listed = bundles
+        for index in listed.indices { listed[index].file = Self.relativeReference(to: bundlePaths[index], from: path) }
+        var listedPatches = patches
+        for index in listedPatches.indices { listedPatches[index].file = Self.relativeReference(to: patchPaths[index], from: path) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(ManifestDocument(bundles: bundles, patches: patches)).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try encoder.encode(ManifestDocument(bundles: listed, patches: listedPatches)).write(
+            to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     private static func describe(_ path: String) throws -> Bundle {

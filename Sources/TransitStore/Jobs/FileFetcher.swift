@@ -1,19 +1,48 @@
 import Foundation
 
 /// Downloads one file of the manifest into its partial file and checks it: resumes with the
-/// bytes already there, retries transient failures with growing pauses, and compares the
-/// size and SHA-256 with the manifest before anyone may use the file.
+/// bytes already there, retries transient failures with growing pauses (the one policy the
+/// manifest fetch also follows), and compares the size and SHA-256 with the manifest before
+/// anyone may use the file.
 struct FileFetcher: Sendable {
     let transport: any StoreTransport
     let retries: RetryPolicy
 
+    /// What a failed fetch leaves for the next attempt: the transport's resume data. The
+    /// partial file stays where it is when the failure was transient.
+    struct Failure: Error {
+        let error: StoreError
+        let resumeData: Data?
+        /// The partial file holds bytes worth continuing from (a transient failure after some
+        /// of the file arrived).
+        var keptPart = false
+    }
+
+    /// Fetches a small resource (the manifest) with the retry policy.
+    func fetch(_ url: URL) async throws -> FetchedResource {
+        var failures = 0
+        while true {
+            do {
+                return try await transport.fetch(url)
+            } catch let error as TransportError {
+                failures += 1
+                guard error.transient, failures <= retries.limit else { throw StoreError(error, retried: failures > 1) }
+                try await Task.sleep(nanoseconds: retries.pause(after: failures))
+            }
+        }
+    }
+
     /// Fetches `url` into `part` until it holds `bytes` bytes whose SHA-256 is `sha256`.
-    /// - Throws: `StoreError.transfer` (after the retries, or at once when permanent),
-    ///   `StoreError.hashMismatch` (the partial file is removed), `CancellationError`.
+    /// - Throws: `Failure` wrapping `StoreError.transfer` (after the retries, or at once when
+    ///   permanent; the partial file is kept for a later attempt when the failure was
+    ///   transient), `StoreError.storage` (the device is full), `StoreError.hashMismatch` (the
+    ///   partial file is removed); `CancellationError`.
     func fetch(
-        _ url: URL, bytes: Int64, sha256: String, into part: String, id: String, report: @escaping @Sendable (JobState) -> Void
+        _ url: URL, bytes: Int64, sha256: String, into part: String, id: String, resumeData: Data?,
+        report: @escaping @Sendable (JobState) -> Void
     ) async throws {
         var failures = 0
+        var resume = resumeData
         var restartedAfterMismatch = false
         while true {
             var have = BundleFiles.stat(part)?.size ?? 0
@@ -25,25 +54,33 @@ struct FileFetcher: Sendable {
             if have < bytes {
                 report(.downloading(done: have, total: bytes))
                 do {
-                    try await transport.download(url, to: part, resumingAt: have) { done in
+                    _ = try await transport.download(url, to: part, resumeData: resume) { done in
                         report(.downloading(done: done, total: bytes))
                     }
-                } catch let error as TransportError {
+                } catch var error as TransportError {
+                    resume = error.resumeData ?? resume
+                    if error.isDiskFull {
+                        try? FileManager.default.removeItem(atPath: part)
+                        throw Failure(error: .storage(error.message), resumeData: nil)
+                    }
+                    if error.status == 416 || error.message.contains("shorter than listed") {
+                        error = TransportError.shorter(url, has: BundleFiles.stat(part)?.size ?? 0, listed: bytes)
+                        try? FileManager.default.removeItem(atPath: part)
+                    }
                     failures += 1
                     guard error.transient, failures <= retries.limit else {
-                        throw StoreError.transfer(error.message, transient: error.transient)
+                        let kept = error.transient && (BundleFiles.stat(part)?.size ?? 0) > 0
+                        if !kept { try? FileManager.default.removeItem(atPath: part) }
+                        throw Failure(error: StoreError(error, retried: failures > 1), resumeData: resume, keptPart: kept)
                     }
                     try await Task.sleep(nanoseconds: retries.pause(after: failures))
                     continue
                 }
+                // The transfer ended as the server meant it to: a shorter file is the server's.
                 let size = BundleFiles.stat(part)?.size ?? 0
                 if size < bytes {
-                    failures += 1
-                    guard failures <= retries.limit else {
-                        throw StoreError.transfer("\(url.absoluteString) ended after \(size) of \(bytes) bytes", transient: true)
-                    }
-                    try await Task.sleep(nanoseconds: retries.pause(after: failures))
-                    continue
+                    try? FileManager.default.removeItem(atPath: part)
+                    throw Failure(error: StoreError(TransportError.shorter(url, has: size, listed: bytes), retried: false), resumeData: nil)
                 }
             }
             report(.verifying)
@@ -51,17 +88,26 @@ struct FileFetcher: Sendable {
             let size = BundleFiles.stat(part)?.size ?? 0
             if found == sha256 && size == bytes { return }
             try? FileManager.default.removeItem(atPath: part)
+            resume = nil
             // Bytes kept from an earlier attempt may be what went wrong: one fresh try.
             if resumed && !restartedAfterMismatch {
                 restartedAfterMismatch = true
                 continue
             }
-            throw StoreError.hashMismatch(id: id, expected: sha256, found: found)
+            throw Failure(error: .hashMismatch(id: id, expected: sha256, found: found), resumeData: nil)
         }
     }
 }
 
-/// How often and how patiently transient failures are retried.
+extension StoreError {
+    /// The store's word for a transport failure.
+    init(_ error: TransportError, retried: Bool) {
+        self = error.isDiskFull ? .storage(error.message) : .transfer(error.message, transient: error.transient && retried)
+    }
+}
+
+/// How often and how patiently transient failures are retried, for the manifest and for
+/// files alike.
 public struct RetryPolicy: Sendable {
     /// Attempts after the first one.
     public var limit: Int

@@ -4,7 +4,15 @@ import Foundation
 /// What the store knows, in its own small SQLite file (`store.sqlite` in the store's folder):
 /// installed bundles, pending jobs, preferences and the last good manifest. Every change is
 /// one transaction; bundles themselves are never written here.
+///
+/// The file's layout has a version (`PRAGMA user_version`, `StoreState.version`); opening an
+/// older file migrates it step by step in one transaction, a newer one is refused. Only a
+/// file SQLite finds damaged is set aside and made anew: a full disk, a read-only folder or a
+/// lock held too long is a storage error, and the file is left as it is.
 final class StoreState {
+    /// The layout this code writes: 1 (unversioned, the first release), 2 (jobs remember their
+    /// failure and the transport's resume data; the manifest its base URL after redirects).
+    static let version = 2
     /// One installed bundle as recorded.
     struct Installed: Equatable {
         var id: String
@@ -24,11 +32,17 @@ final class StoreState {
         var id: String
         var explicit: Bool
         var paused: Bool
+        /// Why the last attempt failed; a failed job waits to be asked for again.
+        var failure: String? = nil
+        /// The transport's resume data from the last attempt.
+        var resumeData: Data? = nil
+
+        /// Runs when the worker gets to it (not paused, not failed).
+        var isRunnable: Bool { !paused && failure == nil }
     }
 
-    private static let schema = """
-        PRAGMA journal_mode = WAL;
-        PRAGMA synchronous = FULL;
+    /// Layout 1, as the first release created it (kept as it was: migrations start from it).
+    private static let layout1 = """
         CREATE TABLE IF NOT EXISTS installed (
           id TEXT PRIMARY KEY, content_sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, explicit INTEGER NOT NULL,
           downloaded_at REAL NOT NULL, last_accessed_at REAL NOT NULL, first_service_date TEXT, last_service_date TEXT,
@@ -39,6 +53,16 @@ final class StoreState {
         CREATE TABLE IF NOT EXISTS catalogue (one INTEGER PRIMARY KEY CHECK (one = 1), source TEXT NOT NULL,
           fetched_at REAL NOT NULL, json BLOB NOT NULL);
         """
+
+    /// Each step takes the layout from version N to N + 1.
+    private static let migrations: [String] = [
+        layout1,
+        """
+        ALTER TABLE jobs ADD COLUMN failure TEXT;
+        ALTER TABLE jobs ADD COLUMN resume_data BLOB;
+        ALTER TABLE catalogue ADD COLUMN base TEXT;
+        """,
+    ]
 
     private let db: SQLiteDatabase
     let path: String
@@ -53,26 +77,74 @@ final class StoreState {
         do {
             db = try Self.open(path)
             isNew = !existed
-        } catch {
-            for suffix in ["", "-wal", "-shm"] {
+        } catch is Damage {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
                 try? FileManager.default.removeItem(atPath: path + ".damaged" + suffix)
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: path + ".damaged" + suffix)
             }
-            do { db = try Self.open(path) } catch { throw StoreError.storage("cannot create \(path): \(error)") }
+            do { db = try Self.open(path) } catch { throw StoreError.storage("cannot create \(path): \(Self.explain(error))") }
             isNew = true
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.storage("cannot open \(path): \(Self.explain(error))")
         }
     }
 
+    /// The file is not a database SQLite can read, or its check failed.
+    private struct Damage: Error {}
+
     private static func open(_ path: String) throws -> SQLiteDatabase {
-        let db = try SQLiteDatabase(path: path, writable: true)
-        try db.execute("PRAGMA busy_timeout = 10000")
-        let check = try db.prepare("PRAGMA quick_check")
-        _ = try check.step()
-        let verdict = check.string(0)
-        check.reset()
-        guard verdict == "ok" else { throw StoreError.storage("state file damaged: \(verdict)") }
-        try db.execute(schema)
+        let db: SQLiteDatabase
+        do {
+            db = try SQLiteDatabase(path: path, writable: true)
+            try db.execute("PRAGMA busy_timeout = 10000")
+            let check = try db.prepare("PRAGMA quick_check")
+            _ = try check.step()
+            let verdict = check.string(0)
+            check.reset()
+            guard verdict == "ok" else { throw Damage() }
+        } catch let error as SQLiteError where [11, 26].contains(error.code & 0xff) {
+            throw Damage()  // SQLITE_CORRUPT, SQLITE_NOTADB
+        }
+        // A rollback journal, not WAL: reading needs no file of its own (on a full disk too),
+        // and two processes share the file through SQLite's locks.
+        try? db.execute("PRAGMA journal_mode = DELETE")
+        try db.execute("PRAGMA synchronous = FULL")
+        try migrate(db)
         return db
+    }
+
+    /// Brings the layout to `version`, one step after another, in one transaction.
+    private static func migrate(_ db: SQLiteDatabase) throws {
+        let found = try db.scalarInt("PRAGMA user_version") ?? 0
+        if found == version { return }
+        guard found < version else {
+            throw StoreError.storage("the state file has layout \(found), newer than this version of the store reads (\(version))")
+        }
+        // migrations[N] takes layout N to N + 1; an unversioned file (0) is new or layout 1,
+        // whose tables the first step creates only when missing.
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            for step in migrations[found..<version] { try db.execute(step) }
+            try db.execute("PRAGMA user_version = \(version); COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A person's words for a failure of the state file: a full device says so.
+    static func explain(_ error: Error) -> String {
+        guard let sqlite = error as? SQLiteError else { return "\(error)" }
+        switch sqlite.code & 0xff {
+        case 13: return "the device is full (free some space, e.g. transit-store remove ID)"
+        case 8: return "the state file is read-only"
+        case 14: return "the state file cannot be opened (missing folder or permissions)"
+        case 5, 6: return "another process holds the state file (timed out waiting for it)"
+        case 10: return "input/output error (\(sqlite.message))"
+        default: return sqlite.description
+        }
     }
 
     /// Runs `body` in one write transaction.
@@ -132,21 +204,34 @@ final class StoreState {
     // MARK: - Jobs
 
     func pending() throws -> [Pending] {
-        let rows = try db.cached("SELECT id, explicit, paused FROM jobs ORDER BY seq")
+        let rows = try db.cached("SELECT id, explicit, paused, failure, resume_data FROM jobs ORDER BY seq")
         var list: [Pending] = []
-        while try rows.step() { list.append(Pending(id: rows.string(0), explicit: rows.int(1) != 0, paused: rows.int(2) != 0)) }
+        while try rows.step() {
+            list.append(
+                Pending(
+                    id: rows.string(0), explicit: rows.int(1) != 0, paused: rows.int(2) != 0, failure: rows.optionalString(3),
+                    resumeData: rows.isNull(4) ? nil : Data(rows.blob(4))))
+        }
         rows.reset()
         return list
     }
 
-    /// Records a job (explicit wins over cached when the bundle was already queued).
+    func pending(_ id: String) throws -> Pending? { try pending().first { $0.id == id } }
+
+    /// Records a job (explicit wins over cached when the bundle was already queued; asking
+    /// again clears a failure and keeps the resume data).
     func enqueue(_ job: Pending) throws {
         try db.cached(
             """
             INSERT INTO jobs (id, explicit, paused) VALUES (?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET explicit = max(explicit, excluded.explicit), paused = excluded.paused
+            ON CONFLICT (id) DO UPDATE SET explicit = max(explicit, excluded.explicit), paused = excluded.paused, failure = NULL
             """
         ).run(job.id, job.explicit, job.paused)
+    }
+
+    /// Ends an attempt that failed; the job waits (with its resume data) until asked for again.
+    func fail(_ id: String, reason: String, resumeData: Data?) throws {
+        try db.cached("UPDATE jobs SET failure = ?, resume_data = ? WHERE id = ?").run(reason, resumeData.map { [UInt8]($0) }, id)
     }
 
     func setPaused(_ id: String, _ paused: Bool) throws {
@@ -174,14 +259,16 @@ final class StoreState {
         }
     }
 
-    func catalogue() throws -> (source: String, fetchedAt: Double, json: [UInt8])? {
-        let row = try db.cached("SELECT source, fetched_at, json FROM catalogue WHERE one = 1")
+    /// The last good manifest: where it was asked for, the URL it came from (after
+    /// redirects; its file names resolve against it), when, and its bytes.
+    func catalogue() throws -> (source: String, base: String, fetchedAt: Double, json: [UInt8])? {
+        let row = try db.cached("SELECT source, base, fetched_at, json FROM catalogue WHERE one = 1")
         defer { row.reset() }
-        return try row.step() ? (row.string(0), row.double(1), row.blob(2)) : nil
+        return try row.step() ? (row.string(0), row.optionalString(1) ?? row.string(0), row.double(2), row.blob(3)) : nil
     }
 
-    func saveCatalogue(source: String, fetchedAt: Double, json: [UInt8]) throws {
-        try db.cached("INSERT OR REPLACE INTO catalogue (one, source, fetched_at, json) VALUES (1, ?, ?, ?)").run(
-            source, fetchedAt, json)
+    func saveCatalogue(source: String, base: String, fetchedAt: Double, json: [UInt8]) throws {
+        try db.cached("INSERT OR REPLACE INTO catalogue (one, source, base, fetched_at, json) VALUES (1, ?, ?, ?, ?)").run(
+            source, base, fetchedAt, json)
     }
 }

@@ -1,48 +1,114 @@
 import Foundation
 
-/// How the store fetches manifests and files. `URLSessionTransport` is the one it uses unless
-/// an app plugs in its own (a background session, a CDN client, a test double).
+/// How the store fetches manifests and files. `BundleStore` uses `BundleStore.defaultTransport()`
+/// (URLSession on Apple platforms, AsyncHTTPClient on Linux) unless an app plugs in its own: a
+/// background `URLSession`, a CDN client, a test double.
+///
+/// A download is shaped for a transfer that may outlive the process that started it: the
+/// transport fills the file at `destination` (or moves a finished file there) and says where
+/// the bytes came from; when it fails it may hand back opaque `resumeData`, which the store
+/// keeps with the job and passes to the next attempt (in this process or a later one). The
+/// store alone verifies the file (size, SHA-256) and installs it.
 ///
 /// ```swift
 /// struct LoggingTransport: StoreTransport {
-///     let inner = URLSessionTransport()
-///     func fetch(_ url: URL) async throws -> Data { print("GET", url); return try await inner.fetch(url) }
-///     func download(_ url: URL, to path: String, resumingAt offset: Int64, progress: @escaping @Sendable (Int64) -> Void) async throws {
-///         try await inner.download(url, to: path, resumingAt: offset, progress: progress)
+///     let inner = BundleStore.defaultTransport(timeout: 20)
+///     func fetch(_ url: URL) async throws -> FetchedResource { print("GET", url); return try await inner.fetch(url) }
+///     func download(_ url: URL, to destination: String, resumeData: Data?,
+///                   progress: @escaping @Sendable (Int64) -> Void) async throws -> FinishedDownload {
+///         try await inner.download(url, to: destination, resumeData: resumeData, progress: progress)
 ///     }
 /// }
 /// ```
 public protocol StoreTransport: Sendable {
-    /// The whole resource (a manifest: small).
+    /// The whole resource (a manifest: small), following redirects.
     /// - Throws: `TransportError`.
-    func fetch(_ url: URL) async throws -> Data
+    func fetch(_ url: URL) async throws -> FetchedResource
 
-    /// Writes the resource into the file at `path`. When `offset` > 0 the file already holds
-    /// that many bytes of it: ask for the rest (HTTP Range) and append; a server that answers
-    /// with the whole resource instead overwrites the file from the start. `progress` gets the
-    /// file's length as it grows.
-    /// - Throws: `TransportError`; the bytes written so far stay in the file for a later resume.
-    func download(_ url: URL, to path: String, resumingAt offset: Int64, progress: @escaping @Sendable (Int64) -> Void) async throws
+    /// Brings the resource into the file at `destination`. When the file already holds some
+    /// of it (an earlier attempt), the transport may continue from there (HTTP Range) or start
+    /// over; either way the file ends holding the resource's bytes as the server describes
+    /// them, decoded when they were compressed on the wire. `progress` gets the file's length
+    /// as it grows.
+    /// - Throws: `TransportError` (with `resumeData` when the transport has something for the
+    ///   next attempt); the bytes written so far stay in the file.
+    func download(_ url: URL, to destination: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
+        async throws -> FinishedDownload
+}
+
+extension BundleStore {
+    /// The store's default transport: URLSession on Apple platforms (system proxies, cellular,
+    /// App Transport Security), AsyncHTTPClient on Linux (README "HTTP client" says why).
+    /// `timeout` is the seconds without a byte before a request fails (and is retried);
+    /// `trustedCertificates` are PEM files trusted besides the system's roots (Linux only:
+    /// Apple platforms trust what the system trusts).
+    public static func defaultTransport(timeout: TimeInterval = 30, trustedCertificates: [String] = []) -> any StoreTransport {
+        #if canImport(AsyncHTTPClient)
+            HTTPClientTransport(timeout: timeout, trustedCertificates: trustedCertificates)
+        #else
+            URLSessionTransport(timeout: timeout)
+        #endif
+    }
+}
+
+/// A small resource and the URL it finally came from (after redirects): relative names in a
+/// manifest resolve against that URL.
+public struct FetchedResource: Sendable, Equatable {
+    public var data: Data
+    public var url: URL
+
+    public init(data: Data, url: URL) {
+        self.data = data
+        self.url = url
+    }
+}
+
+/// What a finished download reports: where the bytes came from and how many crossed the wire.
+public struct FinishedDownload: Sendable, Equatable {
+    /// The URL after redirects.
+    public var url: URL
+    /// Bytes received in bodies (compressed ones as sent); nil when the transport cannot tell.
+    public var bytesOnWire: Int64?
+
+    public init(url: URL, bytesOnWire: Int64? = nil) {
+        self.url = url
+        self.bytesOnWire = bytesOnWire
+    }
 }
 
 /// A failed transfer. Transient ones (connection lost, time-outs, 5xx, 408, 429) are worth
-/// retrying; the others (404, 403, a bad URL) are not.
+/// retrying; the others (404, 403, a certificate that is not trusted, a bad URL, a file on the
+/// server shorter than the manifest says) are not.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public let transient: Bool
     /// The HTTP status, when the server answered.
     public let status: Int?
+    /// Whatever the transport needs to continue this transfer next time (opaque to the store).
+    public var resumeData: Data?
+    /// The device's storage is full (writing the file failed with ENOSPC): a storage problem
+    /// of the device, not the server's.
+    public var isDiskFull = false
 
-    public init(_ message: String, transient: Bool, status: Int? = nil) {
+    public init(_ message: String, transient: Bool, status: Int? = nil, resumeData: Data? = nil) {
         self.message = message
         self.transient = transient
         self.status = status
+        self.resumeData = resumeData
     }
 
     /// The failure an HTTP status stands for.
     public static func http(_ status: Int, _ url: URL) -> TransportError {
         let transient = status >= 500 || status == 408 || status == 429
         return TransportError("HTTP \(status) for \(url.absoluteString)", transient: transient, status: status)
+    }
+
+    /// The server's file ends before the length the manifest gives it.
+    public static func shorter(_ url: URL, has: Int64, listed: Int64?) -> TransportError {
+        let listedText = listed.map { " but the manifest lists \($0)" } ?? ""
+        return TransportError(
+            "the server sent \(has) bytes of \(url.absoluteString)\(listedText): the file on the server is shorter than listed",
+            transient: false)
     }
 
     public var description: String { message }

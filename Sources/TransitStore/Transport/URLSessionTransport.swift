@@ -4,8 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The store's transport over `URLSession` (FoundationNetworking on Linux), plus `file:` URLs.
-/// Downloads stream to the file as the bytes arrive, never holding the whole file in memory.
+/// The store's transport over `URLSession`, plus `file:` URLs: the default on Apple platforms
+/// (system proxies, cellular and VPN on demand, App Transport Security; the system decodes
+/// gzip). On Linux it runs over FoundationNetworking and is kept for comparison (`make
+/// bench-store`); `HTTPClientTransport` is the default there. Downloads stream to the file as
+/// the bytes arrive, never holding the whole file in memory; a partial file is continued with
+/// Range.
 ///
 /// ```swift
 /// let store = try BundleStore(directory: dir, transport: URLSessionTransport(timeout: 15))
@@ -18,12 +22,12 @@ public struct URLSessionTransport: StoreTransport {
         self.timeout = timeout
     }
 
-    public func fetch(_ url: URL) async throws -> Data {
+    public func fetch(_ url: URL) async throws -> FetchedResource {
         if url.isFileURL {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw TransportError("cannot read \(url.path)", transient: false)
             }
-            return data
+            return FetchedResource(data: data, url: url)
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
@@ -36,19 +40,22 @@ public struct URLSessionTransport: StoreTransport {
             throw Self.failure(error, url)
         }
         if let http = response as? HTTPURLResponse, http.statusCode != 200 { throw TransportError.http(http.statusCode, url) }
-        return data
+        return FetchedResource(data: data, url: response.url ?? url)
     }
 
-    public func download(_ url: URL, to path: String, resumingAt offset: Int64, progress: @escaping @Sendable (Int64) -> Void)
-        async throws
+    public func download(_ url: URL, to path: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
+        async throws -> FinishedDownload
     {
-        let sink = try FileSink(path: path, offset: offset)
+        let sink = try FileSink(appendingTo: path)
         if url.isFileURL {
             try sink.copy(from: url.path, progress: progress)
-            return
+            return FinishedDownload(url: url)
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        if offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
+        if sink.offset > 0 {
+            request.setValue("bytes=\(sink.offset)-", forHTTPHeaderField: "Range")
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
         let receiver = DownloadReceiver(url: url, sink: sink, progress: progress)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -76,6 +83,7 @@ public struct URLSessionTransport: StoreTransport {
         } onCancel: {
             task.cancel()
         }
+        return FinishedDownload(url: receiver.finalURL ?? url, bytesOnWire: nil)
     }
 
     static func failure(_ error: Error, _ url: URL) -> Error {
@@ -101,6 +109,8 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
     private var continuation: CheckedContinuation<Void, Error>?
     private var failure: Error?
     private var expectedEnd: Int64?
+    /// The URL the response came from (after redirects).
+    private(set) var finalURL: URL?
     private var lastActivity = DispatchTime.now().uptimeNanoseconds
     private let lock = NSLock()
 
@@ -142,9 +152,19 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
     ) {
         touch()
         let http = response as? HTTPURLResponse
+        finalURL = response.url
+        // Apple's URLSession decodes gzip itself; FoundationNetworking hands the bytes as sent.
+        #if canImport(FoundationNetworking)
+            let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")
+        #else
+            let encoding: String? = nil
+        #endif
         do {
-            try sink.begin(status: http?.statusCode ?? 200, contentRange: http?.value(forHTTPHeaderField: "Content-Range"), url: url)
-            if response.expectedContentLength >= 0 { expectedEnd = sink.offset + response.expectedContentLength }
+            _ = try sink.begin(
+                status: http?.statusCode ?? 200, contentRange: http?.value(forHTTPHeaderField: "Content-Range"),
+                contentEncoding: encoding, url: url)
+            let plain = http?.value(forHTTPHeaderField: "Content-Encoding") == nil
+            if plain && response.expectedContentLength >= 0 { expectedEnd = sink.offset + response.expectedContentLength }
             completionHandler(.allow)
         } catch {
             fail(error)

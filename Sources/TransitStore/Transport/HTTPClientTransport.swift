@@ -1,0 +1,194 @@
+#if canImport(AsyncHTTPClient)
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOSSL
+
+    /// The store's transport on Linux: swift-server's AsyncHTTPClient, chosen over
+    /// FoundationNetworking's URLSession by measurement (README "HTTP client"). It follows
+    /// redirects, asks for gzip and decodes it into the file, continues partial files with
+    /// Range (and If-Range), goes through the proxy of `http_proxy`/`https_proxy`, reaches IPv6
+    /// literals, and verifies TLS against the system's roots plus `trustedCertificates`.
+    ///
+    /// Each call makes its own client and shuts it down before returning, so no connection or
+    /// task outlives the call.
+    ///
+    /// ```swift
+    /// let store = try BundleStore(directory: dir, transport: HTTPClientTransport(timeout: 15))
+    /// ```
+    public struct HTTPClientTransport: StoreTransport {
+        /// Seconds without a byte (or to connect) before a request fails; transient, so retried.
+        public var timeout: TimeInterval
+        /// PEM files of certificates trusted besides the system's (a private CA).
+        public var trustedCertificates: [String]
+        /// Where proxies are read from (`http_proxy`, `https_proxy`, `no_proxy`).
+        public var environment: [String: String]
+        /// The largest manifest accepted, in bytes.
+        public var maxManifestBytes = 64 << 20
+
+        public init(
+            timeout: TimeInterval = 30, trustedCertificates: [String] = [],
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
+            self.timeout = timeout
+            self.trustedCertificates = trustedCertificates
+            self.environment = environment
+        }
+
+        public func fetch(_ url: URL) async throws -> FetchedResource {
+            if url.isFileURL {
+                guard let data = FileManager.default.contents(atPath: url.path) else {
+                    throw TransportError("cannot read \(url.path)", transient: false)
+                }
+                return FetchedResource(data: data, url: url)
+            }
+            return try await withClient(for: url) { client in
+                var request = HTTPClientRequest(url: url.absoluteString)
+                request.headers.add(name: "Accept-Encoding", value: ContentDecoder.accepted)
+                let response = try await client.execute(request, deadline: .distantFuture)
+                guard response.status.code == 200 else { throw TransportError.http(Int(response.status.code), url) }
+                let decoder = try ContentDecoder.make(for: response.headers.first(name: "Content-Encoding"), url: url)
+                var data = Data()
+                for try await buffer in response.body {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        if let decoder { try decoder.decode(bytes) { data.append(contentsOf: $0) } } else { data.append(contentsOf: bytes) }
+                    }
+                    guard data.count <= maxManifestBytes else {
+                        throw TransportError("\(url.absoluteString) is larger than \(maxManifestBytes) bytes", transient: false)
+                    }
+                }
+                return FetchedResource(data: data, url: response.url ?? url)
+            }
+        }
+
+        public func download(_ url: URL, to destination: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
+            async throws -> FinishedDownload
+        {
+            let sink = try FileSink(appendingTo: destination)
+            if url.isFileURL {
+                try sink.copy(from: url.path, progress: progress)
+                return FinishedDownload(url: url)
+            }
+            var validator = ResumeHint(resumeData)?.validator
+            do {
+                return try await withClient(for: url) { client in
+                    var rangeAllowed = true
+                    while true {
+                        var request = HTTPClientRequest(url: url.absoluteString)
+                        if sink.offset > 0 && rangeAllowed {
+                            // A range of the identity representation: it continues the decoded file.
+                            request.headers.add(name: "Range", value: "bytes=\(sink.offset)-")
+                            request.headers.add(name: "Accept-Encoding", value: "identity")
+                            if let validator { request.headers.add(name: "If-Range", value: validator) }
+                        } else {
+                            request.headers.add(name: "Accept-Encoding", value: ContentDecoder.accepted)
+                        }
+                        let response = try await client.execute(request, deadline: .distantFuture)
+                        let status = Int(response.status.code)
+                        do {
+                            _ = try sink.begin(
+                                status: status, contentRange: response.headers.first(name: "Content-Range"),
+                                contentEncoding: response.headers.first(name: "Content-Encoding"), url: url)
+                        } catch let error as TransportError where error.status == 206 {
+                            // The server compressed a range anyway: ask for the whole resource.
+                            rangeAllowed = false
+                            continue
+                        }
+                        validator = Self.validator(response.headers) ?? validator
+                        for try await buffer in response.body {
+                            try buffer.withUnsafeReadableBytes { try sink.write($0) }
+                            progress(sink.offset)
+                        }
+                        guard sink.bodyComplete else {
+                            throw TransportError("\(url.absoluteString): the compressed body ended early", transient: true)
+                        }
+                        return FinishedDownload(url: response.url ?? url, bytesOnWire: sink.received)
+                    }
+                }
+            } catch var error as TransportError {
+                error.resumeData = ResumeHint(validator: validator).data
+                throw error
+            }
+        }
+
+        /// A validator for If-Range that holds for the identity representation: Last-Modified
+        /// (the same for a compressed and a plain answer), else a strong ETag of a plain answer.
+        private static func validator(_ headers: HTTPHeaders) -> String? {
+            if let modified = headers.first(name: "Last-Modified") { return modified }
+            if headers.first(name: "Content-Encoding") == nil, let tag = headers.first(name: "ETag"), !tag.hasPrefix("W/") { return tag }
+            return nil
+        }
+
+        /// Runs `body` with a client made for `url` (its proxy), shut down before returning.
+        private func withClient<T: Sendable>(for url: URL, _ body: (HTTPClient) async throws -> T) async throws -> T {
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+                throw TransportError("\(url.absoluteString) is not an http, https or file URL", transient: false)
+            }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = trustedCertificates.map { .file($0) }
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tls, redirectConfiguration: .follow(max: 10, allowCycles: false),
+                timeout: .init(connect: .milliseconds(Int64(timeout * 1000)), read: .milliseconds(Int64(timeout * 1000))),
+                decompression: .disabled)
+            // The store's RetryPolicy retries, for the manifest and the files alike; a
+            // certificate failure then ends the call at once instead of at the connect time-out.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            if let proxy = ProxySettings.forURL(url, environment: environment) {
+                let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            let outcome: Result<T, Error>
+            do { outcome = .success(try await body(client)) } catch { outcome = .failure(error) }
+            try? await client.shutdown()
+            switch outcome {
+            case .success(let value): return value
+            case .failure(let error): throw Self.failure(error, url)
+            }
+        }
+
+        /// Sorts a client error into the store's: certificates, bad URLs and redirect loops are
+        /// permanent; connection and time-out failures transient.
+        static func failure(_ error: Error, _ url: URL) -> Error {
+            if error is TransportError || error is CancellationError { return error }
+            let place = url.absoluteString
+            if let client = error as? HTTPClientError {
+                switch client {
+                case .cancelled: return CancellationError()
+                case .invalidURL, .emptyHost, .emptyScheme, .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse,
+                    .proxyAuthenticationRequired:
+                    return TransportError("\(place): \(client)", transient: false)
+                case .readTimeout, .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout:
+                    return TransportError("\(place): no answer within the time-out (\(client))", transient: true)
+                default:
+                    return TransportError("\(place): \(client)", transient: true)
+                }
+            }
+            if error is NIOSSLError || error is BoringSSLError {
+                return TransportError(
+                    "\(place): the TLS connection failed (\(error)); the server's certificate is not trusted or does not match",
+                    transient: false)
+            }
+            if let extra = error as? NIOSSLExtraError {
+                return TransportError("\(place): the server's certificate is not valid for this host (\(extra))", transient: false)
+            }
+            return TransportError("\(place): \(error)", transient: true)
+        }
+    }
+
+    /// What this transport keeps between attempts: the validator that makes a Range request
+    /// safe (If-Range). The partial file itself is the destination.
+    private struct ResumeHint: Codable {
+        var validator: String?
+
+        init(validator: String?) { self.validator = validator }
+
+        init?(_ data: Data?) {
+            guard let data, let hint = try? JSONDecoder().decode(ResumeHint.self, from: data) else { return nil }
+            self = hint
+        }
+
+        var data: Data? { validator == nil ? nil : try? JSONEncoder().encode(self) }
+    }
+#endif
