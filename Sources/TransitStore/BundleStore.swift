@@ -8,8 +8,9 @@ import TransitRuntime
 /// jobs run one at a time in the order they were asked for.
 ///
 /// Several processes may share one folder (an app and its widget, two scripts): jobs live in
-/// the shared state, and one store at a time runs them (it holds the folder's `jobs.lock`; the
-/// others wait for it, and learn from the state how their jobs ended). Installs, removals and
+/// the shared state, and one store at a time runs jobs (it holds the folder's `jobs.lock`; the
+/// others wait for it). Each store runs the jobs it was asked for; a job another process
+/// finished meanwhile (the same bundle asked for twice) ends with the state's outcome. Installs, removals and
 /// start-up's checks take the folder's `state.lock`, so a `remove` in one process is never
 /// undone by an update finishing in another.
 ///
@@ -194,7 +195,8 @@ public actor BundleStore {
             do { try await Task.sleep(nanoseconds: 100_000_000) } catch { return }
         }
         defer { jobsLock.unlock() }
-        while let next = try? state.pending().first(where: \.isRunnable) {
+        // Only the jobs this store was asked for: another process's jobs stay with it.
+        while let next = try? state.pending().first(where: { $0.isRunnable && jobs[$0.id].map { !$0.state.isStopped } == true }) {
             let job = job(next.id)
             let task = Task { try await self.perform(next, job) }
             running = (next.id, task)

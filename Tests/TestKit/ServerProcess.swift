@@ -9,7 +9,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments`; its output goes to `log`.
     public init(_ executable: String, _ arguments: [String], log: URL) throws {
         name = URL(fileURLWithPath: executable).lastPathComponent
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -279,6 +279,36 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(notABundle.stderr.contains("not a transit bundle"), notABundle.stderr)
     }
 
+    /// Each `file` is the bundle's place relative to the manifest, percent-encoded; two
+    /// bundles with one id are refused (a store could not tell them apart).
+    func testManifestNamesFilesRelativeToItselfAndRefusesOneIDTwice() throws {
+        let directory = TemporaryFolders.make()
+        for folder in ["site/out", "site/other"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let spaced = directory.appendingPathComponent("site/out/zürich 1.db").path
+        let other = directory.appendingPathComponent("site/other/valley.db").path
+        XCTAssertEqual(
+            try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", spaced, "--id", "zurich", "--quiet"]).status, 0)
+        XCTAssertEqual(try run("gtfs-compile", [TestSupport.samples + "/valley", "-o", other, "--quiet"]).status, 0)
+        let manifest = directory.appendingPathComponent("site/out/manifest.json").path
+        let result = try run("gtfs-compile", ["manifest", spaced, other, "-o", manifest])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any]
+        let files = (object?["bundles"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
+        XCTAssertEqual(files, ["z%C3%BCrich%201.db", "../other/valley.db"])
+        // Resolved as a store resolves them, against the manifest's URL, they name the files.
+        let base = URL(string: "https://example.org/site/out/manifest.json")!
+        XCTAssertEqual(
+            files?.compactMap { URL(string: $0, relativeTo: base)?.absoluteURL.path },
+            ["/site/out/zürich 1.db", "/site/other/valley.db"])
+        let twice = directory.appendingPathComponent("site/out/zurich-again.db").path
+        XCTAssertEqual(try run("gtfs-compile", ["metro=\(TestSupport.samples)/metro", "-o", twice, "--id", "zurich", "--quiet"]).status, 0)
+        let refused = try run("gtfs-compile", ["manifest", spaced, twice, "-o", manifest])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("bundle id \"zurich\" is also the id of"), refused.stderr)
+    }
+
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
         let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
         XCTAssertEqual(result.status, 1)

@@ -87,6 +87,32 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(try store(folder, ["remove", "metro"]).status, 3)
     }
 
+    /// Shared options go before or after the subcommand; numbers that mean nothing are refused;
+    /// a budget below the pinned bundles is kept and said.
+    func testOptionsAnywhereAndValuesChecked() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let process = Process()
+        process.executableURL = TestPaths.products.appendingPathComponent("transit-store")
+        process.arguments = ["--dir", folder.path, "--json", "--timeout", "5", "manifest", site.server.url("v1.json").absoluteString]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(try store(folder, ["download", "metro", "--explicit"]).status, 0)
+        for bad in [["prefs", "--max-bytes", "-5"], ["prefs", "--stale-days", "-3"], ["status", "--timeout", "0"]] {
+            let run = try store(folder, bad)
+            XCTAssertEqual(run.status, 64, "\(bad): \(run.stderr)")
+        }
+        let below = try store(folder, ["prefs", "--max-bytes", "1000", "--json"])
+        XCTAssertEqual(below.status, 0, below.stderr)
+        XCTAssertTrue(below.stderr.contains("more than the budget of 1000"), below.stderr)
+        XCTAssertTrue((below.json["warning"] as? String)?.contains("explicitly") == true, below.stdout)
+        let status = try store(folder, ["status", "--json"])
+        XCTAssertEqual((status.json["bundles"] as? [Any])?.count, 1, "an explicit bundle is never evicted")
+    }
+
     /// Kills the command at random moments of downloads, patch updates and installs; after
     /// each kill a `resume` must finish the job and leave only whole, recorded bundles.
     func testKillingTheCommandAtAnyMomentLosesNothing() async throws {

@@ -228,4 +228,65 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(installed, [])
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
+
+    /// Retries exhausted after most of the file arrived: the job waits with its partial file,
+    /// and the next ask continues from those bytes with Range.
+    func testExhaustedRetriesKeepThePartialFileForTheNextAttempt() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder, retries: 2)
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        let size = site.bytes("both.db")
+        // The first request stops at 98 %, the two retries get nothing more.
+        try await site.server.inject(["path": "/both.db", "drop_after": Int(size * 98 / 100), "times": 1])
+        let job = try await store.download("both", explicit: true)
+        // Once the first answer has begun, every later request fails.
+        for await state in job.updates {
+            if case .downloading(let done, _) = state, done > 0 { break }
+        }
+        try await site.server.inject(["path": "/both.db", "status": 503])
+        guard case .failed(.transfer(_, transient: true)) = await job.finished() else { return XCTFail("\(job.state)") }
+        let pending = try await store.pendingJobs()
+        XCTAssertEqual(pending.map(\.id), ["both"])
+        XCTAssertNotNil(pending.first?.failure)
+        let kept = try XCTUnwrap(StoreFolderCheck.leftovers(in: folder).first)
+        let keptBytes = try XCTUnwrap(
+            try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("downloads/" + kept).path)[.size] as? Int)
+        XCTAssertGreaterThan(keptBytes, 0)
+        // A failed job is not restarted by itself (no loop on every start)...
+        let restarted = try await store.resumePendingJobs().count
+        XCTAssertEqual(restarted, 0)
+        // ...but asking again continues from the bytes kept.
+        try await site.server.clearFaults()
+        let again = try await store.download("both", explicit: true)
+        let outcome = await again.finished()
+        XCTAssertEqual(outcome, .done)
+        let last = try await site.server.log().last { $0.path == "/both.db" }
+        XCTAssertEqual(last?.range, "bytes=\(keptBytes)-")
+        XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
+    }
+
+    /// The manifest follows the same retry and time-out policy as the files.
+    func testTheManifestIsRetriedAndTimesOutLikeTheFiles() async throws {
+        let site = try StoreFixture()
+        let store = try site.store(timeout: 0.5, retries: 2)
+        try await site.server.inject(["path": "/v1.json", "status": 503, "times": 2])
+        let catalogue = try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        XCTAssertEqual(catalogue.bundles.count, 3)
+        let tries = try await site.server.log().filter { $0.path == "/v1.json" }.count
+        XCTAssertEqual(tries, 3)
+        // A server that never answers: three attempts of half a second, then a readable error.
+        try await site.server.inject(["path": "/v2.json", "delay": 30])
+        let start = Date()
+        do {
+            try await store.refreshCatalogue(from: site.server.url("v2.json"))
+            XCTFail("a silent server gave a manifest")
+        } catch StoreError.transfer(let reason, let transient) {
+            XCTAssertTrue(transient)
+            XCTAssertTrue(reason.contains("time-out"), reason)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        let awaited = await store.currentCatalogue()?.bundles.count
+        XCTAssertEqual(awaited, 3, "the last good manifest stays")
+    }
 }

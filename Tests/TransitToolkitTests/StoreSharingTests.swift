@@ -1,0 +1,104 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import TransitStore
+import XCTest
+
+/// Two `transit-store` processes on one store folder (an app and its widget, two scripts),
+/// against the fault server slowed down so that their jobs overlap.
+final class StoreSharingTests: XCTestCase {
+    typealias CLI = StoreCommandLineTests
+
+    /// Runs the command to its end and returns its exit status and output.
+    func finish(_ process: Process) -> (status: Int32, stdout: String, stderr: String) {
+        let out = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let err = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        for _ in 0..<6000 where process.isRunning { usleep(10_000) }
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    /// Waits until a partial file has bytes (the first process is mid-download).
+    func waitForPartialFile(in folder: URL, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        let downloads = folder.appendingPathComponent("downloads")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? [] {
+                let path = downloads.appendingPathComponent(name).path
+                if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 > 0 { return path }
+            }
+            usleep(10_000)
+        }
+        XCTFail("no partial file appeared", file: file, line: line)
+        return nil
+    }
+
+    func json(_ text: String) -> [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:] }
+
+    func testTwoProcessesDownloadingAtOnceEachFetchEveryFileOnce() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        for file in ["metro-1.db", "valley.db", "both.db"] { try await site.server.inject(["path": "/" + file, "rate": 150_000]) }
+        XCTAssertEqual(finish(try CLI.start(folder, ["manifest", site.server.url("v1.json").absoluteString])).status, 0)
+        let first = try CLI.start(folder, ["download", "metro"])
+        let part = waitForPartialFile(in: folder)
+        // The second process starts while the first writes its partial file: its start-up
+        // must leave that file alone, and its own job waits for the folder's job lock.
+        let second = try CLI.start(folder, ["download", "valley", "--explicit"])
+        let status = try CLI.start(folder, ["status", "--json"])
+        XCTAssertEqual(finish(status).status, 0)
+        if let part { XCTAssertTrue(FileManager.default.fileExists(atPath: part), "a live partial file was deleted") }
+        let (a, b) = (finish(first), finish(second))
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(b.status, 0, b.stderr)
+        let requests = try await site.server.log().map(\.path)
+        XCTAssertEqual(requests.filter { $0 == "/metro-1.db" }.count, 1, "\(requests)")
+        XCTAssertEqual(requests.filter { $0 == "/valley.db" }.count, 1, "\(requests)")
+        let bundles = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)["bundles"] as? [[String: Any]] ?? []
+        XCTAssertEqual(bundles.map { $0["id"] as? String }, ["metro", "valley"])
+        XCTAssertEqual(bundles.map { $0["explicit"] as? Bool }, [false, true])
+        XCTAssertEqual(StoreFolderCheck.problems(in: folder), [])
+    }
+
+    /// The same bundle asked for by two processes, cached then explicit: one download, and
+    /// the bundle is pinned (the second ask counts even though the first process installs it).
+    func testAnExplicitAskWhileACachedDownloadRunsPinsTheBundle() async throws {
+        let site = try StoreFixture()
+        try await site.server.inject(["path": "/metro-1.db", "rate": 150_000])
+        for round in 0..<3 {
+            let folder = TemporaryFolders.make()
+            XCTAssertEqual(finish(try CLI.start(folder, ["manifest", site.server.url("v1.json").absoluteString])).status, 0)
+            let cached = try CLI.start(folder, ["download", "metro"])
+            _ = waitForPartialFile(in: folder)
+            let explicit = finish(try CLI.start(folder, ["download", "metro", "--explicit"]))
+            XCTAssertEqual(explicit.status, 0, explicit.stderr)
+            XCTAssertEqual(finish(cached).status, 0)
+            let bundles = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)["bundles"] as? [[String: Any]] ?? []
+            XCTAssertEqual(bundles.first?["explicit"] as? Bool, true, "round \(round)")
+        }
+        let requests = try await site.server.log().filter { $0.path == "/metro-1.db" }.count
+        XCTAssertEqual(requests, 3, "one download per round")
+    }
+
+    /// A `remove` in one process while another updates the bundle: the bundle stays removed.
+    func testARemoveIsNotUndoneByAnUpdateFinishingInAnotherProcess() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        XCTAssertEqual(finish(try CLI.start(folder, ["manifest", site.server.url("v1.json").absoluteString])).status, 0)
+        XCTAssertEqual(finish(try CLI.start(folder, ["download", "metro", "--explicit"])).status, 0)
+        try await site.server.inject(["path": "/metro-2.db", "rate": 100_000])
+        XCTAssertEqual(finish(try CLI.start(folder, ["prefs", "--auto-update", "false"])).status, 0)
+        XCTAssertEqual(finish(try CLI.start(folder, ["manifest", site.server.url("v2-full.json").absoluteString])).status, 0)
+        let update = try CLI.start(folder, ["update", "metro"])
+        _ = waitForPartialFile(in: folder)
+        let remove = finish(try CLI.start(folder, ["remove", "metro"]))
+        XCTAssertEqual(remove.status, 0, remove.stderr)
+        _ = finish(update)
+        let state = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)
+        XCTAssertEqual((state["bundles"] as? [Any])?.count, 0, "\(state)")
+        XCTAssertEqual((state["pending_jobs"] as? [Any])?.count, 0, "\(state)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("bundles/metro.db").path))
+        // The next start cleans up what the interrupted update left.
+        XCTAssertEqual(finish(try CLI.start(folder, ["status"])).status, 0)
+        XCTAssertEqual(StoreFolderCheck.problems(in: folder), [])
+    }
+}
