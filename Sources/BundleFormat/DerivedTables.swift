@@ -15,10 +15,12 @@ package enum DerivedTables {
     package static func rebuild(_ index: String, in db: SQLiteDatabase) throws {
         switch index {
         case "stops_fts":
+            // The name plus the words that find it the ways people type it (StopSearchText).
+            try StopSearchText.register(on: db)
             try db.execute(
                 """
                 INSERT INTO stops_fts(stops_fts) VALUES('delete-all');
-                INSERT INTO stops_fts(rowid, name) SELECT sid, name FROM stops WHERE name <> '' ORDER BY sid;
+                INSERT INTO stops_fts(rowid, name) SELECT sid, stop_search_text(name) FROM stops WHERE name <> '' ORDER BY sid;
                 INSERT INTO stops_fts(stops_fts) VALUES('optimize')
                 """)
         case "stops_rtree":

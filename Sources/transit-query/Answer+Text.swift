@@ -17,11 +17,14 @@ extension Answer {
     private static func departures(_ list: [Departure]) -> String {
         guard !list.isEmpty else { return "no departures in this window" }
         var table = TextTable(["time", "route", "headsign", "stop", "platform", "trip", "service day"])
-        for d in list {
-            table.add([
-                ClockText.minutes(d.departureLocal) + (d.frequencyBased ? "~" : ""), d.routeShortName ?? d.routeLongName ?? d.routeID,
-                d.headsign, d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description,
-            ])
+        let repeated = ClockText.inRepeatedHour(list.map(\.departureLocal))
+        for (d, ambiguous) in zip(list, repeated) {
+            // "+1" when the service day is the day before; the UTC offset where a wall-clock hour repeats.
+            let time =
+                ClockText.minutes(d.departureLocal) + ClockText.dayMark(d.departureLocal.date.description, after: d.serviceDate.description)
+                + (ambiguous ? " " + ClockText.offset(d.departureLocal) : "") + (d.frequencyBased ? "~" : "")
+            let route = d.routeShortName ?? d.routeLongName.map { DisplayWidth.truncate($0, to: 24) } ?? d.routeID
+            table.add([time, route, d.headsign, d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description])
         }
         return table.render()
     }

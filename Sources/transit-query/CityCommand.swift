@@ -22,7 +22,7 @@ struct CitiesCommand: ParsableCommand {
     @Option(help: "Words of the city's name or alternate names; each may be a prefix.")
     var search: String?
 
-    @Option(help: "A point as LAT,LON: the nearest cities.")
+    @Option(parsing: .unconditional, help: "A point as LAT,LON: the nearest cities (a leading minus is fine: --near -33.9,151.2).")
     var near: Coordinate?
 
     @Option(help: "An ISO 3166-1 alpha-2 country code.")

@@ -9,7 +9,7 @@ struct StopsCommand: ParsableCommand {
     @Option(help: "Words of the stop's name; each may be a prefix.")
     var search: String?
 
-    @Option(help: "A point as LAT,LON.")
+    @Option(parsing: .unconditional, help: "A point as LAT,LON (a leading minus is fine: --near -41.44,147.13).")
     var near: Coordinate?
 
     @Option(help: "Radius in metres for --near (default 500).")

@@ -136,6 +136,20 @@ final class ReferenceTimetable {
             }
             distance.append(distance[i - 1] + d)
         }
+        // Times that go backwards (earlier than the last timed stop, or departing before
+        // arriving) make that stop untimed; a trip left without a first or last time is skipped.
+        var rows = rows
+        var lastTimed: Int?
+        for i in rows.indices {
+            guard let arrival = rows[i].arrival, let departure = rows[i].departure else { continue }
+            if departure < arrival || lastTimed.map({ arrival < $0 || departure < $0 }) == true {
+                rows[i].arrival = nil
+                rows[i].departure = nil
+            } else {
+                lastTimed = departure
+            }
+        }
+        guard rows.first?.arrival != nil, rows.last?.arrival != nil else { return nil }
         var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)] = []
         var previous = 0
         for (i, row) in rows.enumerated() {
@@ -194,7 +208,8 @@ final class ReferenceTimetable {
                     let offsetSecs = trip.stopTimes[index].departure - trip.stopTimes[0].departure
                     var starts = [trip.stopTimes[0].departure]
                     if let windows = frequencies[tripID] {
-                        starts = windows.flatMap { w in stride(from: w.start, to: w.end, by: w.headway).map { $0 } }
+                        // A start instant two windows both produce counts once.
+                        starts = Array(Set(windows.flatMap { w in stride(from: w.start, to: w.end, by: w.headway).map { $0 } }))
                     }
                     for start in starts {
                         let secs = start + offsetSecs

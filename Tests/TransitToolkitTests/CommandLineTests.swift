@@ -309,6 +309,53 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("bundle id \"zurich\" is also the id of"), refused.stderr)
     }
 
+    /// The departures table as a person reads it: a trip of the previous service day says
+    /// "+1", the hour that repeats when clocks go back shows its UTC offset, columns line up
+    /// by display width with Japanese headsigns, and a long route name is shortened.
+    func testDepartureTablesMarkDaysOffsetsAndAlignWideText() throws {
+        let folder = TemporaryFolders.make()
+        let feed = folder.appendingPathComponent("feed")
+        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+        var files = TestSupport.minimalFeed
+        files["routes.txt"] = "route_id,route_long_name,route_type\nR,Ligne du Lac par la Vallée Haute et le Col du Grand Saint-Bernard,3\n"
+        files["trips.txt"] = "route_id,service_id,trip_id,trip_headsign\nR,D,T1,河口湖駅\nR,D,T2,甲府駅北口\nR,D,T3,Lac\n"
+        files["stop_times.txt"] = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,24:36:00,24:36:00,S1,1
+            T1,24:50:00,24:50:00,S2,2
+            T2,01:30:00,01:30:00,S1,1
+            T2,01:40:00,01:40:00,S2,2
+            T3,02:30:00,02:30:00,S1,1
+            T3,02:40:00,02:40:00,S2,2
+
+            """
+        _ = TestSupport.writeFeed(files, in: feed)
+        let bundle = folder.appendingPathComponent("b.db").path
+        XCTAssertEqual(try run("gtfs-compile", [feed.path, "-o", bundle, "--quiet"]).status, 0)
+        let table = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "S1", "--at", "2026-10-25T00:00", "--window", "240"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 5, table.stdout)
+        let times = lines.dropFirst(2).map { String($0.prefix { $0 != " " || false }) }
+        XCTAssertEqual(
+            lines.dropFirst(2).map { $0.components(separatedBy: "  ").first ?? "" }, ["00:36+1", "02:30 +02:00", "02:30 +01:00"], "\(times)"
+        )
+        // Every row's stop column starts at the same display column as the header's.
+        func column(of text: String, in line: String) -> Int? {
+            guard let range = line.range(of: text) else { return nil }
+            return line[..<range.lowerBound].reduce(0) { width, character in
+                width + (character.unicodeScalars.contains { (0x3000...0x9FFF).contains($0.value) } ? 2 : 1)
+            }
+        }
+        let header = try XCTUnwrap(column(of: "stop", in: lines[0]))
+        for line in lines.dropFirst(2) { XCTAssertEqual(column(of: "S1", in: line), header, line) }
+        XCTAssertTrue(lines[2].contains("Ligne du Lac par la Val… "), lines[2])
+        let json = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "S1", "--at", "2026-10-25T00:00", "--window", "240", "--json"])
+        XCTAssertTrue(json.stdout.contains("Col du Grand Saint-Bernard"), "JSON keeps the whole name")
+    }
+
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
         let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
         XCTAssertEqual(result.status, 1)
@@ -336,7 +383,8 @@ final class CommandLineTests: XCTestCase {
             "transit-query", ["departures", "--stop", "CENTRAL", "--at", "2026-03-28T23:50", "--window", "120"],
             environment: ["TRANSIT_BUNDLE": bundle])
         XCTAssertEqual(table.status, 0, table.stderr)
-        XCTAssertTrue(table.stdout.contains("01:30  N1     Hub Süd   CENTRAL_2  2         N1_SAT_2530  2026-03-28"), table.stdout)
+        // The night trip of Saturday's service leaves on Sunday: "+1".
+        XCTAssertTrue(table.stdout.contains("01:30+1  N1     Hub Süd   CENTRAL_2  2         N1_SAT_2530  2026-03-28"), table.stdout)
     }
 
     func testErrorsAreOneLineAndNonZero() throws {
@@ -360,6 +408,13 @@ final class CommandLineTests: XCTestCase {
 
     func testOtherCommands() throws {
         let bundle = TestSupport.sampleBundlePath
+        // Southern and western points as people type them: the same answer as --near=VALUE.
+        for command in ["stops", "cities"] {
+            let spaced = try run("transit-query", [command, "--bundle", bundle, "--near", "-41.4388,-147.1347", "--json"])
+            let joined = try run("transit-query", [command, "--bundle", bundle, "--near=-41.4388,-147.1347", "--json"])
+            XCTAssertEqual(spaced.status, 0, spaced.stderr)
+            XCTAssertEqual(spaced.stdout, joined.stdout)
+        }
         let stops = try run("transit-query", ["stops", "--bundle", bundle, "--near", "47.3667,8.5450", "--radius", "300", "--json"])
         let near = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stops.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(near.map { $0["stop_id"] as? String }, ["BELLEVUE", "OPERA"])

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import GTFSCompiler
 import XCTest
 
 @testable import TransitRuntime
@@ -85,6 +86,47 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertThrowsError(try bundle.trip(id: "S2_GHOST", date: ServiceDate("2026-03-30")!)) { error in
             XCTAssertEqual(error as? TransitError, .unknownTrip("S2_GHOST"))
         }
+    }
+
+    /// Windows built as a timetable-derived feed writes them: each ends at its last start +
+    /// headway, and the next begins a few minutes before that end. Every start of every row
+    /// is a departure; a start two rows both produce (07:30 below) counts once.
+    func testOverlappingFrequencyWindowsKeepEveryStart() throws {
+        let (log, path) = TestSupport.compile([
+            "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,06:00:00,06:00:00,S1,1\nT1,06:10:00,06:10:00,S2,2\n",
+            "frequencies.txt":
+                "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,06:55:00,07:35:00,900\nT1,07:30:00,08:00:00,600\n",
+        ])
+        let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
+        let board = try bundle.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T05:00"), windowMinutes: 240, limit: 100)
+        let times = board.map { String($0.departureTime.dropFirst(11).prefix(5)) }
+        // 06:00-06:50 every 10 min; 06:55, 07:10, 07:25 every 15; 07:30-07:50 every 10.
+        XCTAssertEqual(
+            times,
+            [
+                "06:00", "06:10", "06:20", "06:30", "06:40", "06:50", "06:55", "07:10", "07:25", "07:30", "07:40", "07:50",
+            ])
+        let notes = log.diagnostics.filter { $0.code == .frequencyOverlap }
+        XCTAssertEqual(notes.count, 2)
+        XCTAssertTrue(notes.allSatisfy { $0.message.contains("0 start instant(s)") }, "\(notes.map(\.message))")
+        XCTAssertFalse(log.diagnostics.contains { $0.code == .badFrequency })
+        // A start both rows produce: 06:50 from the first (06:00 + 5 x 600) and the second.
+        let (shared, sharedPath) = TestSupport.compile([
+            "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,06:00:00,06:00:00,S1,1\nT1,06:10:00,06:10:00,S2,2\n",
+            "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,06:50:00,07:30:00,600\n",
+        ])
+        let twice = try TransitBundle(path: try XCTUnwrap(sharedPath))
+        let times2 = try twice.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T05:00"), windowMinutes: 240, limit: 100)
+            .map { String($0.departureTime.dropFirst(11).prefix(5)) }
+        XCTAssertEqual(times2, ["06:00", "06:10", "06:20", "06:30", "06:40", "06:50", "07:00", "07:10", "07:20"])
+        XCTAssertTrue(
+            shared.diagnostics.contains {
+                $0.code == .frequencyOverlap && $0.message.contains("1 start instant(s) both produce count once")
+            })
     }
 
     func testFrequenciesStartEveryHeadwayWithExclusiveEnd() throws {

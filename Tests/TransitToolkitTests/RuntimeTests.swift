@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import GTFSCompiler
 import TestKit
 import TransitRuntime
 import XCTest
@@ -89,6 +90,25 @@ final class RuntimeTests: XCTestCase {
         XCTAssertEqual(try bundle.searchStops("opern").map(\.name), ["Opernhaus"])
         XCTAssertEqual(try bundle.searchStops("\"*:( ").count, 0, "FTS syntax in the query is only text")
         XCTAssertEqual(try bundle.searchStops("cafe").map(\.name), ["Café \"Corner\""])
+    }
+
+    /// Names written without spaces are found by any part of them; German transliterations
+    /// find umlauts; folding and prefixes work as before.
+    func testStopSearchFindsAnyPartOfNamesInEveryScript() throws {
+        let names = ["河口湖駅", "甲府駅北口", "Zürich HB", "สถานีกรุงเทพ", "서울역", "São Paulo"]
+        let stops =
+            "stop_id,stop_name,stop_lat,stop_lon\n"
+            + names.enumerated().map { "S\($0.offset + 1),\($0.element),48.0\($0.offset),7.0" }.joined(separator: "\n") + "\n"
+        let (log, path) = TestSupport.compile(["stops.txt": stops])
+        let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
+        let cases: [(String, [String])] = [
+            ("湖駅", ["河口湖駅"]), ("口湖", ["河口湖駅"]), ("河口湖駅", ["河口湖駅"]), ("北口", ["甲府駅北口"]), ("駅", ["河口湖駅", "甲府駅北口"]),
+            ("zuerich", ["Zürich HB"]), ("zurich h", ["Zürich HB"]), ("กรุงเทพ", ["สถานีกรุงเทพ"]), ("울역", ["서울역"]),
+            ("sao pa", ["São Paulo"]), ("paulo", ["São Paulo"]), ("aulo", []),
+        ]
+        for (text, expected) in cases {
+            XCTAssertEqual(Set(try bundle.searchStops(text).map(\.name)), Set(expected), text)
+        }
     }
 
     func testNearbyStopsNearestFirstWithinRadius() throws {

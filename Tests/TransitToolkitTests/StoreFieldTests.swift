@@ -136,6 +136,13 @@ final class StoreFieldTests: XCTestCase {
         let state = await try store.download("valley").finished()
         XCTAssertEqual(state, .done)
         XCTAssertTrue(site.nginx.log().contains { $0.uri == "/files/valley%20copy.db" && $0.status == 200 })
+        // A manifest of an older compiler names the file unencoded: it is encoded on the way.
+        try manifest.replacingOccurrences(of: "%20", with: " ").write(
+            toFile: site.path("unencoded.json"), atomically: true, encoding: .utf8)
+        let older = try self.store()
+        try await older.refreshCatalogue(from: site.nginx.url("files/unencoded.json"))
+        let olderState = await try older.download("valley").finished()
+        XCTAssertEqual(olderState, .done)
         guard site.nginx.ipv6 else { throw XCTSkip("this machine has no IPv6 loopback") }
         try await downloadBoth(try self.store(), manifest: site.nginx.ipv6URL("files/v1.json"), site: site)
     }

@@ -43,6 +43,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case badCity = "W_CITY"
     // Information: nothing is wrong; the compiler leaves something aside on purpose.
     case unusedFile = "I_UNUSED_FILE"
+    case frequencyOverlap = "I_FREQUENCY_OVERLAP"
 
     public var severity: Diagnostic.Severity {
         switch rawValue.first {
@@ -88,7 +89,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .missingValue: return "required value empty: row dropped (empty route_type: 3)"
         case .nulByte: return "a NUL byte inside a field: the byte is dropped"
         case .badSequence: return "stop_sequence repeated, negative or not an integer: row dropped"
-        case .timeTravel: return "times decrease along a trip: trip dropped"
+        case .timeTravel:
+            return
+                "a stop_time earlier than the last timed stop before it, or leaving before it arrives: its times are dropped and interpolated (the trip is dropped only when that leaves its first or last stop untimed)"
         case .missingEndpointTime: return "first or last stop_time of a trip has no time: trip dropped"
         case .badShapeDistance:
             return
@@ -96,7 +99,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .badStopLocation:
             return
                 "stop, station or entrance without coordinates, or at 0,0: kept without coordinates, and not used as a distance when interpolating"
-        case .badFrequency: return "frequency window ends before it starts, lacks a time or headway, or overlaps another: window dropped"
+        case .badFrequency: return "frequency window ends before it starts or lacks a time or headway: window dropped"
         case .tooFewStops: return "trip has fewer than two usable stop_times: trip dropped"
         case .duplicateTrip:
             return
@@ -113,6 +116,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
             return
                 "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the JSON path says which)"
         case .unusedFile: return "a standard GTFS file the compiler does not need (shapes, fares, transfers, pathways, ...): ignored"
+        case .frequencyOverlap:
+            return
+                "frequencies.txt windows of one trip overlap: every start of each window is kept, and a start instant two windows both produce counts once (the message says how many)"
         }
     }
 

@@ -127,26 +127,45 @@ struct ModelBuilder {
         return result
     }
 
-    /// Valid frequency windows per trip, sorted; overlapping windows are reported and dropped.
+    /// Valid frequency windows per trip, sorted by start. Windows of one trip may overlap
+    /// (departures-semantics.md, "Frequencies"): every window keeps all its starts, and the
+    /// runtime counts a start instant two windows both produce once; the overlap is noted
+    /// with the number of such shared instants.
     private func frequencyWindows(_ feed: FeedData) -> [Int32: [FeedData.Frequency]] {
         var byTrip: [Int32: [FeedData.Frequency]] = [:]
         for window in feed.frequencies { byTrip[window.trip, default: []].append(window) }
         for (trip, windows) in byTrip {
-            var kept: [FeedData.Frequency] = []
-            for window in windows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
-                if let last = kept.last, window.start < last.end {
+            let sorted = windows.sorted { ($0.start, $0.line) < ($1.start, $1.line) }
+            for (index, window) in sorted.enumerated() {
+                for earlier in sorted[..<index] where window.start < earlier.end {
+                    let shared = Self.sharedStarts(earlier, window)
                     log.add(
                         Diagnostic(
-                            .badFrequency, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
+                            .frequencyOverlap, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
                             entityID: feed.tripIDs.string(trip), value: formatTime(window.start),
-                            message: "window overlaps the one ending at \(formatTime(last.end)); window dropped"))
-                    continue
+                            message:
+                                "window overlaps the one from \(formatTime(earlier.start)) to \(formatTime(earlier.end)) (line \(earlier.line)); every start of both is kept, \(shared) start instant(s) both produce count once"
+                        ))
                 }
-                kept.append(window)
             }
-            byTrip[trip] = kept
+            byTrip[trip] = sorted
         }
         return byTrip
+    }
+
+    /// How many start instants two windows both produce.
+    static func sharedStarts(_ a: FeedData.Frequency, _ b: FeedData.Frequency) -> Int {
+        let low = max(a.start, b.start)
+        let high = min(a.end, b.end)
+        guard low < high else { return 0 }
+        // Walk the starts of `b` inside the common span and test each against `a`'s grid.
+        var start = b.start + ((max(0, low - b.start) + b.headway - 1) / b.headway) * b.headway
+        var count = 0
+        while start < high {
+            if (start - a.start) % a.headway == 0 { count += 1 }
+            start += b.headway
+        }
+        return count
     }
 
     /// The feed's declared coverage: from the earliest to the latest of feed_info's start and

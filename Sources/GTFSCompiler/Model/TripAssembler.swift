@@ -69,7 +69,9 @@ struct TripAssembler {
             unique.append(row)
         }
         guard unique.count >= 2 else {
-            report(.tooFewStops, row: nil, field: "trip_id", "trip has \(unique.count) usable stop_times, needs at least 2; trip dropped")
+            report(
+                .tooFewStops, row: nil, field: "trip_id",
+                "trip \(tripID) has \(unique.count) usable stop_times, needs at least 2; trip dropped")
             return nil
         }
         guard c.arrival[Int(unique.first!)] >= 0, c.arrival[Int(unique.last!)] >= 0 else {
@@ -84,17 +86,38 @@ struct TripAssembler {
                 stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
                 pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false)
         }
-        // Times must not go backwards among the timed stops.
+        // Times that go backwards are repaired without losing the trip (departures-semantics.md,
+        // "Untimed stops"): walking in stop_sequence order, a timed stop earlier than the last
+        // stop kept as timed (or leaving before it arrives) loses both times and is interpolated.
         var previous: Int32 = -1
-        for (index, stop) in stops.enumerated() where stop.arrival >= 0 {
-            if stop.arrival < previous || stop.departure < stop.arrival {
-                report(
-                    .timeTravel, row: unique[index], field: stop.departure < stop.arrival ? "departure_time" : "arrival_time",
-                    "time goes backwards (\(formatTime(min(stop.arrival, stop.departure))) after \(formatTime(max(previous, stop.arrival)))); trip dropped"
-                )
-                return nil
+        var previousStop: Int32 = -1
+        for index in stops.indices where stops[index].arrival >= 0 {
+            let stop = stops[index]
+            guard stop.arrival < previous || stop.departure < previous || stop.departure < stop.arrival else {
+                previous = stop.departure
+                previousStop = stop.stop
+                continue
             }
-            previous = stop.departure
+            let own = stop.departure < stop.arrival && stop.arrival >= previous
+            let when = formatTime(own ? stop.departure : min(stop.arrival, stop.departure))
+            let after =
+                own
+                ? "its own arrival \(formatTime(stop.arrival))"
+                : "\(formatTime(previous)) at stop \(feed.stopIDs.string(previousStop))"
+            report(
+                .timeTravel, row: unique[index], field: stop.arrival < previous ? "arrival_time" : "departure_time",
+                "trip \(tripID), stop \(feed.stopIDs.string(stop.stop)) (stop_sequence \(stop.sequence)): \(when) is before \(after); its times are interpolated"
+            )
+            stops[index].arrival = -1
+            stops[index].departure = -1
+        }
+        guard stops.first!.arrival >= 0, stops.last!.arrival >= 0 else {
+            let end = stops.first!.arrival < 0 ? "first" : "last"
+            report(
+                .timeTravel, row: end == "first" ? unique.first! : unique.last!, field: "arrival_time",
+                "trip \(tripID): the \(end) stop's times go backwards, so the trip has no \(end == "first" ? "start" : "end") time; trip dropped"
+            )
+            return nil
         }
         // Most trips are fully timed: no closure is made for them.
         if stops.contains(where: { $0.arrival < 0 }) { interpolate(&stops, rows: unique) { report($0, row: $1, field: $2, $3) } }

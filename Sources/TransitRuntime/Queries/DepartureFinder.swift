@@ -7,7 +7,8 @@ import BundleFormat
 /// - a day's GTFS times count from `noon - 12 h` of that day in the feed's timezone;
 /// - a trip runs when its service is active on that day;
 /// - the last stop of a trip and stops with pickup_type 1 are not departures;
-/// - frequency templates start at start_time + k * headway, strictly before end_time.
+/// - frequency templates start at start_time + k * headway, strictly before end_time; a start
+///   instant that two windows of one trip both produce counts once.
 struct DepartureFinder {
     /// One departure before its text fields are read.
     struct Candidate {
@@ -27,6 +28,13 @@ struct DepartureFinder {
         var pattern: PatternCache.Pattern, trip: PatternTripRecord
         var offset: Int, pickupType: Int, stopHeadsign: Int?
         var start: Int, end: Int, headway: Int, exactTimes: Bool
+        /// Earlier windows of the same trip that overlap this one: (start, end, headway).
+        var earlier: [(start: Int, end: Int, headway: Int)] = []
+
+        /// True when an earlier overlapping window of the trip also starts at `tripStart`.
+        func startsEarlier(_ tripStart: Int) -> Bool {
+            earlier.contains { tripStart >= $0.start && tripStart < $0.end && (tripStart - $0.start) % $0.headway == 0 }
+        }
     }
 
     let feed: FeedCatalog.Feed
@@ -113,17 +121,20 @@ struct DepartureFinder {
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
         let windows = try templates.value(sid) {
-            let q = try db.cached("SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1")
+            let q = try db.cached(
+                "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
             var rows: [TemplateAtStop] = []
             for departing in try patterns.departingStops(at: sid, db: db) {
                 for trip in departing.pattern.templates {
                     q.bind([trip.tid])
+                    let first = rows.count
                     while try q.step() {
-                        rows.append(
-                            TemplateAtStop(
-                                pattern: departing.pattern, trip: trip, offset: departing.stop.departureOffset,
-                                pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: q.int(0), end: q.int(1),
-                                headway: q.int(2), exactTimes: q.int(3) != 0))
+                        var row = TemplateAtStop(
+                            pattern: departing.pattern, trip: trip, offset: departing.stop.departureOffset,
+                            pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: q.int(0), end: q.int(1),
+                            headway: q.int(2), exactTimes: q.int(3) != 0)
+                        row.earlier = rows[first...].filter { $0.end > row.start }.map { ($0.start, $0.end, $0.headway) }
+                        rows.append(row)
                     }
                 }
             }
@@ -134,12 +145,13 @@ struct DepartureFinder {
             let need = low - w.offset - w.start
             var tripStart = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
             while tripStart < w.end && tripStart + w.offset < high {
+                defer { tripStart += w.headway }
+                if !w.earlier.isEmpty && w.startsEarlier(tripStart) { continue }
                 let secs = tripStart + w.offset
                 found.append(
                     Candidate(
                         instant: dayStart + secs, sid: sid, trip: w.trip, pattern: w.pattern, stopHeadsign: w.stopHeadsign,
                         pickupType: w.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: !w.exactTimes))
-                tripStart += w.headway
             }
         }
     }

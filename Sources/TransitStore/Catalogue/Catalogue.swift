@@ -83,8 +83,14 @@ public struct Catalogue: Sendable, Equatable {
         }
     }
 
+    /// A relative URL reference resolved against the manifest's URL. Names written unencoded
+    /// (older `gtfs-compile manifest`: "bart 1.db") are percent-encoded first.
     private static func resolve(_ file: String, _ base: URL) throws -> URL {
-        guard !file.isEmpty, let url = URL(string: file, relativeTo: base)?.absoluteURL else {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert("%")
+        let reference =
+            file.unicodeScalars.allSatisfy { allowed.contains($0) } ? file : file.addingPercentEncoding(withAllowedCharacters: allowed)
+        guard !file.isEmpty, let reference, let url = URL(string: reference, relativeTo: base)?.absoluteURL else {
             throw StoreError.badManifest("file \"\(file)\" is not a valid URL path")
         }
         return url
