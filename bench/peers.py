@@ -81,14 +81,16 @@ def main():
         first_day = info["feeds"][0]["first_service_date"]
         unzip_s = median_time(["sh", "-c", f"unzip -p '{feed}' > /dev/null"])
         garage_s = median_time([python, "-c", GARAGE, feed])
-        garage_bytes = int(subprocess.run([python, "-c", GARAGE, feed], check=True, capture_output=True, text=True).stdout)
+        # DuckDB may draw a progress bar on stdout: the figure is the last line.
+        garage_bytes = int(subprocess.run(
+            [python, "-c", GARAGE, feed], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
         # A weekday a week into the feed, so that most services run.
         import datetime
         day = datetime.date.fromisoformat(first_day) + datetime.timedelta(days=8)
         while day.weekday() > 4:
             day += datetime.timedelta(days=1)
         garage_ms = float(subprocess.run(
-            [python, "-c", GARAGE, feed, day.isoformat()], check=True, capture_output=True, text=True).stdout)
+            [python, "-c", GARAGE, feed, day.isoformat()], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
         out = tempfile.mkdtemp(prefix="peers-parquet-", dir=work)
         parquet_s = median_time([python, "-c", PARQUET, feed, out])
         parquet_bytes = folder_bytes(out)

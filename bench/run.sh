@@ -11,26 +11,31 @@ mkdir -p "$WORK"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 seconds() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+# Wall seconds, peak KB and CPU seconds (user + system).
+timed() { /usr/bin/time -f "%e %M %U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1, $2, $3 + $4}'; }
 
 compile_report() {
   local name=$1 feed=$2 out="$WORK/$1.db"
-  local unzip_times="" compile_times="" memory=0
+  local unzip_times="" unzip_cpu="" compile_times="" compile_cpu="" memory=0
   for i in 1 2 3; do
-    unzip_times+="$(seconds unzip -p "$feed" | cut -d' ' -f1)"$'\n'
-    read -r t m < <(seconds $BIN/gtfs-compile "$feed" -o "$out" --quiet)
-    compile_times+="$t"$'\n'
+    read -r t m cpu < <(timed unzip -p "$feed")
+    unzip_times+="$t"$'\n'; unzip_cpu+="$cpu"$'\n'
+    read -r t m cpu < <(timed $BIN/gtfs-compile "$feed" -o "$out" --quiet)
+    compile_times+="$t"$'\n'; compile_cpu+="$cpu"$'\n'
     memory=$m
   done
-  local u c st bytes
+  local u uc c cc st bytes
   u=$(printf '%s' "$unzip_times" | median); c=$(printf '%s' "$compile_times" | median)
+  uc=$(printf '%s' "$unzip_cpu" | median); cc=$(printf '%s' "$compile_cpu" | median)
   st=$($BIN/transit-query info --bundle "$out" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
   bytes=$(stat -c %s "$out")
   gz=$(gzip -c "$out" | wc -c)
-  printf '%-16s stop_times %9d | unzip -p %6.2f s | compile %6.2f s (%.2fx unzip) | peak %5d MB | bundle %6.2f MB = %5.2f B/stop_time, gzip %5.2f B/stop_time\n' \
-    "$name" "$st" "$u" "$c" "$(echo "$c / $u" | bc -l)" $((memory / 1024)) "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / $st" | bc -l)" "$(echo "$gz / $st" | bc -l)"
+  printf '%-16s stop_times %9d | unzip -p %6.2f s (CPU %5.2f s) | compile %6.2f s (%.2fx unzip), CPU %5.2f s (%.2fx unzip CPU) | peak %5d MB | bundle %6.2f MB = %5.2f B/stop_time, gzip %5.2f B/stop_time\n' \
+    "$name" "$st" "$u" "$uc" "$c" "$(echo "$c / $u" | bc -l)" "$cc" "$(echo "$cc / $uc" | bc -l)" $((memory / 1024)) \
+    "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / $st" | bc -l)" "$(echo "$gz / $st" | bc -l)"
 }
 
-echo "== compile (median of 3 runs; unzip -p measured in the same run)"
+echo "== compile (median of 3 runs; unzip -p measured in the same run; CPU = user + system seconds)"
 compile_report cts-strasbourg "$SHARED/feeds/cts-strasbourg.zip"
 if [ ! -f "$WORK/cts-x10.zip" ]; then python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x10.zip" 10; fi
 compile_report cts-x10 "$WORK/cts-x10.zip"
@@ -64,8 +69,9 @@ for feed in "$SHARED"/feeds/*.zip; do
   $BIN/gtfs-compile "$feed" -o "$WORK/size.db" --quiet 2>/dev/null || { echo "$name: not compiled"; continue; }
   st=$($BIN/transit-query info --bundle "$WORK/size.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
   bytes=$(stat -c %s "$WORK/size.db")
-  printf '%-20s stop_times %7d  bundle %8d bytes = %7.2f B/stop_time  gzip %7.2f B/stop_time\n' "$name" "$st" "$bytes" \
-    "$(echo "$bytes / $st" | bc -l)" "$(echo "$(gzip -c "$WORK/size.db" | wc -c) / $st" | bc -l)"
+  printf '%-20s stop_times %7d  bundle %8d bytes = %7.2f B/stop_time  gzip %7.2f B/stop_time | %s\n' "$name" "$st" "$bytes" \
+    "$(echo "$bytes / $st" | bc -l)" "$(echo "$(gzip -c "$WORK/size.db" | wc -c) / $st" | bc -l)" \
+    "$(python3 bench/bundle_bytes.py "$WORK/size.db" "$feed")"
 done
 
 echo "== cities (world-cities-1000.json, 170,391 cities)"

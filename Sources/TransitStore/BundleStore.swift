@@ -72,10 +72,8 @@ public actor BundleStore {
             if let saved = try state.catalogue(), let base = URL(string: saved.base) {
                 catalogue = try? Catalogue(json: Data(saved.json), base: base)
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError.storage("\(files.statePath): \(StoreState.explain(error))")
+            throw StoreState.storeError(error, files.statePath)
         }
     }
 
@@ -276,11 +274,12 @@ public actor BundleStore {
                 try? FileManager.default.removeItem(atPath: part)
                 return
             } catch let failure as FileFetcher.Failure {
-                if case .storage = failure.error { throw failure }
+                if case .noSpace = failure.error { throw failure }
                 try? FileManager.default.removeItem(atPath: part)  // fall back to the whole file
             } catch let error as StoreError {
                 if case .overBudget = error { throw error }
                 if case .storage = error { throw error }
+                if case .noSpace = error { throw error }
                 try? FileManager.default.removeItem(atPath: part)
             } catch is TransitError {
                 try? FileManager.default.removeItem(atPath: part)
@@ -423,8 +422,6 @@ public actor BundleStore {
     }
 
     private func write<T>(_ body: () throws -> T) throws -> T {
-        do { return try state.transaction(body) } catch let error as StoreError { throw error } catch {
-            throw StoreError.storage("\(files.statePath): \(StoreState.explain(error))")
-        }
+        do { return try state.transaction(body) } catch { throw StoreState.storeError(error, files.statePath) }
     }
 }

@@ -21,6 +21,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case install(String)
     /// The state file or the store's folder cannot be used.
     case storage(String)
+    /// The device has no space left for the file or the state (free some: `remove` works).
+    case noSpace(String)
 
     /// A short stable code for programs (the command line's `--json` output).
     public var code: String {
@@ -33,6 +35,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .overBudget: return "over_budget"
         case .install: return "install"
         case .storage: return "storage"
+        case .noSpace: return "no_space"
         }
     }
 
@@ -50,6 +53,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 "\(id): needs \(needed) more bytes, but the budget is \(budget) bytes: bundles downloaded explicitly use \(explicitBytes) and cached ones that could be evicted \(evictable)"
         case .install(let reason): return "install failed: \(reason)"
         case .storage(let reason): return "store: \(reason)"
+        case .noSpace(let reason): return "no space left on the device: \(reason); remove a bundle or free space, then try again"
         }
     }
 }

@@ -47,7 +47,14 @@ func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as TransitError {
-        FileHandle.standardError.write(Data("transit-query: \(error)\n".utf8))
+        var text = "transit-query: \(error)"
+        if case .unknownTrip = error {
+            // A trip the feed lists but the compiler dropped (its stop_times could not be
+            // repaired, or it names an unknown route or service) is not in the bundle.
+            text +=
+                "; not in this bundle: if the feed lists it, the compiler dropped it, and gtfs-compile --report names it with the reason (W_FEW_STOPS, W_TIME_BACKWARDS, W_UNKNOWN_REF, ...)"
+        }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
         throw ExitCode(1)
     } catch let error as Query.Invalid {
         FileHandle.standardError.write(Data("transit-query: \(error)\n".utf8))

@@ -10,7 +10,8 @@ struct TransitStoreCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 done; 1 a download, verification or install failed; 2 refused by the \
             storage budget; 3 unknown bundle or no manifest yet; 4 the manifest is unreadable; \
-            5 the store's folder or state file cannot be used; 64 bad arguments.
+            5 the store's folder or state file cannot be used; 6 no space left on the device; \
+            64 bad arguments.
             """,
         subcommands: [
             ManifestCommand.self, ListCommand.self, DownloadCommand.self, UpdateCommand.self, ResumeCommand.self,
@@ -98,6 +99,7 @@ func exitCode(for error: StoreError) -> Int32 {
     case .unknownBundle, .noCatalogue: return 3
     case .badManifest: return 4
     case .storage: return 5
+    case .noSpace: return 6
     }
 }
 

@@ -401,6 +401,10 @@ final class CommandLineTests: XCTestCase {
         let noBundle = try run("transit-query", ["info"])
         XCTAssertEqual(noBundle.status, 1)
         XCTAssertTrue(noBundle.stderr.contains("TRANSIT_BUNDLE"), noBundle.stderr)
+        // The sample's metro feed lists S2_GHOST, whose service is unknown: dropped, and the message says where to look.
+        let dropped = try run("transit-query", ["trip", "--bundle", bundle, "--trip", "S2_GHOST", "--date", "2026-03-30"])
+        XCTAssertEqual(dropped.status, 1)
+        XCTAssertTrue(dropped.stderr.contains("the compiler dropped it, and gtfs-compile --report names it"), dropped.stderr)
         let unknownCity = try run("transit-query", ["city", "--bundle", bundle, "atlantis"])
         XCTAssertEqual(unknownCity.status, 1)
         XCTAssertEqual(unknownCity.stderr, "transit-query: unknown city \"atlantis\"\n")

@@ -75,10 +75,11 @@ final class StoreDiskFullTests: XCTestCase {
             return (try? JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any]) ?? [:]
         }
         for name in ["manifest", "prefs", "download-metro"] { XCTAssertEqual(try step(name).status, 0, "\(name): \(text)") }
-        // A download that meets a full disk is a storage error (exit 5) that says so.
+        // A download that meets a full disk is a storage error of its own (exit 6) that says so.
         let full = try step("download-valley")
-        XCTAssertEqual(full.status, 5, full.output)
-        XCTAssertTrue(full.output.contains("no space left") || full.output.contains("device is full"), full.output)
+        XCTAssertEqual(full.status, 6, full.output)
+        XCTAssertTrue(full.output.contains("no space left on the device"), full.output)
+        XCTAssertTrue(full.output.contains("\"no_space\""), full.output)
         XCTAssertFalse(full.output.contains("NSCocoaErrorDomain"), full.output)
         // Reading works, and nothing was lost: settings, the pinned bundle, the manifest.
         for name in ["status-full", "list-full", "prefs-full", "status-none"] {

@@ -8,6 +8,9 @@ struct FileFetcher: Sendable {
     let transport: any StoreTransport
     let retries: RetryPolicy
 
+    /// The transport for `url`: `file:` URLs are read directly, the rest go to `transport`.
+    private func route(_ url: URL) -> any StoreTransport { url.isFileURL ? LocalFileTransport() : transport }
+
     /// What a failed fetch leaves for the next attempt: the transport's resume data. The
     /// partial file stays where it is when the failure was transient.
     struct Failure: Error {
@@ -23,7 +26,7 @@ struct FileFetcher: Sendable {
         var failures = 0
         while true {
             do {
-                return try await transport.fetch(url)
+                return try await route(url).fetch(url)
             } catch let error as TransportError {
                 failures += 1
                 guard error.transient, failures <= retries.limit else { throw StoreError(error, retried: failures > 1) }
@@ -54,14 +57,14 @@ struct FileFetcher: Sendable {
             if have < bytes {
                 report(.downloading(done: have, total: bytes))
                 do {
-                    _ = try await transport.download(url, to: part, resumeData: resume) { done in
+                    _ = try await route(url).download(url, to: part, resumeData: resume) { done in
                         report(.downloading(done: done, total: bytes))
                     }
                 } catch var error as TransportError {
                     resume = error.resumeData ?? resume
                     if error.isDiskFull {
                         try? FileManager.default.removeItem(atPath: part)
-                        throw Failure(error: .storage(error.message), resumeData: nil)
+                        throw Failure(error: .noSpace(error.message), resumeData: nil)
                     }
                     if error.status == 416 || error.message.contains("shorter than listed") {
                         error = TransportError.shorter(url, has: BundleFiles.stat(part)?.size ?? 0, listed: bytes)
@@ -102,7 +105,7 @@ struct FileFetcher: Sendable {
 extension StoreError {
     /// The store's word for a transport failure.
     init(_ error: TransportError, retried: Bool) {
-        self = error.isDiskFull ? .storage(error.message) : .transfer(error.message, transient: error.transient && retried)
+        self = error.isDiskFull ? .noSpace(error.message) : .transfer(error.message, transient: error.transient && retried)
     }
 }
 

@@ -84,10 +84,8 @@ final class StoreState {
             }
             do { db = try Self.open(path) } catch { throw StoreError.storage("cannot create \(path): \(Self.explain(error))") }
             isNew = true
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw StoreError.storage("cannot open \(path): \(Self.explain(error))")
+            throw Self.storeError(error, "cannot open \(path)")
         }
     }
 
@@ -132,6 +130,13 @@ final class StoreState {
             try? db.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The store's error for a failure of the state file: a full device is `noSpace`.
+    static func storeError(_ error: Error, _ context: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let sqlite = error as? SQLiteError, sqlite.code & 0xff == 13 { return .noSpace("\(context): the state file cannot grow") }
+        return .storage("\(context): \(explain(error))")
     }
 
     /// A person's words for a failure of the state file: a full device says so.

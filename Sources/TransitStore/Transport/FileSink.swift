@@ -127,7 +127,7 @@ final class FileSink: @unchecked Sendable {
     static func failure(_ path: String) -> TransportError {
         let code = errno
         if code == ENOSPC || code == EDQUOT {
-            var error = TransportError("no space left on the device for \(path)", transient: false)
+            var error = TransportError("writing \(path)", transient: false)
             error.isDiskFull = true
             return error
         }

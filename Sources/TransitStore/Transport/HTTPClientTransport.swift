@@ -37,13 +37,7 @@
         }
 
         public func fetch(_ url: URL) async throws -> FetchedResource {
-            if url.isFileURL {
-                guard let data = FileManager.default.contents(atPath: url.path) else {
-                    throw TransportError("cannot read \(url.path)", transient: false)
-                }
-                return FetchedResource(data: data, url: url)
-            }
-            return try await withClient(for: url) { client in
+            try await withClient(for: url) { client in
                 var request = HTTPClientRequest(url: url.absoluteString)
                 request.headers.add(name: "Accept-Encoding", value: ContentDecoder.accepted)
                 let response = try await client.execute(request, deadline: .distantFuture)
@@ -66,10 +60,6 @@
             async throws -> FinishedDownload
         {
             let sink = try FileSink(appendingTo: destination)
-            if url.isFileURL {
-                try sink.copy(from: url.path, progress: progress)
-                return FinishedDownload(url: url)
-            }
             var validator = ResumeHint(resumeData)?.validator
             do {
                 return try await withClient(for: url) { client in

@@ -21,7 +21,8 @@ import Foundation
 /// }
 /// ```
 public protocol StoreTransport: Sendable {
-    /// The whole resource (a manifest: small), following redirects.
+    /// The whole resource (a manifest: small), following redirects. (`file:` URLs never reach
+    /// a transport: the store reads them itself.)
     /// - Throws: `TransportError`.
     func fetch(_ url: URL) async throws -> FetchedResource
 

@@ -4,9 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The store's transport over `URLSession`, plus `file:` URLs: the default on Apple platforms
+/// The store's transport over `URLSession`: the default on Apple platforms
 /// (system proxies, cellular and VPN on demand, App Transport Security; the system decodes
-/// gzip). On Linux it runs over FoundationNetworking and is kept for comparison (`make
+/// gzip, on Linux too). On Linux it runs over FoundationNetworking and is kept for comparison (`make
 /// bench-store`); `HTTPClientTransport` is the default there. Downloads stream to the file as
 /// the bytes arrive, never holding the whole file in memory; a partial file is continued with
 /// Range.
@@ -23,12 +23,6 @@ public struct URLSessionTransport: StoreTransport {
     }
 
     public func fetch(_ url: URL) async throws -> FetchedResource {
-        if url.isFileURL {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw TransportError("cannot read \(url.path)", transient: false)
-            }
-            return FetchedResource(data: data, url: url)
-        }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
         let session = URLSession(configuration: .ephemeral)
@@ -47,10 +41,6 @@ public struct URLSessionTransport: StoreTransport {
         async throws -> FinishedDownload
     {
         let sink = try FileSink(appendingTo: path)
-        if url.isFileURL {
-            try sink.copy(from: url.path, progress: progress)
-            return FinishedDownload(url: url)
-        }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         if sink.offset > 0 {
             request.setValue("bytes=\(sink.offset)-", forHTTPHeaderField: "Range")
@@ -153,16 +143,12 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
         touch()
         let http = response as? HTTPURLResponse
         finalURL = response.url
-        // Apple's URLSession decodes gzip itself; FoundationNetworking hands the bytes as sent.
-        #if canImport(FoundationNetworking)
-            let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")
-        #else
-            let encoding: String? = nil
-        #endif
         do {
+            // URLSession decodes gzip itself (Apple's, and FoundationNetworking's libcurl): the
+            // bytes it hands over are the file's.
             _ = try sink.begin(
                 status: http?.statusCode ?? 200, contentRange: http?.value(forHTTPHeaderField: "Content-Range"),
-                contentEncoding: encoding, url: url)
+                contentEncoding: nil, url: url)
             let plain = http?.value(forHTTPHeaderField: "Content-Encoding") == nil
             if plain && response.expectedContentLength >= 0 { expectedEnd = sink.offset + response.expectedContentLength }
             completionHandler(.allow)

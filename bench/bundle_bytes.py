@@ -1,0 +1,35 @@
+"""Where a bundle's bytes go, for `make bench`: bytes per stop (stops, their dictionaries,
+the R*Tree and the full-text index) and bytes per calendar_dates.txt row (calendar,
+calendar_dates and dict_service), read with SQLite's dbstat; the feed's calendar_dates rows
+are counted in the zip.
+
+usage: python3 bench/bundle_bytes.py BUNDLE FEED.zip
+"""
+import sqlite3
+import sys
+import zipfile
+
+STOP_TABLES = ("stops", "stops_by_parent", "dict_stop", "dict_stop_by_sid")
+STOP_PREFIXES = ("stops_rtree", "stops_fts")
+CALENDAR_TABLES = ("calendar", "calendar_dates", "dict_service")
+
+
+def main():
+    bundle, feed = sys.argv[1], sys.argv[2]
+    db = sqlite3.connect(f"file:{bundle}?mode=ro", uri=True)
+    sizes = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
+    stops = db.execute("SELECT count(*) FROM stops").fetchone()[0]
+    stop_bytes = sum(v for k, v in sizes.items() if k in STOP_TABLES or k.startswith(STOP_PREFIXES))
+    calendar_bytes = sum(sizes.get(k, 0) for k in CALENDAR_TABLES)
+    rows = 0
+    with zipfile.ZipFile(feed) as archive:
+        for name in archive.namelist():
+            if name.split("/")[-1] == "calendar_dates.txt":
+                with archive.open(name) as handle:
+                    rows = max(0, sum(1 for line in handle if line.strip()) - 1)
+    per_stop = stop_bytes / stops if stops else 0
+    per_row = f"{calendar_bytes / rows:6.2f} B/calendar_dates row ({rows} rows)" if rows else "no calendar_dates rows"
+    print(f"stops {stops:6d}: {stop_bytes:8d} bytes = {per_stop:6.1f} B/stop | calendar {calendar_bytes:8d} bytes, {per_row}")
+
+
+main()
