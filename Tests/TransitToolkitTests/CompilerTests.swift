@@ -136,6 +136,27 @@ final class CompilerTests: XCTestCase {
         XCTAssertNotNil(result.bundle, "T1 survives with S2 interpolated")
     }
 
+    /// One stop time a minute earlier than the one before costs that stop its times, not the
+    /// trip: it is interpolated between its neighbours and the warning names trip and stop.
+    func testABackwardsStopTimeIsInterpolatedAndTheTripKept() throws {
+        let times =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+            + "T1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:09:00,08:09:00,S3,3\nT1,08:30:00,08:30:00,S1,4\n"
+        let result = TestSupport.compile(["stop_times.txt": times, "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n"])
+        XCTAssertEqual(codes(result.log), [.timeTravel])
+        let warning = try XCTUnwrap(result.log.diagnostics.first)
+        XCTAssertTrue(warning.message.contains("trip T1, stop S3 (stop_sequence 3): 8:09:00 is before 8:10:00 at stop S2"), warning.message)
+        XCTAssertEqual(warning.line, 4)
+        let bundle = try TransitBundle(path: try XCTUnwrap(result.bundle))
+        let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-30")!)
+        XCTAssertEqual(trip.stopTimes.count, 4)
+        let third = trip.stopTimes[2]
+        XCTAssertTrue(third.interpolated)
+        // Between 08:10 (S2) and 08:30 (S1 again), by great-circle distance.
+        XCTAssertGreaterThan(third.departureSecs, 8 * 3600 + 600)
+        XCTAssertLessThan(third.departureSecs, 8 * 3600 + 1800)
+    }
+
     func testFeedWithNoUsableTripsIsAnError() {
         let result = TestSupport.compile([
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n"
@@ -152,12 +173,19 @@ final class CompilerTests: XCTestCase {
         XCTAssertEqual(strict.log.diagnostics.first?.code, .badValue)
     }
 
-    func testOverlappingAndInvertedFrequenciesAreDropped() {
+    /// Inverted and headway-less windows are dropped; overlapping ones are kept (every start,
+    /// the shared ones once: 08:00 to 08:50, six instants here) and noted.
+    func testInvertedFrequenciesAreDroppedAndOverlappingOnesKept() {
         let result = TestSupport.compile([
             "frequencies.txt":
                 "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,09:00:00,600\nT1,08:00:00,10:00:00,600\nT1,12:00:00,11:00:00,600\nT1,13:00:00,14:00:00,0\n"
         ])
-        XCTAssertEqual(result.log.countsByCode[.badFrequency], 3)
+        XCTAssertEqual(result.log.countsByCode[.badFrequency], 2)
+        XCTAssertEqual(result.log.countsByCode[.frequencyOverlap], 1)
+        XCTAssertTrue(
+            result.log.diagnostics.contains {
+                $0.code == .frequencyOverlap && $0.message.contains("6 start instant(s) both produce count once")
+            })
         XCTAssertNotNil(result.bundle)
     }
 
