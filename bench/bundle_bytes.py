@@ -11,7 +11,7 @@ import zipfile
 
 STOP_TABLES = ("stops", "stops_by_parent", "dict_stop", "dict_stop_by_sid")
 STOP_PREFIXES = ("stops_rtree", "stops_fts")
-CALENDAR_TABLES = ("calendar", "calendar_dates", "dict_service")
+CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates", "dict_service")
 
 
 def main():

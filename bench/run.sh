@@ -74,6 +74,12 @@ for feed in "$SHARED"/feeds/*.zip; do
     "$(python3 bench/bundle_bytes.py "$WORK/size.db" "$feed")"
 done
 
+echo "== a calendar of calendar_dates only (bench/calendar_feed.py: 1,918 services over a year, long service ids)"
+[ -f "$WORK/calendar-feed.zip" ] || python3 bench/calendar_feed.py "$WORK/calendar-feed.zip" 1918 7 > /dev/null
+$BIN/gtfs-compile "$WORK/calendar-feed.zip" -o "$WORK/calendar-feed.db" --quiet
+printf 'calendar-feed        bundle %8d bytes | %s\n' "$(stat -c %s "$WORK/calendar-feed.db")" \
+  "$(python3 bench/bundle_bytes.py "$WORK/calendar-feed.db" "$WORK/calendar-feed.zip")"
+
 echo "== cities (world-cities-1000.json, 170,391 cities)"
 read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-1000.json" -o "$WORK/cities.db" --quiet)
 printf 'compile %.2f s, peak %d MB, bundle %.1f MB\n' "$t" $((m / 1024)) "$(echo "$(stat -c %s "$WORK/cities.db") / 1048576" | bc -l)"

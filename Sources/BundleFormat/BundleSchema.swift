@@ -2,7 +2,7 @@
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 3
+    package static let version = 4
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -14,7 +14,7 @@ package enum BundleSchema {
     package static let requiredTables = [
         "metadata", "feeds", "agencies", "dict_stop", "dict_route", "dict_service",
         "stops", "routes", "headsigns", "patterns", "stop_patterns", "trip_blocks", "trip_ids", "frequencies",
-        "calendar", "calendar_dates", "stops_fts", "stops_rtree",
+        "calendar", "service_dates", "stops_fts", "stops_rtree",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import GTFSCompiler
+import TestKit
 import TransitRuntime
 import XCTest
 

@@ -182,6 +182,12 @@ final class CompilerTests: XCTestCase {
         ])
         XCTAssertEqual(result.log.countsByCode[.badFrequency], 2)
         XCTAssertEqual(result.log.countsByCode[.frequencyOverlap], 1)
+        // Two windows starting together: the first row wins (the bundle keys windows by start).
+        let twice = TestSupport.compile([
+            "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,06:00:00,07:00:00,600\n"
+        ])
+        XCTAssertNotNil(twice.bundle, twice.log.summaryText())
+        XCTAssertEqual(twice.log.countsByCode[.badFrequency], 1)
         XCTAssertTrue(
             result.log.diagnostics.contains {
                 $0.code == .frequencyOverlap && $0.message.contains("6 start instant(s) both produce count once")

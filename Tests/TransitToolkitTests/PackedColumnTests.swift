@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import GTFSCompiler
 import TestKit
 import TransitRuntime
 import XCTest
@@ -120,6 +121,86 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertTrue((60...150).contains(starts.count), "about one id in 48: \(starts.count)")
         XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: 0))
         XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: TripIDGroup.capacity))
+    }
+
+    /// Date sets take the smaller of a gap list and a bitmap; both read back exactly.
+    func testDateSetsPickTheSmallerCodingAndReadBack() throws {
+        XCTAssertEqual(DateSetBlob.encode([]), [])
+        XCTAssertEqual(try DateSetBlob.decode([]), [])
+        // Three holidays: a list (kind 0, first day, 2 more, gaps 7 and 40).
+        let holidays = [20_500, 20_507, 20_547]
+        XCTAssertEqual(DateSetBlob.encode(holidays), [0x00, 0x94, 0xA0, 0x01, 0x02, 0x07, 0x28])
+        XCTAssertEqual(try DateSetBlob.decode(DateSetBlob.encode(holidays)), holidays)
+        // Weekdays of a year: a bitmap of 365 bits (46 bytes) plus 5 bytes of header.
+        let weekdays = (0..<365).map { 20_454 + $0 }.filter { ($0 + 4) % 7 < 5 }
+        let coded = DateSetBlob.encode(weekdays)
+        XCTAssertEqual(coded.first, 1)
+        XCTAssertEqual(coded.count, 5 + 46)
+        XCTAssertEqual(try DateSetBlob.decode(coded), weekdays)
+        // Random sets, duplicates and a single day, both codings.
+        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &generator)
+        var rng = SplitMix64(state: seed)
+        for _ in 0..<500 {
+            let count = Int(rng.next() % 200) + 1
+            let spread = Int(rng.next() % 2000) + 1
+            let days = (0..<count).map { _ in 19_000 + Int(rng.next() % UInt64(spread)) }
+            XCTAssertEqual(try DateSetBlob.decode(DateSetBlob.encode(days)), Array(Set(days)).sorted(), "seed \(seed)")
+        }
+        for cut in 1..<coded.count { XCTAssertThrowsError(try DateSetBlob.decode(Array(coded.prefix(cut))), "cut at \(cut)") }
+        XCTAssertThrowsError(try DateSetBlob.decode([0x02, 0x01]), "unknown kind")
+        XCTAssertThrowsError(try DateSetBlob.decode([0x00, 0x01, 0x01, 0x00]), "a gap of zero days")
+        XCTAssertThrowsError(try DateSetBlob.decode([0x01, 0x01, 0x08, 0x00]), "a bitmap whose first day is not set")
+    }
+
+    /// A feed whose calendar is all calendar_dates.txt (bench/calendar_feed.py: 300 services,
+    /// about 50,000 rows over a year): the calendar's tables cost at most 2 bytes a row on
+    /// disk (14 before the date sets), and every service runs on exactly its dates.
+    func testACalendarDatesFeedCostsUnderTwoBytesARow() throws {
+        let folder = TemporaryFolders.make()
+        let feed = folder.appendingPathComponent("calendar.zip").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestPaths.repository.appendingPathComponent("bench/calendar_feed.py").path, feed, "300", "3"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let output = folder.appendingPathComponent("c.db").path
+        _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "c", path: feed)], outputPath: output))
+        let db = try SQLiteDatabase(path: output, writable: false)
+        let rows = try XCTUnwrap(try db.scalarInt("SELECT count(*) FROM service_dates"))
+        XCTAssertEqual(rows, 300)
+        let bytes = try XCTUnwrap(
+            try db.scalarInt("SELECT sum(pgsize) FROM dbstat WHERE name IN ('calendar', 'service_dates')"))
+        // The feed's own rows, read back from the zip with unzip.
+        func file(_ name: String) throws -> [[Substring]] {
+            let unzip = Process()
+            unzip.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+            unzip.arguments = ["-p", feed, name]
+            let pipe = Pipe()
+            unzip.standardOutput = pipe
+            try unzip.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            unzip.waitUntilExit()
+            return text.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        }
+        let dates = try file("calendar_dates.txt")
+        XCTAssertGreaterThan(dates.count, 40_000)
+        XCTAssertLessThanOrEqual(Double(bytes) / Double(dates.count), 2.0, "\(bytes) bytes for \(dates.count) rows")
+        // A trip runs on exactly the dates its service lists.
+        var datesOf: [Substring: Set<Substring>] = [:]
+        for row in dates { datesOf[row[0], default: []].insert(row[1]) }
+        let serviceOf = Dictionary(uniqueKeysWithValues: try file("trips.txt").map { ($0[2], $0[1]) })
+        let bundle = try TransitBundle(path: output)
+        var random = SplitMix64(state: 5)
+        for _ in 0..<200 {
+            let trip = "T\(random.next() % 300)"
+            let day = CivilDate(yyyymmdd: 20_260_101)!.adding(days: Int(random.next() % 365))
+            let runs = try bundle.trip(id: trip, date: ServiceDate(day.iso)!).runsOnDate
+            let listed = datesOf[serviceOf[Substring(trip)]!]?.contains(Substring(String(day.yyyymmdd))) == true
+            XCTAssertEqual(runs, listed, "\(trip) on \(day.iso)")
+        }
     }
 
     func testDamagedBytesAreAnErrorNotACrash() throws {

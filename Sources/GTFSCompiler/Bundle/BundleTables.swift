@@ -66,8 +66,17 @@ enum BundleTables {
         for s in m.services { try dict.run(s.fid, s.serviceID, s.sv) }
         let calendar = try db.prepareInsert(into: "calendar", columns: ["sv", "days", "start_date", "end_date"])
         for c in m.calendar { try calendar.run(c.sv, c.record.days, c.record.startDate, c.record.endDate) }
-        let dates = try db.prepareInsert(into: "calendar_dates", columns: ["date", "sv", "exception_type"])
-        for d in m.calendarDates.sorted(by: { ($0.date, $0.sv) < ($1.date, $1.sv) }) { try dates.run(d.date, d.sv, d.exceptionType) }
+        // Each service's exceptions as two date sets (added, removed), packed.
+        var added: [Int: [Int]] = [:]
+        var removed: [Int: [Int]] = [:]
+        for d in m.calendarDates {
+            guard let day = CivilDate(yyyymmdd: d.date)?.dayNumber else { continue }
+            if d.exceptionType == 1 { added[d.sv, default: []].append(day) } else { removed[d.sv, default: []].append(day) }
+        }
+        let dates = try db.prepareInsert(into: "service_dates", columns: ["sv", "added", "removed"])
+        for sv in Set(added.keys).union(removed.keys).sorted() {
+            try dates.run(sv, DateSetBlob.encode(added[sv] ?? []), DateSetBlob.encode(removed[sv] ?? []))
+        }
     }
 
     /// The `patterns`, `stop_patterns` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);

@@ -99,7 +99,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .badStopLocation:
             return
                 "stop, station or entrance without coordinates, or at 0,0: kept without coordinates, and not used as a distance when interpolating"
-        case .badFrequency: return "frequency window ends before it starts or lacks a time or headway: window dropped"
+        case .badFrequency:
+            return
+                "frequency window ends before it starts, lacks a time or headway, or starts when another window of the trip starts: window dropped"
         case .tooFewStops: return "trip has fewer than two usable stop_times: trip dropped"
         case .duplicateTrip:
             return

@@ -135,7 +135,21 @@ struct ModelBuilder {
         var byTrip: [Int32: [FeedData.Frequency]] = [:]
         for window in feed.frequencies { byTrip[window.trip, default: []].append(window) }
         for (trip, windows) in byTrip {
-            let sorted = windows.sorted { ($0.start, $0.line) < ($1.start, $1.line) }
+            var sorted: [FeedData.Frequency] = []
+            for window in windows.sorted(by: { ($0.start, $0.line) < ($1.start, $1.line) }) {
+                // One window per start time (the bundle's key): a second row starting at the
+                // same time is a duplicate row or a conflicting one; the first row wins.
+                if let same = sorted.last, same.start == window.start {
+                    log.add(
+                        Diagnostic(
+                            .badFrequency, feed: feed.name, file: "frequencies.txt", line: window.line, field: "start_time",
+                            entityID: feed.tripIDs.string(trip), value: formatTime(window.start),
+                            message:
+                                "the trip has another window starting at \(formatTime(window.start)) (line \(same.line)); window dropped"))
+                    continue
+                }
+                sorted.append(window)
+            }
             for (index, window) in sorted.enumerated() {
                 for earlier in sorted[..<index] where window.start < earlier.end {
                     let shared = Self.sharedStarts(earlier, window)

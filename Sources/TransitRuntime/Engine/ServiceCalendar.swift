@@ -1,7 +1,9 @@
 import BundleFormat
 
-/// Which services run on a date: calendar weekdays within the date range, plus
-/// calendar_dates additions, minus removals. Answers are cached per date as bitsets.
+/// Which services run on a date: calendar weekdays within the date range, plus the dates a
+/// service's calendar_dates add, minus those they remove. The exceptions (`service_dates`,
+/// packed date sets) are decoded once, on the first question; answers are cached per date
+/// as bitsets.
 final class ServiceCalendar: Sendable {
     /// Services running on one date, one bit per service id (sv).
     struct ActiveSet: Sendable {
@@ -13,7 +15,15 @@ final class ServiceCalendar: Sendable {
         }
     }
 
+    /// One service's exception dates (days since 1970-01-01), ascending.
+    private struct Exceptions: Sendable {
+        var sv: Int
+        var added: [Int32]
+        var removed: [Int32]
+    }
+
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
+    private let exceptions = LockedCache<Int, [Exceptions]>(limit: 1)
     private let serviceCount: Int
 
     init(db: SQLiteDatabase) throws {
@@ -23,15 +33,48 @@ final class ServiceCalendar: Sendable {
     func active(on day: CivilDate, db: SQLiteDatabase) throws -> ActiveSet {
         try cache.value(day.dayNumber) {
             var set = ActiveSet(words: [UInt64](repeating: 0, count: serviceCount / 64 + 1))
-            let date = day.yyyymmdd
             let weekly = try db.cached("SELECT sv FROM calendar WHERE start_date <= ?1 AND end_date >= ?1 AND (days >> ?2) & 1")
-            weekly.bind([date, day.weekdayIndex])
+            weekly.bind([day.yyyymmdd, day.weekdayIndex])
             while try weekly.step() { set.set(weekly.int(0), true) }
-            let exceptions = try db.cached("SELECT sv, exception_type FROM calendar_dates WHERE date = ?1")
-            exceptions.bind([date])
-            while try exceptions.step() { set.set(exceptions.int(0), exceptions.int(1) == 1) }
+            let target = Int32(truncatingIfNeeded: day.dayNumber)
+            for service in try allExceptions(db) {
+                if Self.has(service.added, target) { set.set(service.sv, true) }
+                if Self.has(service.removed, target) { set.set(service.sv, false) }
+            }
             return set
         }
+    }
+
+    /// Every service's exceptions, read and decoded once.
+    private func allExceptions(_ db: SQLiteDatabase) throws -> [Exceptions] {
+        try exceptions.value(0) {
+            let rows = try db.cached("SELECT sv, added, removed FROM service_dates ORDER BY sv")
+            var list: [Exceptions] = []
+            do {
+                while try rows.step() {
+                    let added = try DateSetBlob.decode(rows.blob(1)).map { Int32(truncatingIfNeeded: $0) }
+                    let removed = try DateSetBlob.decode(rows.blob(2)).map { Int32(truncatingIfNeeded: $0) }
+                    list.append(Exceptions(sv: rows.int(0), added: added, removed: removed))
+                }
+            } catch is PackedReader.Damaged {
+                rows.reset()
+                throw TransitError.sqlite(code: 0, message: "a service's calendar_dates (service_dates) is damaged in the bundle")
+            }
+            rows.reset()
+            return list
+        }
+    }
+
+    /// Binary search in ascending days.
+    private static func has(_ days: [Int32], _ day: Int32) -> Bool {
+        guard let first = days.first, let last = days.last, first <= day, day <= last else { return false }
+        var low = 0
+        var high = days.count
+        while low < high {
+            let mid = (low + high) / 2
+            if days[mid] < day { low = mid + 1 } else { high = mid }
+        }
+        return low < days.count && days[low] == day
     }
 }
 
