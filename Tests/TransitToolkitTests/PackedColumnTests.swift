@@ -131,11 +131,11 @@ final class PackedColumnTests: XCTestCase {
         let holidays = [20_500, 20_507, 20_547]
         XCTAssertEqual(DateSetBlob.encode(holidays), [0x00, 0x94, 0xA0, 0x01, 0x02, 0x07, 0x28])
         XCTAssertEqual(try DateSetBlob.decode(DateSetBlob.encode(holidays)), holidays)
-        // Weekdays of a year: a bitmap of 365 bits (46 bytes) plus 5 bytes of header.
+        // Weekdays of a year: a bitmap of 365 bits (46 bytes) after 6 bytes of header (kind, first day, span).
         let weekdays = (0..<365).map { 20_454 + $0 }.filter { ($0 + 4) % 7 < 5 }
         let coded = DateSetBlob.encode(weekdays)
         XCTAssertEqual(coded.first, 1)
-        XCTAssertEqual(coded.count, 5 + 46)
+        XCTAssertEqual(coded.count, 6 + 46)
         XCTAssertEqual(try DateSetBlob.decode(coded), weekdays)
         // Random sets, duplicates and a single day, both codings.
         var generator = SystemRandomNumberGenerator()
