@@ -133,7 +133,7 @@ final class StoreFieldTests: XCTestCase {
         XCTAssertTrue(manifest.contains("\"file\" : \"valley%20copy.db\""), manifest)
         let store = try store()
         try await store.refreshCatalogue(from: site.nginx.url("files/spaced.json"))
-        let state = await try store.download("valley").finished()
+        let state = try await store.download("valley").finished()
         XCTAssertEqual(state, .done)
         XCTAssertTrue(site.nginx.log().contains { $0.uri == "/files/valley%20copy.db" && $0.status == 200 })
         // A manifest of an older compiler names the file unencoded: it is encoded on the way.
@@ -141,7 +141,7 @@ final class StoreFieldTests: XCTestCase {
             toFile: site.path("unencoded.json"), atomically: true, encoding: .utf8)
         let older = try self.store()
         try await older.refreshCatalogue(from: site.nginx.url("files/unencoded.json"))
-        let olderState = await try older.download("valley").finished()
+        let olderState = try await older.download("valley").finished()
         XCTAssertEqual(olderState, .done)
         guard site.nginx.ipv6 else { throw XCTSkip("this machine has no IPv6 loopback") }
         try await downloadBoth(try self.store(), manifest: site.nginx.ipv6URL("files/v1.json"), site: site)

@@ -24,7 +24,7 @@ final class StoreSharingTests: XCTestCase {
         while Date() < deadline {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? [] {
                 let path = downloads.appendingPathComponent(name).path
-                if ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 > 0 { return path }
+                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 { return path }
             }
             usleep(10_000)
         }
