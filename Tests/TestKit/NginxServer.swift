@@ -40,7 +40,7 @@ public final class NginxServer: @unchecked Sendable {
         ipv6 = ServerProcess.hasIPv6Loopback
         certificate = folder.appendingPathComponent("cert.pem")
         let key = folder.appendingPathComponent("key.pem")
-        try Self.run(
+        try ServerProcess.runTool(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "2",
@@ -124,16 +124,5 @@ public final class NginxServer: @unchecked Sendable {
                 uri: f[0], status: status, bodyBytes: Int64(f[2]) ?? 0, range: value(f[3]), acceptEncoding: value(f[4]),
                 contentEncoding: value(f[5]), ifRange: value(f[6]))
         }
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ServerProcessError("\(tool) \(arguments.first ?? "") failed") }
     }
 }

@@ -84,6 +84,18 @@ public final class ServerProcess: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Runs a tool to its end (openssl, gzip); a non-zero exit is an error.
+    public static func runTool(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ServerProcessError("\(tool) \(arguments.first ?? "") failed") }
+    }
+
     /// True when this machine has the IPv6 loopback address.
     public static var hasIPv6Loopback: Bool {
         ((try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? "").contains("00000000000000000000000000000001")

@@ -14,10 +14,14 @@ final class StoreCommandLineTests: XCTestCase {
     }
 
     func store(_ folder: URL, _ arguments: [String]) throws -> Run {
-        let process = try Self.start(folder, arguments)
+        Self.finish(try Self.start(folder, arguments))
+    }
+
+    /// Reads a started command's output to its end and waits (up to a minute) for its exit.
+    static func finish(_ process: Process) -> Run {
         let stdout = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         let stderr = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<3000 where process.isRunning { usleep(10_000) }
+        for _ in 0..<6000 where process.isRunning { usleep(10_000) }
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))

@@ -29,7 +29,7 @@ final class StoreFieldTests: XCTestCase {
             try BundleManifest(bundles: [path("metro-1.db"), path("valley.db")]).write(to: path("v1.json"))
             try BundleManifest(bundles: [path("metro-1.db"), path("valley copy.db")]).write(to: path("spaced.json"))
             for name in ["metro-1.db", "valley.db", "v1.json"] {
-                try Self.run("/bin/gzip", ["-6", "-k", "-n", "-f", path(name)])
+                try ServerProcess.runTool("/bin/gzip", ["-6", "-k", "-n", "-f", path(name)])
             }
             try manager.createDirectory(at: folder.appendingPathComponent("truncated"), withIntermediateDirectories: true)
             try manager.copyItem(atPath: path("v1.json"), toPath: path("truncated/v1.json"))
@@ -49,15 +49,6 @@ final class StoreFieldTests: XCTestCase {
             let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("v1.json")))) as? [String: Any]
             let bundles = json?["bundles"] as? [[String: Any]] ?? []
             return Int64(bundles.first { $0["file"] as? String == name }?["gzip_bytes"] as? Int ?? -1)
-        }
-
-        static func run(_ tool: String, _ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw ServerProcessError("\(tool) failed") }
         }
     }
 

@@ -9,13 +9,7 @@ import XCTest
 final class StoreSharingTests: XCTestCase {
     typealias CLI = StoreCommandLineTests
 
-    /// Runs the command to its end and returns its exit status and output.
-    func finish(_ process: Process) -> (status: Int32, stdout: String, stderr: String) {
-        let out = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        let err = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<6000 where process.isRunning { usleep(10_000) }
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
+    func finish(_ process: Process) -> CLI.Run { CLI.finish(process) }
 
     /// Waits until a partial file has bytes (the first process is mid-download).
     func waitForPartialFile(in folder: URL, file: StaticString = #filePath, line: UInt = #line) -> String? {
@@ -31,8 +25,6 @@ final class StoreSharingTests: XCTestCase {
         XCTFail("no partial file appeared", file: file, line: line)
         return nil
     }
-
-    func json(_ text: String) -> [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:] }
 
     func testTwoProcessesDownloadingAtOnceEachFetchEveryFileOnce() async throws {
         let site = try StoreFixture()
@@ -61,7 +53,7 @@ final class StoreSharingTests: XCTestCase {
         let requests = try await site.server.log().map(\.path)
         XCTAssertEqual(requests.filter { $0 == "/metro-1.db" }.count, 1, "\(requests)")
         XCTAssertEqual(requests.filter { $0 == "/valley.db" }.count, 1, "\(requests)")
-        let bundles = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)["bundles"] as? [[String: Any]] ?? []
+        let bundles = finish(try CLI.start(folder, ["status", "--json"])).json["bundles"] as? [[String: Any]] ?? []
         XCTAssertEqual(bundles.map { $0["id"] as? String }, ["metro", "valley"])
         XCTAssertEqual(bundles.map { $0["explicit"] as? Bool }, [false, true])
         XCTAssertEqual(StoreFolderCheck.problems(in: folder), [])
@@ -80,7 +72,7 @@ final class StoreSharingTests: XCTestCase {
             let explicit = finish(try CLI.start(folder, ["download", "metro", "--explicit"]))
             XCTAssertEqual(explicit.status, 0, explicit.stderr)
             XCTAssertEqual(finish(cached).status, 0)
-            let bundles = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)["bundles"] as? [[String: Any]] ?? []
+            let bundles = finish(try CLI.start(folder, ["status", "--json"])).json["bundles"] as? [[String: Any]] ?? []
             XCTAssertEqual(bundles.first?["explicit"] as? Bool, true, "round \(round)")
         }
         let requests = try await site.server.log().filter { $0.path == "/metro-1.db" }.count
@@ -101,7 +93,7 @@ final class StoreSharingTests: XCTestCase {
         let remove = finish(try CLI.start(folder, ["remove", "metro"]))
         XCTAssertEqual(remove.status, 0, remove.stderr)
         _ = finish(update)
-        let state = json(finish(try CLI.start(folder, ["status", "--json"])).stdout)
+        let state = finish(try CLI.start(folder, ["status", "--json"])).json
         XCTAssertEqual((state["bundles"] as? [Any])?.count, 0, "\(state)")
         XCTAssertEqual((state["pending_jobs"] as? [Any])?.count, 0, "\(state)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("bundles/metro.db").path))

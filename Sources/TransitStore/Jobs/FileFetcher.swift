@@ -66,8 +66,8 @@ struct FileFetcher: Sendable {
                         try? FileManager.default.removeItem(atPath: part)
                         throw Failure(error: .noSpace(error.message), resumeData: nil)
                     }
-                    if error.status == 416 || error.message.contains("shorter than listed") {
-                        error = TransportError.shorter(url, has: BundleFiles.stat(part)?.size ?? 0, listed: bytes)
+                    if error.status == 416 {
+                        error = TransportError.shorter(url, has: error.serverLength ?? BundleFiles.stat(part)?.size ?? 0, listed: bytes)
                         try? FileManager.default.removeItem(atPath: part)
                     }
                     failures += 1

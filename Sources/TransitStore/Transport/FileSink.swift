@@ -31,19 +31,11 @@ final class FileSink: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// What a response's status means for the file, the same for every transport.
-    enum Start: Equatable {
-        /// Write the body after the bytes the file holds (a 206 for them, or a first 200).
-        case write
-        /// The body is the whole resource again: the file was emptied first.
-        case restarted
-    }
-
     /// Readies the file for a response's body: a 206 must continue at `offset` (Content-Range
     /// "bytes OFFSET-...") and be sent as is; a 200 (a first request, or a server that
     /// ignored Range) starts the file over; a 416 says the server's file ends where ours does
     /// or before; any other status is the server's failure.
-    func begin(status: Int, contentRange: String?, contentEncoding: String?, url: URL) throws -> Start {
+    func begin(status: Int, contentRange: String?, contentEncoding: String?, url: URL) throws {
         switch status {
         case 206 where offset > 0:
             guard contentRange?.hasPrefix("bytes \(offset)-") == true else {
@@ -54,14 +46,9 @@ final class FileSink: @unchecked Sendable {
                 // A part of a compressed representation cannot be decoded on its own.
                 throw TransportError("\(url.absoluteString): a range of a compressed body", transient: true, status: 206)
             }
-            return .write
         case 200:
             decoder = try ContentDecoder.make(for: contentEncoding, url: url)
-            if offset > 0 {
-                try restart()
-                return .restarted
-            }
-            return .write
+            if offset > 0 { try restart() }
         case 416:
             // "bytes */LENGTH": the server's file has LENGTH bytes and we asked from `offset`.
             let length = contentRange.flatMap { $0.split(separator: "/").last.flatMap { Int64($0) } }

@@ -60,7 +60,9 @@
             async throws -> FinishedDownload
         {
             let sink = try FileSink(appendingTo: destination)
-            var validator = ResumeHint(resumeData)?.validator
+            // The resume data is the validator of the first answer (UTF-8): the partial file
+            // itself is the destination.
+            var validator = resumeData.map { String(decoding: $0, as: UTF8.self) }
             do {
                 return try await withClient(for: url) { client in
                     var rangeAllowed = true
@@ -77,7 +79,7 @@
                         let response = try await client.execute(request, deadline: .distantFuture)
                         let status = Int(response.status.code)
                         do {
-                            _ = try sink.begin(
+                            try sink.begin(
                                 status: status, contentRange: response.headers.first(name: "Content-Range"),
                                 contentEncoding: response.headers.first(name: "Content-Encoding"), url: url)
                         } catch let error as TransportError where error.status == 206 {
@@ -97,7 +99,7 @@
                     }
                 }
             } catch var error as TransportError {
-                error.resumeData = ResumeHint(validator: validator).data
+                error.resumeData = validator.map { Data($0.utf8) }
                 throw error
             }
         }
@@ -165,20 +167,5 @@
             }
             return TransportError("\(place): \(error)", transient: true)
         }
-    }
-
-    /// What this transport keeps between attempts: the validator that makes a Range request
-    /// safe (If-Range). The partial file itself is the destination.
-    private struct ResumeHint: Codable {
-        var validator: String?
-
-        init(validator: String?) { self.validator = validator }
-
-        init?(_ data: Data?) {
-            guard let data, let hint = try? JSONDecoder().decode(ResumeHint.self, from: data) else { return nil }
-            self = hint
-        }
-
-        var data: Data? { validator == nil ? nil : try? JSONEncoder().encode(self) }
     }
 #endif

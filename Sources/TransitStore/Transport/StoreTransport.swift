@@ -90,6 +90,8 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The device's storage is full (writing the file failed with ENOSPC): a storage problem
     /// of the device, not the server's.
     public var isDiskFull = false
+    /// The length of the server's file, when it said (a 416's `Content-Range: bytes */N`).
+    public var serverLength: Int64?
 
     public init(_ message: String, transient: Bool, status: Int? = nil, resumeData: Data? = nil) {
         self.message = message
@@ -104,12 +106,15 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         return TransportError("HTTP \(status) for \(url.absoluteString)", transient: transient, status: status)
     }
 
-    /// The server's file ends before the length the manifest gives it.
+    /// The server's file ends before the length the manifest gives it (`listed`, when the
+    /// caller knows it); the status is 416, what a server answers a range past its end.
     public static func shorter(_ url: URL, has: Int64, listed: Int64?) -> TransportError {
         let listedText = listed.map { " but the manifest lists \($0)" } ?? ""
-        return TransportError(
+        var error = TransportError(
             "the server sent \(has) bytes of \(url.absoluteString)\(listedText): the file on the server is shorter than listed",
-            transient: false)
+            transient: false, status: 416)
+        error.serverLength = has
+        return error
     }
 
     public var description: String { message }

@@ -146,7 +146,7 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
         do {
             // URLSession decodes gzip itself (Apple's, and FoundationNetworking's libcurl): the
             // bytes it hands over are the file's.
-            _ = try sink.begin(
+            try sink.begin(
                 status: http?.statusCode ?? 200, contentRange: http?.value(forHTTPHeaderField: "Content-Range"),
                 contentEncoding: nil, url: url)
             let plain = http?.value(forHTTPHeaderField: "Content-Encoding") == nil
