@@ -88,7 +88,7 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     _ = try? PatternTripsBlob.decode(bytes)
     _ = try? StopPatternsBlob.decode(bytes)
     _ = try? TripBlock.decode(firstTid: 1, bytes)
-    _ = try? TripIDGroup.decode(bytes)
+    _ = try? IDGroup.decode(bytes)
     _ = try? DateSetBlob.decode(bytes)
     // A patch's contents behind a valid header and checksum, so the parser itself is reached.
     _ = try? BundlePatch(decoding: BundlePatch.sealed(BundlePatch.magic + bytes))

@@ -1,7 +1,8 @@
-"""Where a bundle's bytes go, for `make bench`: bytes per stop (stops, their dictionaries,
-the R*Tree and the full-text index) and bytes per calendar_dates.txt row (calendar,
-calendar_dates and dict_service), read with SQLite's dbstat; the feed's calendar_dates rows
-are counted in the zip.
+"""Where a bundle's bytes go, for `make bench`: bytes per stop (stops, their id lookup,
+the spatial and full-text indexes) and bytes per calendar_dates.txt row (calendar, the
+date sets and the service ids), read with SQLite's dbstat; the feed's calendar_dates rows
+are counted in the zip. Tables of older schemas (dict_stop, stops_rtree, dict_service)
+count too, so an old bundle can be compared with a new one.
 
 usage: python3 bench/bundle_bytes.py BUNDLE FEED.zip
 """
@@ -9,9 +10,9 @@ import sqlite3
 import sys
 import zipfile
 
-STOP_TABLES = ("stops", "stops_by_parent", "dict_stop", "dict_stop_by_sid")
+STOP_TABLES = ("stops", "stops_by_parent", "stops_by_cell", "stop_ids", "dict_stop", "dict_stop_by_sid")
 STOP_PREFIXES = ("stops_rtree", "stops_fts")
-CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates", "dict_service")
+CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates", "service_blocks", "dict_service")
 
 
 def main():

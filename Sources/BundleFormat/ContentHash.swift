@@ -2,7 +2,7 @@
 /// schema, in a canonical order and encoding, so two bundles with the same content have the
 /// same hash whatever their page layout, history or the SQLite that wrote them.
 ///
-/// Left out: derived indexes (full-text and R*Tree, rebuilt from `stops` and `cities`),
+/// Left out: derived indexes (full-text, rebuilt from `stops` and `cities`),
 /// SQLite's statistics, and the metadata rows that describe the file rather than its content
 /// (`content_sha256` itself and `compiler_version`).
 ///

@@ -5,7 +5,7 @@ package enum DerivedTables {
     /// The indexes derived from `table`, if any.
     package static func derived(from table: String) -> [String] {
         switch table {
-        case "stops": return ["stops_fts", "stops_rtree"]
+        case "stops": return ["stops_fts"]
         case "cities", "city_alternate_names": return ["cities_fts"]
         default: return []
         }
@@ -22,13 +22,6 @@ package enum DerivedTables {
                 INSERT INTO stops_fts(stops_fts) VALUES('delete-all');
                 INSERT INTO stops_fts(rowid, name) SELECT sid, stop_search_text(name) FROM stops WHERE name <> '' ORDER BY sid;
                 INSERT INTO stops_fts(stops_fts) VALUES('optimize')
-                """)
-        case "stops_rtree":
-            try db.execute(
-                """
-                DELETE FROM stops_rtree;
-                INSERT INTO stops_rtree(sid, min_lat, max_lat, min_lon, max_lon)
-                  SELECT sid, lat, lat, lon, lon FROM stops WHERE lat IS NOT NULL AND lon IS NOT NULL ORDER BY sid
                 """)
         case "cities_fts":
             try db.execute(

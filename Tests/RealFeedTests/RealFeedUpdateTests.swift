@@ -74,7 +74,7 @@ final class RealFeedUpdateTests: XCTestCase {
         let feed = try XCTUnwrap(info.feeds.first)
         let db = try SQLiteDatabase(path: b.path, writable: false)
         var stops: [String] = []
-        let q = try db.prepare("SELECT stop_id FROM dict_stop ORDER BY stop_id")
+        let q = try db.prepare("SELECT stop_id FROM stops ORDER BY stop_id")
         while try q.step() { stops.append(q.string(0)) }
         let formatter = ISO8601DateFormatter()
         let first = try XCTUnwrap(formatter.date(from: try XCTUnwrap(feed.firstServiceDate).description + "T00:00:00Z"))

@@ -18,7 +18,7 @@ package struct BundleDump {
     package init(path: String) throws {
         let db = try SQLiteDatabase(path: path, writable: false)
         var stopIDs: [Int: String] = [:]
-        let stops = try db.prepare("SELECT sid, stop_id FROM dict_stop")
+        let stops = try db.prepare("SELECT sid, stop_id FROM stops")
         while try stops.step() { stopIDs[stops.int(0)] = stops.string(1) }
         var patterns: [Int: (stops: [PatternStopRecord], trips: [PatternTripRecord])] = [:]
         let rows = try db.prepare("SELECT pid, stops, trips FROM patterns")

@@ -428,7 +428,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((details["stop_times"] as? [[String: Any]])?.count, 4)
         XCTAssertEqual(details["headsign"] as? String, "Tiefenbrunnen")
         let info = try run("transit-query", ["info", "--bundle", bundle, "--json"])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["schema_version"] as? Int, 4)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["schema_version"] as? Int, 5)
         let city = try run("transit-query", ["city", "--bundle", bundle, "lisbon", "--json"])
         let lisbon = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(city.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(lisbon["alternate_names"] as? [String], ["Lisboa", "Lissabon", "Lisbonne"])

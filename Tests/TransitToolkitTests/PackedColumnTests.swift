@@ -110,17 +110,17 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertEqual(TripBlock.encode([nil]), [0x00], "a gap is one byte")
     }
 
-    func testTripIDGroupsKeepTidsAndStartWhereTheIdsSay() throws {
+    func testIDGroupsKeepTidsAndStartWhereTheIdsSay() throws {
         let tids = [5, 6, 7, 900, 8, 1]
-        XCTAssertEqual(try TripIDGroup.decode(TripIDGroup.encode(tids)), tids)
-        XCTAssertEqual(TripIDGroup.encode([1, 2, 3]), [0x02, 0x02, 0x02], "+1 steps: one byte each")
+        XCTAssertEqual(try IDGroup.decode(IDGroup.encode(tids)), tids)
+        XCTAssertEqual(IDGroup.encode([1, 2, 3]), [0x02, 0x02, 0x02], "+1 steps: one byte each")
         // Boundaries come from the ids alone: how full the group is (below the cap) does not matter.
         let ids = (0..<5_000).map { "trip-\($0)" }
-        let starts = ids.filter { TripIDGroup.startsGroup(at: $0, count: 1) }
-        XCTAssertEqual(starts, ids.filter { TripIDGroup.startsGroup(at: $0, count: 100) })
+        let starts = ids.filter { IDGroup.startsGroup(at: $0, count: 1) }
+        XCTAssertEqual(starts, ids.filter { IDGroup.startsGroup(at: $0, count: 100) })
         XCTAssertTrue((60...150).contains(starts.count), "about one id in 48: \(starts.count)")
-        XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: 0))
-        XCTAssertTrue(TripIDGroup.startsGroup(at: ids[0], count: TripIDGroup.capacity))
+        XCTAssertTrue(IDGroup.startsGroup(at: ids[0], count: 0))
+        XCTAssertTrue(IDGroup.startsGroup(at: ids[0], count: IDGroup.capacity))
     }
 
     /// Date sets take the smaller of a gap list and a bitmap; both read back exactly.
@@ -228,7 +228,7 @@ final class PackedColumnTests: XCTestCase {
             try TripBlock.decode(firstTid: 1, [0x01, 0x01, 0x41, 0x00, 0x02, 0x05, 0x00, 0x00, 0x00]), "prefix past the end")
         XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [0x01, 0x09, 0x41]), "fewer bytes than the length says")
         XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, [UInt8](repeating: 0, count: 65)), "more slots than a block has")
-        XCTAssertThrowsError(try TripIDGroup.decode([UInt8](repeating: 2, count: 129)), "more tids than a group has")
+        XCTAssertThrowsError(try IDGroup.decode([UInt8](repeating: 2, count: 129)), "more tids than a group has")
         XCTAssertThrowsError(try StopPatternsBlob.decode([0x05]))
     }
 }

@@ -57,11 +57,11 @@ final class UpdateTests: XCTestCase {
         let next = try Self.nextVersion()
         let kept = try Self.compile(next, base: v1)
         let fresh = try Self.compile(next)
-        let stops1 = try Self.ids(v1, "SELECT stop_id, sid FROM dict_stop")
-        let stopsKept = try Self.ids(kept, "SELECT stop_id, sid FROM dict_stop")
+        let stops1 = try Self.ids(v1, "SELECT stop_id, sid FROM stops")
+        let stopsKept = try Self.ids(kept, "SELECT stop_id, sid FROM stops")
         for (stop, sid) in stops1 { XCTAssertEqual(stopsKept[stop], sid, stop) }
         XCTAssertEqual(stopsKept["AAA_NEW"], stops1.values.max()! + 1, "a new stop takes the next id")
-        XCTAssertEqual(try Self.ids(fresh, "SELECT stop_id, sid FROM dict_stop")["AAA_NEW"], 1, "without --base ids follow the text")
+        XCTAssertEqual(try Self.ids(fresh, "SELECT stop_id, sid FROM stops")["AAA_NEW"], 1, "without --base ids follow the text")
         let trips1 = Dictionary(uniqueKeysWithValues: try BundleDump(path: v1).trips.map { ($0.tripID, $0.record.tid) })
         let tripsKept = Dictionary(uniqueKeysWithValues: try BundleDump(path: kept).trips.map { ($0.tripID, $0.record.tid) })
         for (trip, tid) in trips1 where trip != "T4_WK_0815" { XCTAssertEqual(tripsKept[trip], tid, trip) }
@@ -100,16 +100,17 @@ final class UpdateTests: XCTestCase {
         let patch = folder.appendingPathComponent("v1-v2.patch").path
         let summary = try BundleDiff.write(old: v1, new: v2, to: patch)
         XCTAssertEqual(summary.toHash, try TransitBundle(path: v2).info().contentHash)
-        // New rows: the stop (stops, dict_stop, stop_patterns), A_NEW's headsign and pattern, and
-        // the trip_ids group that now starts at "A_NEW" (the old first group's row goes).
+        // New rows: the stop (stops, stop_patterns), A_NEW's headsign and pattern, and the
+        // stop_ids and trip_ids groups that now start at "AAA_NEW" and "A_NEW" (the old first
+        // groups' rows go).
         let decoded = try BundlePatch(decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: patch))))
         func tables(_ kind: (BundlePatch.Operation) -> Bool) -> [String] {
             decoded.sections.filter { $0.operations.contains(where: kind) }.map(\.table)
         }
         XCTAssertEqual(
             tables { if case .put = $0 { return true } else { return false } },
-            ["dict_stop", "headsigns", "patterns", "stop_patterns", "stops", "trip_ids"])
-        XCTAssertEqual(tables { if case .delete = $0 { return true } else { return false } }, ["trip_ids"])
+            ["headsigns", "patterns", "stop_ids", "stop_patterns", "stops", "trip_ids"])
+        XCTAssertEqual(tables { if case .delete = $0 { return true } else { return false } }, ["stop_ids", "trip_ids"])
         XCTAssertEqual(summary.rowsPut, 6)
         let before = try Data(contentsOf: URL(fileURLWithPath: v1))
         let patched = folder.appendingPathComponent("patched.db").path

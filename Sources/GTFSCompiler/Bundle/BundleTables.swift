@@ -48,22 +48,57 @@ enum BundleTables {
     }
 
     private static func insertStops(_ m: BundleModel, _ db: SQLiteDatabase) throws {
-        let dict = try db.prepareInsert(into: "dict_stop", columns: ["fid", "stop_id", "sid"])
         let stop = try db.prepareInsert(
             into: "stops",
-            columns: ["sid", "fid", "name", "code", "lat", "lon", "location_type", "parent_sid", "platform_code", "wheelchair_boarding"])
+            columns: [
+                "sid", "fid", "stop_id", "name", "code", "lat_e7", "lon_e7", "location_type", "parent_sid", "platform_code",
+                "wheelchair_boarding",
+            ])
         for s in m.stops {
             let r = s.record
-            try dict.run(s.fid, s.stopID, s.sid)
-            try stop.run(s.sid, s.fid, r.name, r.code, r.lat, r.lon, r.locationType, s.parentSid, r.platformCode, r.wheelchairBoarding)
+            try stop.run(
+                s.sid, s.fid, s.stopID, r.name, r.code, r.lat.map(StopGrid.e7), r.lon.map(StopGrid.e7), r.locationType, s.parentSid,
+                r.platformCode, r.wheelchairBoarding)
         }
-        // The search indexes, by the SQL a patch applier rebuilds them with.
+        // The model keeps each feed's stops in byte order of their ids.
+        try insertIDGroups(
+            into: "stop_ids", firstColumn: "first_stop_id", membersColumn: "sids", m.stops.map { ($0.fid, $0.stopID, $0.sid) }, db)
+        // The search index, by the SQL a patch applier rebuilds it with.
         for index in DerivedTables.derived(from: "stops") { try DerivedTables.rebuild(index, in: db) }
     }
 
+    /// Each feed's members, given in feed order and byte order of their text ids, as the
+    /// `IDGroup` rows of `table`.
+    private static func insertIDGroups(
+        into table: String, firstColumn: String, membersColumn: String, _ members: [(fid: Int, text: String, id: Int)],
+        _ db: SQLiteDatabase
+    ) throws {
+        let group = try db.prepareInsert(into: table, columns: ["fid", firstColumn, membersColumn])
+        var start = 0
+        for (i, member) in members.enumerated() {
+            if i > start, member.fid != members[start].fid || IDGroup.startsGroup(at: member.text, count: i - start) {
+                try group.run(members[start].fid, members[start].text, IDGroup.encode(members[start..<i].map(\.id)))
+                start = i
+            }
+        }
+        if start < members.count {
+            try group.run(members[start].fid, members[start].text, IDGroup.encode(members[start...].map(\.id)))
+        }
+    }
+
+
     private static func insertServices(_ m: BundleModel, _ db: SQLiteDatabase) throws {
-        let dict = try db.prepareInsert(into: "dict_service", columns: ["fid", "service_id", "sv"])
-        for s in m.services { try dict.run(s.fid, s.serviceID, s.sv) }
+        let serviceBlock = try db.prepareInsert(into: "service_blocks", columns: ["first_sv", "entries"])
+        var blocks: [Int: [ServiceBlock.Entry?]] = [:]
+        // By sv: with --base, byte order of the ids is not sv order.
+        for s in m.services.sorted(by: { $0.sv < $1.sv }) {
+            let first = ServiceBlock.firstSv(holding: s.sv)
+            var entries = blocks[first] ?? []
+            while first + entries.count < s.sv { entries.append(nil) }
+            entries.append(ServiceBlock.Entry(serviceID: s.serviceID, fid: s.fid))
+            blocks[first] = entries
+        }
+        for (first, entries) in blocks.sorted(by: { $0.key < $1.key }) { try serviceBlock.run(first, ServiceBlock.encode(entries)) }
         let calendar = try db.prepareInsert(into: "calendar", columns: ["sv", "days", "start_date", "end_date"])
         for c in m.calendar { try calendar.run(c.sv, c.record.days, c.record.startDate, c.record.endDate) }
         // Each service's exceptions as two date sets (added, removed), packed.
@@ -119,20 +154,9 @@ enum BundleTables {
             try block.run(first, TripBlock.encode(entries))
             start = i
         }
-        let group = try db.prepareInsert(into: "trip_ids", columns: ["fid", "first_trip_id", "tids"])
-        for feed in m.feeds {
-            // The model keeps each feed's trips in byte order of their ids (with or without --base).
-            let trips = m.trips.filter { $0.fid == feed.fid }
-            var members: [BundleModel.Trip] = []
-            for trip in trips {
-                if TripIDGroup.startsGroup(at: trip.tripID, count: members.count), let first = members.first {
-                    try group.run(feed.fid, first.tripID, TripIDGroup.encode(members.map(\.tid)))
-                    members = []
-                }
-                members.append(trip)
-            }
-            if let first = members.first { try group.run(feed.fid, first.tripID, TripIDGroup.encode(members.map(\.tid))) }
-        }
+        // The model keeps each feed's trips in byte order of their ids (with or without --base).
+        try insertIDGroups(
+            into: "trip_ids", firstColumn: "first_trip_id", membersColumn: "tids", m.trips.map { ($0.fid, $0.tripID, $0.tid) }, db)
     }
 
     private static func insertFrequencies(_ m: BundleModel, _ db: SQLiteDatabase) throws {

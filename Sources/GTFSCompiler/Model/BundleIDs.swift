@@ -58,7 +58,7 @@ struct BundleIDs {
             try read(db)
         } catch let error as SQLiteError {
             throw refuse(error.message)
-        } catch is PackedReader.Damaged {
+        } catch is PackedReader.Damaged, is ServiceBlock.Damaged {
             throw refuse("a packed column is damaged")
         }
     }
@@ -74,14 +74,13 @@ struct BundleIDs {
             return IDTable(base: ids)
         }
         agencies = try table("SELECT fid, coalesce(agency_id, ''), aid FROM agencies")
-        stops = try table("SELECT fid, stop_id, sid FROM dict_stop")
+        stops = try table("SELECT fid, stop_id, sid FROM stops")
         routes = try table("SELECT fid, route_id, rid FROM dict_route")
-        services = try table("SELECT fid, service_id, sv FROM dict_service")
         var tripIDs: [FeedTextKey: Int] = [:]
         var feedOfTid: [Int: String] = [:]
         let groups = try db.prepare("SELECT fid, tids FROM trip_ids")
         while try groups.step() {
-            for tid in try TripIDGroup.decode(groups.blob(1)) { feedOfTid[tid] = feedOf[groups.int(0)] ?? "" }
+            for tid in try IDGroup.decode(groups.blob(1)) { feedOfTid[tid] = feedOf[groups.int(0)] ?? "" }
         }
         let blocks = try db.prepare("SELECT first_tid, entries FROM trip_blocks")
         while try blocks.step() {
@@ -92,6 +91,15 @@ struct BundleIDs {
             }
         }
         trips = IDTable(base: tripIDs)
+        var serviceIDs: [FeedTextKey: Int] = [:]
+        let services = try db.prepare("SELECT first_sv, entries FROM service_blocks")
+        while try services.step() {
+            for (i, entry) in try ServiceBlock.decode(services.blob(1)).enumerated() {
+                guard let entry else { continue }
+                serviceIDs[FeedTextKey(feed: feedOf[entry.fid] ?? "", text: entry.serviceID)] = services.int(0) + i
+            }
+        }
+        self.services = IDTable(base: serviceIDs)
         var patternIDs: [PatternKey: Int] = [:]
         let patterns = try db.prepare("SELECT pid, fid, stops FROM patterns")
         while try patterns.step() {

@@ -121,7 +121,7 @@ public struct BundleManifest {
         let box = try db.prepare(
             """
             SELECT min(lat) AS min_lat, min(lon) AS min_lon, max(lat) AS max_lat, max(lon) AS max_lon FROM (
-              SELECT lat, lon FROM stops WHERE lat IS NOT NULL UNION ALL SELECT lat, lng AS lon FROM cities)
+              SELECT lat_e7 / 1e7 AS lat, lon_e7 / 1e7 AS lon FROM stops WHERE lat_e7 IS NOT NULL UNION ALL SELECT lat, lng AS lon FROM cities)
             """)
         var boundingBox: BoundingBox?
         if try box.step(), let minLat = box.optionalDouble("min_lat") {

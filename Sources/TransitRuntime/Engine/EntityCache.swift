@@ -23,17 +23,17 @@ final class EntityCache: Sendable {
             stopID = q.string("stop_id")
             name = q.string("name")
             code = q.optionalString("code")
-            lat = q.optionalDouble("lat")
-            lon = q.optionalDouble("lon")
+            lat = q.optionalInt("lat_e7").map(StopGrid.degrees)
+            lon = q.optionalInt("lon_e7").map(StopGrid.degrees)
             locationType = q.int("location_type")
             parentSid = q.optionalInt("parent_sid")
             platformCode = q.optionalString("platform_code")
             wheelchairBoarding = q.int("wheelchair_boarding")
         }
 
-        /// What `init(row:)` reads, over `stops s JOIN dict_stop d`.
+        /// What `init(row:)` reads from `stops`.
         static let columns = """
-            s.sid, s.fid, d.stop_id, s.name, s.code, s.lat, s.lon, s.location_type, s.parent_sid, s.platform_code, s.wheelchair_boarding
+            sid, fid, stop_id, name, code, lat_e7, lon_e7, location_type, parent_sid, platform_code, wheelchair_boarding
             """
     }
 
@@ -64,7 +64,7 @@ final class EntityCache: Sendable {
 
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
         try stops.value(sid) {
-            let q = try db.cached("SELECT \(StopRow.columns) FROM stops s JOIN dict_stop d ON d.sid = s.sid WHERE s.sid = ?1")
+            let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")
             q.bind([sid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
             return StopRow(row: q)

@@ -107,7 +107,7 @@ final class PatternCache: Sendable {
             "SELECT tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
         q.bind([feed.fid, tripID])
         guard try q.step() else { return nil }
-        let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try TripIDGroup.decode(q.blob(0)) }
+        let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(q.blob(0)) }
         var low = 0
         var high = tids.count
         while low < high {

@@ -27,7 +27,10 @@ final class ServiceCalendar: Sendable {
     private let serviceCount: Int
 
     init(db: SQLiteDatabase) throws {
-        serviceCount = try db.scalarInt("SELECT max(sv) FROM dict_service") ?? 0
+        // The largest sv with a weekly calendar or dates (a trip of any other never runs).
+        serviceCount =
+            try db.scalarInt("SELECT max(sv) FROM (SELECT max(sv) AS sv FROM calendar UNION ALL SELECT max(sv) FROM service_dates)")
+            ?? 0
     }
 
     func active(on day: CivilDate, db: SQLiteDatabase) throws -> ActiveSet {

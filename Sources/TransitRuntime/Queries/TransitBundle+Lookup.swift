@@ -36,11 +36,31 @@ extension TransitBundle {
     private func lookup(_ kind: TextIDKind, _ id: String, in feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
         switch kind {
         case .stop:
-            let q = try db.cached("SELECT sid FROM dict_stop WHERE fid = ?1 AND stop_id = ?2")
-            q.bind([feed.fid, id])
-            return try q.step() ? q.int(0) : nil
+            return try sid(of: id, feed: feed, db: db)
         case .trip:
             return try patterns.tid(of: id, feed: feed, db: db)
         }
+    }
+
+    /// The sid of a text stop id in `feed`, nil when the feed has no such stop: the
+    /// `stop_ids` group that would hold it, searched by halves through the stops' text.
+    private func sid(of stopID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
+        let q = try db.cached(
+            "SELECT sids FROM stop_ids WHERE fid = ?1 AND first_stop_id <= ?2 ORDER BY first_stop_id DESC LIMIT 1")
+        q.bind([feed.fid, stopID])
+        guard try q.step() else { return nil }
+        let sids: [Int]
+        do { sids = try IDGroup.decode(q.blob(0)) } catch {
+            throw TransitError.sqlite(code: 0, message: "stop ids of feed \(feed.feedID) are damaged in the bundle")
+        }
+        var low = 0
+        var high = sids.count
+        while low < high {
+            let mid = (low + high) / 2
+            let text = try entities.stop(sids[mid], db: db).stopID
+            if text == stopID { return sids[mid] }
+            if text.utf8.lexicographicallyPrecedes(stopID.utf8) { low = mid + 1 } else { high = mid }
+        }
+        return nil
     }
 }

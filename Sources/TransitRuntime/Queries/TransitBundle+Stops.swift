@@ -51,17 +51,21 @@ extension TransitBundle {
         guard radius >= 0, radius <= 100_000 else { throw TransitError.badArgument("radius must be 0 to 100000 metres") }
         return try pool.with { db in
             let box = BoundingBox(lat: lat, lon: lon, radius: radius)
+            // One range of grid cells per grid row of the box, each read from the index.
             let q = try db.cached(
                 """
-                SELECT sid FROM stops_rtree WHERE max_lat >= ?1 AND min_lat <= ?2 AND max_lon >= ?3 AND min_lon <= ?4
+                SELECT sid FROM stops WHERE \(StopGrid.cellSQL) BETWEEN ?1 AND ?2
+                  AND lat_e7 IS NOT NULL AND lon_e7 IS NOT NULL
                 """)
-            q.bind([box.minLat, box.maxLat, box.minLon, box.maxLon])
             var hits: [(Double, EntityCache.StopRow)] = []
-            while try q.step() {
-                let row = try entities.stop(q.int(0), db: db)
-                guard let slat = row.lat, let slon = row.lon else { continue }
-                let distance = GeoDistance.metres(lat, lon, slat, slon)
-                if distance <= radius { hits.append((distance, row)) }
+            for cells in StopGrid.cellRanges(minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon) {
+                q.bind([cells.lowerBound, cells.upperBound])
+                while try q.step() {
+                    let row = try entities.stop(q.int(0), db: db)
+                    guard let slat = row.lat, let slon = row.lon else { continue }
+                    let distance = GeoDistance.metres(lat, lon, slat, slon)
+                    if distance <= radius { hits.append((distance, row)) }
+                }
             }
             hits.sort { ($0.0, $0.1.sid) < ($1.0, $1.1.sid) }
             return try hits.prefix(max(0, limit)).map { try publicStop($0.1, distance: $0.0, db: db) }

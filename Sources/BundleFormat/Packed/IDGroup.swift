@@ -1,0 +1,45 @@
+/// The `trip_ids.tids` and `stop_ids.sids` columns: the integer ids of up to `capacity`
+/// trips (stops) of one feed whose text ids follow each other in byte order, from
+/// `first_trip_id` (`first_stop_id`) on, each as a signed varint minus the id before (the
+/// first: minus 0). In a bundle compiled without `--base` integer ids follow the text, so
+/// each takes one byte. A lookup by text finds the group with the greatest first id not
+/// after the text and searches its members' text (in `trip_blocks`, in `stops`) by halves.
+///
+/// Where a group starts depends on the ids themselves (`startsGroup`), not on counting,
+/// so an id added or removed in a new version changes its own group and no other.
+package enum IDGroup {
+    /// The most members in a group.
+    package static let capacity = 128
+
+    /// Whether a group starts at `textID` (about one id in 48), given `count` members in the
+    /// group so far.
+    package static func startsGroup(at textID: String, count: Int) -> Bool {
+        if count == 0 { return true }
+        if count >= capacity { return true }
+        var h: UInt32 = 0x811C_9DC5
+        for byte in textID.utf8 { h = (h ^ UInt32(byte)) &* 0x0100_0193 }
+        return h % 48 == 0
+    }
+
+    package static func encode(_ tids: [Int]) -> [UInt8] {
+        var w = PackedWriter()
+        var previous = 0
+        for tid in tids {
+            w.signed(tid - previous)
+            previous = tid
+        }
+        return w.bytes
+    }
+
+    package static func decode(_ bytes: [UInt8]) throws -> [Int] {
+        var r = PackedReader(bytes)
+        var tids: [Int] = []
+        var tid = 0
+        while !r.isAtEnd {
+            tid += try r.signed()
+            tids.append(tid)
+        }
+        guard tids.count <= capacity else { throw PackedReader.Damaged() }
+        return tids
+    }
+}
