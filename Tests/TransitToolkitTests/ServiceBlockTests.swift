@@ -19,7 +19,9 @@ final class ServiceBlockTests: XCTestCase {
         XCTAssertEqual(ServiceBlock.firstSv(holding: 32), 1)
         XCTAssertEqual(ServiceBlock.firstSv(holding: 33), 33)
         // Ids written from one template deflate to a fraction of their text.
-        let alike = (0..<32).map { ServiceBlock.Entry(serviceID: "SERVICE_\(10_000 + $0)_WEEKDAY_PATTERN_\(31_415_926 + $0 * 7_919)", fid: 1) }
+        let alike = (0..<32).map {
+            ServiceBlock.Entry(serviceID: "SERVICE_\(10_000 + $0)_WEEKDAY_PATTERN_\(31_415_926 + $0 * 7_919)", fid: 1)
+        }
         XCTAssertLessThan(try ServiceBlock.encode(alike).count, 32 * 38 / 3)
     }
 
@@ -65,8 +67,10 @@ final class ServiceBlockTests: XCTestCase {
             return result
         }
         let folder = TemporaryFolders.make()
-        let oldFeed = TestSupport.writeFeed(feed(["B", "C", "D"]), in: folder.appendingPathComponent("v1", isDirectory: true).creatingFolder())
-        let newFeed = TestSupport.writeFeed(feed(["A", "B", "D"]), in: folder.appendingPathComponent("v2", isDirectory: true).creatingFolder())
+        let oldFeed = TestSupport.writeFeed(
+            feed(["B", "C", "D"]), in: folder.appendingPathComponent("v1", isDirectory: true).creatingFolder())
+        let newFeed = TestSupport.writeFeed(
+            feed(["A", "B", "D"]), in: folder.appendingPathComponent("v2", isDirectory: true).creatingFolder())
         let v1 = folder.appendingPathComponent("v1.db").path
         let v2 = folder.appendingPathComponent("v2.db").path
         _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "f", path: oldFeed)], outputPath: v1))

@@ -38,7 +38,9 @@ final class StopIndexTests: XCTestCase {
 
     static func stopsFile(_ stops: [GeneratedStop], name: (Int) -> String) -> String {
         "stop_id,stop_name,stop_lat,stop_lon\n"
-            + stops.enumerated().map { "\($0.element.id),\(name($0.offset)),\(String(format: "%.7f", $0.element.lat)),\(String(format: "%.7f", $0.element.lon))" }
+            + stops.enumerated().map {
+                "\($0.element.id),\(name($0.offset)),\(String(format: "%.7f", $0.element.lat)),\(String(format: "%.7f", $0.element.lon))"
+            }
             .joined(separator: "\n") + "\n"
     }
 
@@ -149,7 +151,9 @@ final class StopIndexTests: XCTestCase {
         var random = SplitMix64(state: SplitMix64.testSeed(8_587))
         let stops = Self.generatedStops(count: 8_584, random: &random)
         let words = ["Gare", "Place", "Rue", "Avenue", "Centre", "Hôpital", "Église", "Mairie", "Pont", "Collège", "Parc", "Marché"]
-        let streets = ["Victor Hugo", "de la République", "Jean Jaurès", "des Lilas", "du Moulin", "Pasteur", "de l'Europe", "Saint-Pierre"]
+        let streets = [
+            "Victor Hugo", "de la République", "Jean Jaurès", "des Lilas", "du Moulin", "Pasteur", "de l'Europe", "Saint-Pierre",
+        ]
         let name = { (i: Int) in
             "\(words[i / 2 % words.count]) \(streets[(i / 24) % streets.count])" + (i / 2 >= 96 ? " \(i / 192)" : "")
         }

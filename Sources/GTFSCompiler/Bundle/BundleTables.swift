@@ -86,7 +86,6 @@ enum BundleTables {
         }
     }
 
-
     private static func insertServices(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let serviceBlock = try db.prepareInsert(into: "service_blocks", columns: ["first_sv", "entries"])
         var blocks: [Int: [ServiceBlock.Entry?]] = [:]

@@ -65,7 +65,9 @@ enum ServiceBlock {
 
     private static func deflate(_ input: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(&stream, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
         else { throw Damaged() }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))

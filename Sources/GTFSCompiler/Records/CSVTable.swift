@@ -146,13 +146,14 @@ final class CSVTable {
     }
 
     /// The field's integer when it lies in `range`; nil when empty, or invalid (warned, saying `repair`).
-    private func checkedInteger(_ column: Int, in range: ClosedRange<Int>, entity: String?, repair: String) -> Int? {
+    /// `repair` is only built for a bad value (two calls per stop_times row must not format it).
+    private func checkedInteger(_ column: Int, in range: ClosedRange<Int>, entity: String?, repair: @autoclosure () -> String) -> Int? {
         let field = bytes(column)
         if field.isEmpty { return nil }
         if let value = FieldParser.integer(field), range.contains(value) { return value }
         warn(
             .badValue, column: column, entity: entity,
-            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); \(repair)")
+            message: "expected an integer in \(range.lowerBound)...\(range.upperBound); \(repair())")
         return nil
     }
 }
