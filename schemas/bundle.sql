@@ -74,11 +74,11 @@ CREATE TABLE stops (
 
 CREATE INDEX stops_by_parent ON stops (parent_sid) WHERE parent_sid IS NOT NULL;
 
--- The spatial index: each stop's cell in a grid of 0.004-degree squares numbered row by
+-- The spatial index: each stop's cell in a grid of 0.008 by 0.002 degree numbered row by
 -- row (StopGrid), an expression over the coordinates, so it costs no column. A search
 -- reads one range of cells per grid row of its box. About 13 bytes a stop, against 50 for
 -- an R*Tree.
-CREATE INDEX stops_by_cell ON stops ((lat_e7 / 40000) * 90001 + lon_e7 / 40000 + 45000)
+CREATE INDEX stops_by_cell ON stops ((lat_e7 / 80000) * 180001 + lon_e7 / 20000 + 90000)
   WHERE lat_e7 IS NOT NULL AND lon_e7 IS NOT NULL;
 
 -- Lookup by text: each feed's stops in byte order of their ids, in groups (IDGroup: their

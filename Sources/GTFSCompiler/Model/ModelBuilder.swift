@@ -53,6 +53,9 @@ struct ModelBuilder {
         // Local ids of the kept trips, in the order of `model.trips` from `firstTrip` on.
         var kept: [Int32] = []
         let firstTrip = model.trips.count
+        // Sized once: growing by doubling copied (and faulted in) the trips several times.
+        kept.reserveCapacity(feed.trips.count)
+        model.trips.reserveCapacity(firstTrip + feed.trips.count)
         var stopTimes = 0
         for local in feed.tripIDs.idsInByteOrder() {
             guard let stops = assembler.assemble(trip: local) else { continue }
