@@ -11,7 +11,8 @@ mkdir -p "$SITE"
 
 if [ -f "$SHARED/feeds/cts-strasbourg.zip" ]; then
   [ -f "$WORK/cts-x50.zip" ] || python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x50.zip" 50
-  [ -f "$SITE/cts-x50.db" ] || "$BIN/gtfs-compile" "$WORK/cts-x50.zip" -o "$SITE/cts-x50.db" > /dev/null 2>&1
+  # Compiled again when the compiler is newer (a bundle of an older schema is refused).
+  [ "$SITE/cts-x50.db" -nt "$BIN/gtfs-compile" ] || "$BIN/gtfs-compile" "$WORK/cts-x50.zip" -o "$SITE/cts-x50.db" > /dev/null 2>&1
   BIG="$SITE/cts-x50.db"
 else
   echo "(no $SHARED: the download is measured on the samples' small bundle)"

@@ -307,6 +307,12 @@ final class CommandLineTests: XCTestCase {
         let refused = try run("gtfs-compile", ["manifest", spaced, twice, "-o", manifest])
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("bundle id \"zurich\" is also the id of"), refused.stderr)
+        // A bundle of another schema is named, not read half-way.
+        let db = try SQLiteDatabase(path: twice, writable: true)
+        try db.execute("PRAGMA user_version = 4")
+        let old = try run("gtfs-compile", ["manifest", twice, "-o", manifest])
+        XCTAssertEqual(old.status, 1)
+        XCTAssertTrue(old.stderr.contains("the bundle has schema 4, this compiler writes 5; compile it again"), old.stderr)
     }
 
     /// The departures table as a person reads it: a trip of the previous service day says

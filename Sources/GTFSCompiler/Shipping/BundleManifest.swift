@@ -90,6 +90,12 @@ public struct BundleManifest {
             guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID) else {
                 throw FatalDiagnostic(.unreadableInput, file: path, message: "not a transit bundle")
             }
+            let version = try db.scalarInt("PRAGMA user_version") ?? 0
+            guard version == BundleSchema.version else {
+                throw FatalDiagnostic(
+                    .unreadableInput, file: path,
+                    message: "the bundle has schema \(version), this compiler writes \(BundleSchema.version); compile it again")
+            }
         } catch let error as SQLiteError {
             throw FatalDiagnostic(.unreadableInput, file: path, message: "not a transit bundle: \(error.message)")
         }
