@@ -44,13 +44,6 @@ final class StopIndexTests: XCTestCase {
             .joined(separator: "\n") + "\n"
     }
 
-    /// Great-circle distance on a sphere of radius 6,371,008.8 m (the haversine formula).
-    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = Double.pi / 180
-        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
-        return 2 * 6_371_008.8 * asin(min(1, sqrt(a)))
-    }
-
     /// Every stop within the radius, and no other, whatever the hemisphere, cell edge or
     /// radius: against a plain distance over every stop.
     func testStopsNearAgreesWithADistanceOverEveryStop() throws {
@@ -69,7 +62,7 @@ final class StopIndexTests: XCTestCase {
             var expected: [String: Double] = [:]
             var onTheEdge: Set<String> = []
             for stop in stops {
-                let d = Self.haversine(lat, lon, stop.lat, stop.lon)
+                let d = PlainDistance.metres(lat, lon, stop.lat, stop.lon)
                 if abs(d - Double(radius)) < 0.001 { onTheEdge.insert(stop.id) } else if d < Double(radius) { expected[stop.id] = d }
             }
             let got = Set(found.map(\.stopID)).subtracting(onTheEdge)

@@ -1,0 +1,82 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// The stop tables of schema 5 on every real feed, against stops.txt read plainly (unzip -p
+/// and `ReferenceTimetable.parseCSV`): nearby stops against a haversine over every stop, and
+/// every stop id found by its text.
+final class RealFeedStopTests: XCTestCase {
+    /// stops.txt's stops with usable coordinates (in range, not the 0,0 placeholder), first
+    /// row of an id wins, as departures-semantics.md and the diagnostics say.
+    static func referenceStops(_ name: String) throws -> (ids: [String], located: [(id: String, lat: Double, lon: Double)]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        process.arguments = ["-p", RealFeeds.folder.appendingPathComponent(name + ".zip").path, "stops.txt"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var seen: Set<String> = []
+        var ids: [String] = []
+        var located: [(String, Double, Double)] = []
+        for row in ReferenceTimetable.parseCSV(data) {
+            guard let id = row["stop_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, seen.insert(id).inserted else { continue }
+            ids.append(id)
+            let lat = Double((row["stop_lat"] ?? "").trimmingCharacters(in: .whitespaces))
+            let lon = Double((row["stop_lon"] ?? "").trimmingCharacters(in: .whitespaces))
+            if let lat, let lon, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) { located.append((id, lat, lon)) }
+        }
+        return (ids, located)
+    }
+
+    func testNearbyStopsAgreeWithADistanceOverEveryStopOfEveryFeed() throws {
+        try RealFeeds.requireShared()
+        let seed = SplitMix64.testSeed(2_026)
+        var random = SplitMix64(state: seed)
+        for name in RealFeeds.names {
+            let bundle = try RealFeeds.bundle(name).bundle
+            let stops = try Self.referenceStops(name).located
+            XCTAssertFalse(stops.isEmpty, name)
+            for _ in 0..<40 {
+                let base = stops[Int.random(in: 0..<stops.count, using: &random)]
+                let lat = min(90, max(-90, base.lat + Double.random(in: -0.005...0.005, using: &random)))
+                let lon = min(180, max(-180, base.lon + Double.random(in: -0.005...0.005, using: &random)))
+                let radius = [50.0, 400, 2_000, 10_000][Int.random(in: 0..<4, using: &random)]
+                var expected: Set<String> = []
+                var onTheEdge: Set<String> = []
+                for stop in stops {
+                    let d = PlainDistance.metres(lat, lon, stop.lat, stop.lon)
+                    if abs(d - radius) < 0.05 { onTheEdge.insert(stop.id) } else if d < radius { expected.insert(stop.id) }
+                }
+                let found = try bundle.stopsNear(lat: lat, lon: lon, radius: radius, limit: 100_000)
+                XCTAssertEqual(
+                    Set(found.map(\.stopID)).subtracting(onTheEdge), expected, "seed \(seed): \(name) \(lat),\(lon) within \(radius) m")
+            }
+        }
+    }
+
+    func testEveryStopIdOfEveryFeedIsFound() throws {
+        try RealFeeds.requireShared()
+        for name in RealFeeds.names {
+            let bundle = try RealFeeds.bundle(name).bundle
+            let feed = try XCTUnwrap(try bundle.info().feeds.first, name)
+            let day = try XCTUnwrap(feed.firstServiceDate, name).description
+            let at = try QueryTime.parse(day + "T12:00")
+            for id in try Self.referenceStops(name).ids {
+                do {
+                    _ = try bundle.departures(stop: id, at: at, windowMinutes: 1, limit: 1)
+                } catch TransitError.unknownStop(let unknown) {
+                    XCTFail("\(name): stop \(unknown) is in stops.txt but not found")
+                } catch {
+                    // Another answer (an entrance has no departures, ...) still found the stop.
+                }
+            }
+            XCTAssertThrowsError(try bundle.departures(stop: "no such stop \u{1F68F}", at: at, windowMinutes: 1, limit: 1), name) {
+                XCTAssertEqual($0 as? TransitError, .unknownStop("no such stop \u{1F68F}"))
+            }
+        }
+    }
+}
