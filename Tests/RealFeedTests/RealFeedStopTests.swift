@@ -3,26 +3,18 @@ import TestKit
 import TransitRuntime
 import XCTest
 
-/// The stop tables of schema 5 on every real feed, against stops.txt read plainly (unzip -p
-/// and `ReferenceTimetable.parseCSV`): nearby stops against a haversine over every stop, and
+/// The stop tables of schema 5 on every real feed, against stops.txt read plainly
+/// (`ReferenceTimetable.table`): nearby stops against a haversine over every stop, and
 /// every stop id found by its text.
 final class RealFeedStopTests: XCTestCase {
     /// stops.txt's stops with usable coordinates (in range, not the 0,0 placeholder), first
     /// row of an id wins, as departures-semantics.md and the diagnostics say.
     static func referenceStops(_ name: String) throws -> (ids: [String], located: [(id: String, lat: Double, lon: Double)]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        process.arguments = ["-p", RealFeeds.folder.appendingPathComponent(name + ".zip").path, "stops.txt"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let rows = try ReferenceTimetable.table("stops.txt", in: RealFeeds.folder.appendingPathComponent(name + ".zip").path)
         var seen: Set<String> = []
         var ids: [String] = []
         var located: [(String, Double, Double)] = []
-        for row in ReferenceTimetable.parseCSV(data) {
+        for row in rows {
             guard let id = row["stop_id"]?.trimmingCharacters(in: .whitespaces), !id.isEmpty, seen.insert(id).inserted else { continue }
             ids.append(id)
             let lat = Double((row["stop_lat"] ?? "").trimmingCharacters(in: .whitespaces))

@@ -42,19 +42,22 @@ final class ReferenceTimetable {
     var byStop: [String: [(String, Int)]] = [:]
     var maxTime = 0
 
+    /// The rows of file `name` in the feed `zip`, read with `unzip -p` (none when it is absent).
+    static func table(_ name: String, in zip: String) throws -> [[String: String]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        process.arguments = ["-p", zip, name]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return parseCSV(data)
+    }
+
     init(zip: String) throws {
-        func table(_ name: String) throws -> [[String: String]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-            process.arguments = ["-p", zip, name]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Self.parseCSV(data)
-        }
+        func table(_ name: String) throws -> [[String: String]] { try Self.table(name, in: zip) }
         let agencies = try table("agency.txt")
         timeZone = TimeZone(identifier: agencies.compactMap { $0["agency_timezone"] }.first { TimeZone(identifier: $0) != nil } ?? "UTC")!
         for row in try table("stops.txt") {
