@@ -90,6 +90,9 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     _ = try? TripBlock.decode(firstTid: 1, bytes)
     _ = try? IDGroup.decode(bytes)
     _ = try? DateSetBlob.decode(bytes)
+    // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the parser.
+    _ = try? ServiceBlock.decode(bytes)
+    if let deflated = try? ServiceBlock.deflate(bytes) { _ = try? ServiceBlock.decode(deflated) }
     // A patch's contents behind a valid header and checksum, so the parser itself is reached.
     _ = try? BundlePatch(decoding: BundlePatch.sealed(BundlePatch.magic + bytes))
 }

@@ -63,7 +63,8 @@ enum ServiceBlock {
         return entries
     }
 
-    private static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+    /// Raw deflate at level 9 (internal for the fuzz target, which feeds the parser through it).
+    static func deflate(_ input: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
         guard
             deflateInit2_(&stream, 9, Z_DEFLATED, -MAX_WBITS, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
