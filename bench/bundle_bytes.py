@@ -1,6 +1,6 @@
 """Where a bundle's bytes go, for `make bench`: bytes per stop (stops, their id lookup,
-the spatial and full-text indexes) and bytes per calendar_dates.txt row (calendar, the
-date sets and the service ids), read with SQLite's dbstat; the feed's calendar_dates rows
+the spatial and full-text indexes), bytes per calendar_dates.txt row (calendar, the date
+sets and the service ids) and bytes per service id, read with SQLite's dbstat; the feed's calendar_dates rows
 are counted in the zip. Tables of older schemas (dict_stop, stops_rtree, dict_service)
 count too, so an old bundle can be compared with a new one.
 
@@ -12,7 +12,8 @@ import zipfile
 
 STOP_TABLES = ("stops", "stops_by_parent", "stops_by_cell", "stop_ids", "dict_stop", "dict_stop_by_sid")
 STOP_PREFIXES = ("stops_rtree", "stops_fts")
-CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates", "service_blocks", "dict_service")
+SERVICE_ID_TABLES = ("service_blocks", "dict_service")
+CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates") + SERVICE_ID_TABLES
 
 
 def main():
@@ -22,6 +23,13 @@ def main():
     stops = db.execute("SELECT count(*) FROM stops").fetchone()[0]
     stop_bytes = sum(v for k, v in sizes.items() if k in STOP_TABLES or k.startswith(STOP_PREFIXES))
     calendar_bytes = sum(sizes.get(k, 0) for k in CALENDAR_TABLES)
+    service_id_bytes = sum(sizes.get(k, 0) for k in SERVICE_ID_TABLES)
+    # Services with a weekly calendar or dates (schema 5); older schemas list them in dict_service.
+    has = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    services_sql = (
+        "SELECT count(*) FROM dict_service" if "dict_service" in has
+        else "SELECT count(*) FROM (SELECT sv FROM calendar UNION SELECT sv FROM service_dates)")
+    services = db.execute(services_sql).fetchone()[0]
     rows = 0
     with zipfile.ZipFile(feed) as archive:
         for name in archive.namelist():
@@ -30,7 +38,9 @@ def main():
                     rows = max(0, sum(1 for line in handle if line.strip()) - 1)
     per_stop = stop_bytes / stops if stops else 0
     per_row = f"{calendar_bytes / rows:6.2f} B/calendar_dates row ({rows} rows)" if rows else "no calendar_dates rows"
-    print(f"stops {stops:6d}: {stop_bytes:8d} bytes = {per_stop:6.1f} B/stop | calendar {calendar_bytes:8d} bytes, {per_row}")
+    per_service = service_id_bytes / services if services else 0
+    print(f"stops {stops:6d}: {stop_bytes:8d} bytes = {per_stop:6.1f} B/stop | calendar {calendar_bytes:8d} bytes, {per_row}"
+          f" | service ids {service_id_bytes:7d} bytes = {per_service:5.1f} B/service ({services})")
 
 
 main()

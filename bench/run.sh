@@ -74,24 +74,20 @@ for feed in "$SHARED"/feeds/*.zip; do
     "$(python3 bench/bundle_bytes.py "$WORK/size.db" "$feed")"
 done
 
-echo "== a calendar of calendar_dates only (bench/calendar_feed.py: 1,918 services over a year, long service ids)"
-[ -f "$WORK/calendar-feed.zip" ] || python3 bench/calendar_feed.py "$WORK/calendar-feed.zip" 1918 7 > /dev/null
-$BIN/gtfs-compile "$WORK/calendar-feed.zip" -o "$WORK/calendar-feed.db" --quiet
-printf 'calendar-feed        bundle %8d bytes | %s\n' "$(stat -c %s "$WORK/calendar-feed.db")" \
-  "$(python3 bench/bundle_bytes.py "$WORK/calendar-feed.db" "$WORK/calendar-feed.zip")"
+# A generated feed (bench/NAME_feed.py ... with its arguments), compiled, with where its bytes go.
+fixture_report() {
+  local name=$1 script=$2; shift 2
+  [ -f "$WORK/$name.zip" ] || python3 "bench/$script" "$WORK/$name.zip" "$@" > /dev/null
+  $BIN/gtfs-compile "$WORK/$name.zip" -o "$WORK/$name.db" --quiet
+  printf '%-20s bundle %8d bytes | %s\n' "$name" "$(stat -c %s "$WORK/$name.db")" \
+    "$(python3 bench/bundle_bytes.py "$WORK/$name.db" "$WORK/$name.zip")"
+}
 
-echo "== many long service ids (bench/calendar_feed.py: 14,141 services over a year)"
-[ -f "$WORK/services-feed.zip" ] || python3 bench/calendar_feed.py "$WORK/services-feed.zip" 14141 7 > /dev/null
-$BIN/gtfs-compile "$WORK/services-feed.zip" -o "$WORK/services-feed.db" --quiet
-printf 'services-feed        bundle %8d bytes | service ids %s | %s\n' "$(stat -c %s "$WORK/services-feed.db")" \
-  "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (\"service_blocks\", \"dict_service\")").fetchone()[0], "bytes for 14,141")' "$WORK/services-feed.db")" \
-  "$(python3 bench/bundle_bytes.py "$WORK/services-feed.db" "$WORK/services-feed.zip")"
-
-echo "== many stops (bench/stops_feed.py: 8,587 stops, 24,705 stop times)"
-[ -f "$WORK/stops-feed.zip" ] || python3 bench/stops_feed.py "$WORK/stops-feed.zip" 8587 11 > /dev/null
-$BIN/gtfs-compile "$WORK/stops-feed.zip" -o "$WORK/stops-feed.db" --quiet
-printf 'stops-feed           bundle %8d bytes | %s\n' "$(stat -c %s "$WORK/stops-feed.db")" \
-  "$(python3 bench/bundle_bytes.py "$WORK/stops-feed.db" "$WORK/stops-feed.zip")"
+echo "== generated feeds: a calendar of calendar_dates only (1,918 services over a year, long service ids),"
+echo "   14,141 such services, and 8,587 stops with 24,705 stop times (bench/calendar_feed.py, stops_feed.py)"
+fixture_report calendar-feed calendar_feed.py 1918 7
+fixture_report services-feed calendar_feed.py 14141 7
+fixture_report stops-feed stops_feed.py 8587 11
 
 echo "== cities (world-cities-1000.json, 170,391 cities)"
 read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-1000.json" -o "$WORK/cities.db" --quiet)

@@ -10,6 +10,13 @@ package enum BundleSchema {
     /// The CREATE statements of `schemas/bundle.sql`, one per element, comments outside them dropped.
     package static var statements: [String] { splitStatements(sql) }
 
+    /// The schema version in `db`'s header (`PRAGMA user_version`), nil when its
+    /// `application_id` is not a bundle's.
+    package static func headerVersion(of db: SQLiteDatabase) throws -> Int? {
+        guard try db.scalarInt("PRAGMA application_id") == Int(applicationID) else { return nil }
+        return try db.scalarInt("PRAGMA user_version") ?? 0
+    }
+
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
         "metadata", "feeds", "agencies", "dict_route", "service_blocks",

@@ -67,10 +67,8 @@ final class ServiceBlockTests: XCTestCase {
             return result
         }
         let folder = TemporaryFolders.make()
-        let oldFeed = TestSupport.writeFeed(
-            feed(["B", "C", "D"]), in: folder.appendingPathComponent("v1", isDirectory: true).creatingFolder())
-        let newFeed = TestSupport.writeFeed(
-            feed(["A", "B", "D"]), in: folder.appendingPathComponent("v2", isDirectory: true).creatingFolder())
+        let oldFeed = TestSupport.writeFeed(feed(["B", "C", "D"]), in: TemporaryFolders.make())
+        let newFeed = TestSupport.writeFeed(feed(["A", "B", "D"]), in: TemporaryFolders.make())
         let v1 = folder.appendingPathComponent("v1.db").path
         let v2 = folder.appendingPathComponent("v2.db").path
         _ = try Compiler.compile(CompileRequest(feeds: [.init(name: "f", path: oldFeed)], outputPath: v1))
@@ -82,12 +80,5 @@ final class ServiceBlockTests: XCTestCase {
         let bundle = try TransitBundle(path: v2)
         let trips = try bundle.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T07:00"), windowMinutes: 180, limit: 10)
         XCTAssertEqual(trips.map(\.tripID), ["T1", "T2"], "both services run")
-    }
-}
-
-extension URL {
-    fileprivate func creatingFolder() -> URL {
-        try! FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
-        return self
     }
 }

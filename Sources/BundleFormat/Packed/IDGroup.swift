@@ -21,6 +21,20 @@ package enum IDGroup {
         return h % 48 == 0
     }
 
+    /// The member of a decoded group whose text id is `text`, nil when none is: the members
+    /// are in byte order of their text, so `textOf` is asked about log2(count) of them.
+    package static func member(_ text: String, in ids: [Int], textOf: (Int) throws -> String) rethrows -> Int? {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let mid = (low + high) / 2
+            let found = try textOf(ids[mid])
+            if found == text { return ids[mid] }
+            if found.utf8.lexicographicallyPrecedes(text.utf8) { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
     package static func encode(_ tids: [Int]) -> [UInt8] {
         var w = PackedWriter()
         var previous = 0

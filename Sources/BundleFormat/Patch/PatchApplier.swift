@@ -59,10 +59,9 @@ package enum PatchApplier {
     private static func checkBase(_ path: String, _ patch: BundlePatch) throws {
         do {
             let db = try SQLiteDatabase(path: path, writable: false)
-            guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID) else {
+            guard let version = try BundleSchema.headerVersion(of: db) else {
                 throw PatchRefused(description: "\(path) is not a transit bundle")
             }
-            let version = try db.scalarInt("PRAGMA user_version") ?? 0
             guard version == patch.schemaVersion, version == BundleSchema.version else {
                 throw PatchRefused(
                     description:

@@ -86,18 +86,27 @@ enum BundleTables {
         }
     }
 
+    /// Entries by integer id in the blocks `firstID(id)` starts (`trip_blocks`,
+    /// `service_blocks`): an id no entry has inside a block is a nil. By id, whatever order
+    /// `items` come in (with --base, byte order of the text ids is not id order).
+    private static func alignedBlocks<Entry>(_ items: [(id: Int, entry: Entry)], firstID: (Int) -> Int) -> [(first: Int, entries: [Entry?])]
+    {
+        var blocks: [(first: Int, entries: [Entry?])] = []
+        for item in items.sorted(by: { $0.id < $1.id }) {
+            let first = firstID(item.id)
+            if blocks.last?.first != first { blocks.append((first, [])) }
+            while first + blocks[blocks.count - 1].entries.count < item.id { blocks[blocks.count - 1].entries.append(nil) }
+            blocks[blocks.count - 1].entries.append(item.entry)
+        }
+        return blocks
+    }
+
     private static func insertServices(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let serviceBlock = try db.prepareInsert(into: "service_blocks", columns: ["first_sv", "entries"])
-        var blocks: [Int: [ServiceBlock.Entry?]] = [:]
-        // By sv: with --base, byte order of the ids is not sv order.
-        for s in m.services.sorted(by: { $0.sv < $1.sv }) {
-            let first = ServiceBlock.firstSv(holding: s.sv)
-            var entries = blocks[first] ?? []
-            while first + entries.count < s.sv { entries.append(nil) }
-            entries.append(ServiceBlock.Entry(serviceID: s.serviceID, fid: s.fid))
-            blocks[first] = entries
+        let services = m.services.map { ($0.sv, ServiceBlock.Entry(serviceID: $0.serviceID, fid: $0.fid)) }
+        for block in alignedBlocks(services, firstID: ServiceBlock.firstSv(holding:)) {
+            try serviceBlock.run(block.first, ServiceBlock.encode(block.entries))
         }
-        for (first, entries) in blocks.sorted(by: { $0.key < $1.key }) { try serviceBlock.run(first, ServiceBlock.encode(entries)) }
         let calendar = try db.prepareInsert(into: "calendar", columns: ["sv", "days", "start_date", "end_date"])
         for c in m.calendar { try calendar.run(c.sv, c.record.days, c.record.startDate, c.record.endDate) }
         // Each service's exceptions as two date sets (added, removed), packed.
@@ -139,19 +148,9 @@ enum BundleTables {
     /// Trip text ids by tid in `trip_blocks`, and each feed's trips in text order in `trip_ids`.
     private static func insertTripBlocks(_ m: BundleModel, _ db: SQLiteDatabase) throws {
         let block = try db.prepareInsert(into: "trip_blocks", columns: ["first_tid", "entries"])
-        let byTid = m.trips.sorted { $0.tid < $1.tid }
-        var start = 0
-        while start < byTid.count {
-            let first = TripBlock.firstTid(holding: byTid[start].tid)
-            var entries: [TripBlock.Entry?] = []
-            var i = start
-            while i < byTid.count && byTid[i].tid < first + TripBlock.capacity {
-                while first + entries.count < byTid[i].tid { entries.append(nil) }
-                entries.append(TripBlock.Entry(tripID: byTid[i].tripID, pid: byTid[i].pid))
-                i += 1
-            }
-            try block.run(first, TripBlock.encode(entries))
-            start = i
+        let trips = m.trips.map { ($0.tid, TripBlock.Entry(tripID: $0.tripID, pid: $0.pid)) }
+        for b in alignedBlocks(trips, firstID: TripBlock.firstTid(holding:)) {
+            try block.run(b.first, TripBlock.encode(b.entries))
         }
         // The model keeps each feed's trips in byte order of their ids (with or without --base).
         try insertIDGroups(

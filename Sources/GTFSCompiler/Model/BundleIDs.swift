@@ -44,10 +44,7 @@ struct BundleIDs {
         let db: SQLiteDatabase
         do {
             db = try SQLiteDatabase(path: path, writable: false)
-            guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID) else {
-                throw refuse("not a transit bundle")
-            }
-            let version = try db.scalarInt("PRAGMA user_version") ?? 0
+            guard let version = try BundleSchema.headerVersion(of: db) else { throw refuse("not a transit bundle") }
             guard version == BundleSchema.version else {
                 throw refuse("the bundle has schema \(version), this compiler writes \(BundleSchema.version); compile without --base")
             }

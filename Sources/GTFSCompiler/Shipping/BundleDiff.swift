@@ -70,9 +70,7 @@ public enum BundleDiff {
     private static func open(_ path: String) throws -> SQLiteDatabase {
         do {
             let db = try SQLiteDatabase(path: path, writable: false)
-            guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID),
-                try db.scalarInt("PRAGMA user_version") == BundleSchema.version
-            else {
+            guard try BundleSchema.headerVersion(of: db) == BundleSchema.version else {
                 throw FatalDiagnostic(
                     .unreadableInput, file: path, message: "not a transit bundle of schema \(BundleSchema.version); recompile it")
             }

@@ -87,10 +87,9 @@ public struct BundleManifest {
         let db: SQLiteDatabase
         do {
             db = try SQLiteDatabase(path: path, writable: false)
-            guard try db.scalarInt("PRAGMA application_id") == Int(BundleSchema.applicationID) else {
+            guard let version = try BundleSchema.headerVersion(of: db) else {
                 throw FatalDiagnostic(.unreadableInput, file: path, message: "not a transit bundle")
             }
-            let version = try db.scalarInt("PRAGMA user_version") ?? 0
             guard version == BundleSchema.version else {
                 throw FatalDiagnostic(
                     .unreadableInput, file: path,

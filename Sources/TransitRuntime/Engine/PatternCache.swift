@@ -108,15 +108,7 @@ final class PatternCache: Sendable {
         q.bind([feed.fid, tripID])
         guard try q.step() else { return nil }
         let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(q.blob(0)) }
-        var low = 0
-        var high = tids.count
-        while low < high {
-            let mid = (low + high) / 2
-            let text = try trip(tids[mid], db: db).tripID
-            if text == tripID { return tids[mid] }
-            if text.utf8.lexicographicallyPrecedes(tripID.utf8) { low = mid + 1 } else { high = mid }
-        }
-        return nil
+        return try IDGroup.member(tripID, in: tids) { try trip($0, db: db).tripID }
     }
 
     private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {

@@ -53,14 +53,6 @@ extension TransitBundle {
         do { sids = try IDGroup.decode(q.blob(0)) } catch {
             throw TransitError.sqlite(code: 0, message: "stop ids of feed \(feed.feedID) are damaged in the bundle")
         }
-        var low = 0
-        var high = sids.count
-        while low < high {
-            let mid = (low + high) / 2
-            let text = try entities.stop(sids[mid], db: db).stopID
-            if text == stopID { return sids[mid] }
-            if text.utf8.lexicographicallyPrecedes(stopID.utf8) { low = mid + 1 } else { high = mid }
-        }
-        return nil
+        return try IDGroup.member(stopID, in: sids) { try entities.stop($0, db: db).stopID }
     }
 }
