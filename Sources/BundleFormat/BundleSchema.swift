@@ -2,7 +2,7 @@
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 5
+    package static let version = 6
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -20,7 +20,8 @@ package enum BundleSchema {
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
         "metadata", "feeds", "agencies", "dict_route", "service_blocks",
-        "stops", "stop_ids", "routes", "headsigns", "patterns", "stop_patterns", "trip_blocks", "trip_ids", "frequencies",
+        "stops", "stop_ids", "routes", "headsigns", "patterns", "route_patterns", "shapes", "shape_edges", "stop_patterns", "trip_blocks",
+        "trip_ids", "frequencies",
         "calendar", "service_dates", "stops_fts",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

@@ -18,6 +18,8 @@ public final class TransitBundle: Sendable {
     let patterns = PatternCache()
     let dayStarts = LockedCache<Int, Int>(limit: 4096)
     let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
+    /// Decoded `shape_edges` rows by first eid (an edge is shared by many shapes).
+    let shapeEdges = LockedCache<Int, [[ShapeBlob.Point]]>(limit: 1024)
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitRuntime
 
@@ -8,6 +9,8 @@ extension Answer {
         case .departures(let list): return Self.departures(list)
         case .stops(let list): return Self.stops(list)
         case .trip(let trip): return Self.trip(trip)
+        case .shape(let shape): return Self.shapes([shape])
+        case .shapes(let list): return Self.shapes(list)
         case .info(let info): return Self.info(info)
         case .city(let city): return Self.city(city)
         case .cities(let list): return Self.cities(list)
@@ -45,6 +48,20 @@ extension Answer {
     static func locationTypeName(_ type: Int) -> String {
         let names = ["stop", "station", "entrance", "node", "boarding"]
         return names.indices.contains(type) ? names[type] : String(type)
+    }
+
+    /// Each line's name, points and length, then its points one a line.
+    private static func shapes(_ list: [Shape]) -> String {
+        guard !list.isEmpty else { return "no lines: the route has no trips" }
+        return list.map { s in
+            let name = s.shapeID.map { "shape \($0)" } ?? "through the stops of trip \(s.tripID ?? "")"
+            var metres = 0.0
+            for (a, b) in zip(s.points, s.points.dropFirst()) {
+                metres += GeoDistance.metres(a.latitude, a.longitude, b.latitude, b.longitude)
+            }
+            let header = "\(name) (\(s.feedID)): \(s.points.count) points, \(String(format: "%.1f", metres / 1000)) km"
+            return ([header] + s.points.map { "\($0.latitude),\($0.longitude)" }).joined(separator: "\n")
+        }.joined(separator: "\n\n")
     }
 
     private static func trip(_ details: TripDetails) -> String {

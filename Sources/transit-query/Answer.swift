@@ -6,6 +6,9 @@ enum Answer {
     case departures([Departure])
     case stops([Stop])
     case trip(TripDetails)
+    /// A trip's line, and a route's lines.
+    case shape(Shape)
+    case shapes([Shape])
     case info(BundleInfo)
     case city(City)
     case cities([City])
@@ -16,6 +19,8 @@ enum Answer {
         case .departures: return "departures"
         case .stops: return "stops"
         case .trip: return "trip"
+        case .shape: return "shape"
+        case .shapes: return "shapes"
         case .info: return "info"
         case .city: return "city"
         case .cities: return "cities"
@@ -28,6 +33,8 @@ enum Answer {
         case .departures(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .stops(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .trip(let trip): JSONOutput.write(trip, to: &w)
+        case .shape(let shape): JSONOutput.write(shape, to: &w)
+        case .shapes(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .info(let info): JSONOutput.write(info, to: &w)
         case .city(let city): JSONOutput.write(city, full: true, to: &w)
         case .cities(let list): JSONOutput.writeArray(list, { JSONOutput.write($0, full: false, to: &$1) }, to: &w)

@@ -41,6 +41,25 @@ enum JSONOutput {
         w.endObject()
     }
 
+    /// `points` as `[[lat, lon], ...]`, the order map libraries' GeoJSON readers do not use
+    /// but people read coordinates in (and `stops --near` takes).
+    static func write(_ s: Shape, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("feed", s.feedID)
+        w.field("shape_id", s.shapeID)
+        w.field("trip_id", s.tripID)
+        w.key("points")
+        w.beginArray()
+        for p in s.points {
+            w.beginArray()
+            w.value(p.latitude)
+            w.value(p.longitude)
+            w.endArray()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
     static func write(_ t: TripDetails, to w: inout JSONWriter) {
         w.beginObject()
         w.field("feed", t.feedID)

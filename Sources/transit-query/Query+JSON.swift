@@ -17,6 +17,9 @@ extension Query {
         case "trip":
             guard let date = ServiceDate(try fields.string("date")) else { throw Invalid(description: "\"date\" must be YYYY-MM-DD") }
             self = .trip(id: try fields.string("trip"), feed: try fields.optionalString("feed"), date: date)
+        case "shape":
+            self = try .shape(
+                trip: try fields.optionalString("trip"), route: try fields.optionalString("route"), feed: try fields.optionalString("feed"))
         case "info":
             self = .info
         case "city":

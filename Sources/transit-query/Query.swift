@@ -9,6 +9,8 @@ enum Query {
     case stopsNamed(String, limit: Int)
     case stopsNear(lat: Double, lon: Double, radius: Double, limit: Int)
     case trip(id: String, feed: String?, date: ServiceDate)
+    case tripShape(trip: String, feed: String?)
+    case routeShapes(route: String, feed: String?)
     case info
     case city(id: String)
     case cities(CitySelection, filter: CityFilter, limit: Int)
@@ -70,6 +72,15 @@ enum Query {
         }
     }
 
+    /// A trip's line or a route's lines: exactly one of the two.
+    static func shape(trip: String?, route: String?, feed: String?) throws -> Query {
+        switch (trip, route) {
+        case (let trip?, nil): return .tripShape(trip: trip, feed: feed)
+        case (nil, let route?): return .routeShapes(route: route, feed: feed)
+        default: throw Invalid(description: "shape needs exactly one of trip and route")
+        }
+    }
+
     /// Runs the query.
     func answer(from bundle: TransitBundle) throws -> Answer {
         switch self {
@@ -81,6 +92,10 @@ enum Query {
             return .stops(try bundle.stopsNear(lat: lat, lon: lon, radius: radius, limit: limit))
         case .trip(let id, let feed, let date):
             return .trip(try bundle.trip(id: id, feed: feed, date: date))
+        case .tripShape(let trip, let feed):
+            return .shape(try bundle.shape(trip: trip, feed: feed))
+        case .routeShapes(let route, let feed):
+            return .shapes(try bundle.shapes(route: route, feed: feed))
         case .info:
             return .info(try bundle.info())
         case .city(let id):

@@ -12,9 +12,12 @@ package struct PatternTripRecord: Hashable, Sendable {
     package var wheelchairAccessible: Int
     /// A frequencies.txt template rather than a trip that runs once.
     package var frequency: Bool
+    /// The trip's shape (`shapes.shp`), nil when it has none.
+    package var shp: Int?
 
     package init(
-        tid: Int, startTime: Int, sv: Int, rid: Int, hid: Int?, directionID: Int?, wheelchairAccessible: Int, frequency: Bool
+        tid: Int, startTime: Int, sv: Int, rid: Int, hid: Int?, directionID: Int?, wheelchairAccessible: Int, frequency: Bool,
+        shp: Int? = nil
     ) {
         self.tid = tid
         self.startTime = startTime
@@ -24,6 +27,7 @@ package struct PatternTripRecord: Hashable, Sendable {
         self.directionID = directionID
         self.wheelchairAccessible = wheelchairAccessible
         self.frequency = frequency
+        self.shp = shp
     }
 }
 
@@ -31,14 +35,15 @@ package struct PatternTripRecord: Hashable, Sendable {
 /// and tid, then frequency templates by start time and tid, one record each, every number
 /// a varint (see `PackedWriter`); a field that equals the previous trip's is left out:
 ///
-///     flags       bit 0 frequency template, bits 1-5: sv, rid, hid, direction_id,
-///                 wheelchair_accessible follow (they differ from the previous trip's)
+///     flags       bit 0 frequency template, bits 1-6: sv, rid, hid, direction_id,
+///                 wheelchair_accessible, shape follow (they differ from the previous trip's)
 ///     tid         signed, minus the previous trip's tid (the first: minus 0)
 ///     start       signed, minus the previous trip's start time
 ///     [sv] [rid]  unsigned
 ///     [hid]       unsigned, hid + 1 (0: none)
 ///     [direction] unsigned, direction_id + 1 (0: none)
 ///     [wheelchair] unsigned
+///     [shape]     unsigned, shp + 1 (0: none)
 ///
 /// Before the first trip every field is 0 or none. A typical trip takes 3 to 5 bytes.
 package enum PatternTripsBlob {
@@ -62,6 +67,7 @@ package enum PatternTripsBlob {
             if t.hid != previous.hid { flags |= 8 }
             if t.directionID != previous.directionID { flags |= 16 }
             if t.wheelchairAccessible != previous.wheelchairAccessible { flags |= 32 }
+            if t.shp != previous.shp { flags |= 64 }
             w.unsigned(flags)
             w.signed(t.tid - previous.tid)
             w.signed(t.startTime - previous.startTime)
@@ -70,6 +76,7 @@ package enum PatternTripsBlob {
             if flags & 8 != 0 { w.unsigned(t.hid.map { $0 + 1 } ?? 0) }
             if flags & 16 != 0 { w.unsigned(t.directionID.map { $0 + 1 } ?? 0) }
             if flags & 32 != 0 { w.unsigned(t.wheelchairAccessible) }
+            if flags & 64 != 0 { w.unsigned(t.shp.map { $0 + 1 } ?? 0) }
             previous = t
         }
         return w.bytes
@@ -95,6 +102,10 @@ package enum PatternTripsBlob {
                 t.directionID = direction == 0 ? nil : direction - 1
             }
             if flags & 32 != 0 { t.wheelchairAccessible = try r.unsigned() }
+            if flags & 64 != 0 {
+                let shp = try r.unsigned()
+                t.shp = shp == 0 ? nil : shp - 1
+            }
             trips.append(t)
         }
         return trips

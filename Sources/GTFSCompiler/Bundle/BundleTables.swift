@@ -122,7 +122,7 @@ enum BundleTables {
         }
     }
 
-    /// The `patterns`, `stop_patterns` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
+    /// The `patterns`, `stop_patterns`, `route_patterns`, `shapes`, `shape_edges` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
     /// `BundleWriter` writes them on a second connection.
     static func insertPatterns(_ m: BundleModel, into db: SQLiteDatabase) throws {
         var tripsOfPattern: [Int: [PatternTripRecord]] = [:]
@@ -130,7 +130,7 @@ enum BundleTables {
             tripsOfPattern[t.pid, default: []].append(
                 PatternTripRecord(
                     tid: t.tid, startTime: t.startTimeSecs, sv: t.sv, rid: t.rid, hid: t.hid, directionID: t.directionID,
-                    wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency))
+                    wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency, shp: t.shp))
         }
         var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
         let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "stops", "trips"])
@@ -142,6 +142,17 @@ enum BundleTables {
         }
         let stopPatterns = try db.prepareInsert(into: "stop_patterns", columns: ["sid", "entries"])
         for (sid, list) in occurrences.sorted(by: { $0.key < $1.key }) { try stopPatterns.run(sid, StopPatternsBlob.encode(list)) }
+        var patternsOfRoute: [Int: [Int]] = [:]
+        for t in m.trips { patternsOfRoute[t.rid, default: []].append(t.pid) }
+        let routePatterns = try db.prepareInsert(into: "route_patterns", columns: ["rid", "pids"])
+        for (rid, pids) in patternsOfRoute.sorted(by: { $0.key < $1.key }) { try routePatterns.run(rid, IDListBlob.encode(pids)) }
+        let shape = try db.prepareInsert(into: "shapes", columns: ["shp", "fid", "shape_id", "edges"])
+        for s in m.shapes { try shape.run(s.shp, s.fid, s.shapeID, ShapeEdgesBlob.encode(s.edges)) }
+        let edges = try db.prepareInsert(into: "shape_edges", columns: ["first_eid", "points"])
+        for first in stride(from: 0, to: m.shapeEdges.count, by: ShapeBlob.edgesPerRow) {
+            let row = m.shapeEdges[first..<min(m.shapeEdges.count, first + ShapeBlob.edgesPerRow)]
+            try edges.run(first + 1, ShapeBlob.encodeRow(Array(row)))
+        }
         try insertTripBlocks(m, db)
     }
 

@@ -30,6 +30,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case timeTravel = "W_TIME_BACKWARDS"
     case missingEndpointTime = "W_ENDPOINT_TIME"
     case badShapeDistance = "W_SHAPE_DIST"
+    case badShapePoint = "W_SHAPE_POINT"
     case badStopLocation = "W_STOP_LOCATION"
     case badFrequency = "W_FREQUENCY"
     case tooFewStops = "W_FEW_STOPS"
@@ -93,6 +94,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
             return
                 "a stop_time earlier than the last timed stop before it, or leaving before it arrives: its times are dropped and interpolated (the trip is dropped only when that leaves its first or last stop untimed)"
         case .missingEndpointTime: return "first or last stop_time of a trip has no time: trip dropped"
+        case .badShapePoint:
+            return "shape point with a missing or out-of-range coordinate or shape_pt_sequence, or a sequence given twice: point dropped"
         case .badShapeDistance:
             return
                 "shape_dist_traveled decreases along a trip that has untimed stops: its stops are interpolated by great-circle distance instead"

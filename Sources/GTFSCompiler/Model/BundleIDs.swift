@@ -10,6 +10,7 @@ struct BundleIDs {
     var trips = IDTable<FeedTextKey>()
     var patterns = IDTable<PatternKey>()
     var headsigns = IDTable<String>()
+    var shapes = IDTable<FeedTextKey>()
 
     /// A pattern by its feed and stops (sids and hids are themselves stable).
     struct PatternKey: Hashable {
@@ -73,6 +74,7 @@ struct BundleIDs {
         agencies = try table("SELECT fid, coalesce(agency_id, ''), aid FROM agencies")
         stops = try table("SELECT fid, stop_id, sid FROM stops")
         routes = try table("SELECT fid, route_id, rid FROM dict_route")
+        shapes = try table("SELECT fid, shape_id, shp FROM shapes")
         var tripIDs: [FeedTextKey: Int] = [:]
         var feedOfTid: [Int: String] = [:]
         let groups = try db.prepare("SELECT fid, tids FROM trip_ids")

@@ -90,6 +90,17 @@ struct BundleModel {
         var directionID: Int?
         var wheelchairAccessible: Int
         var frequency: Bool
+        var shp: Int?
+    }
+
+    /// A shape some kept trip follows: its points as read, then (`ShapeNetwork`) the
+    /// shared edges it runs along.
+    struct Shape {
+        var shp: Int
+        var fid: Int
+        var shapeID: String
+        var points: [ShapeBlob.Point]
+        var edges: [ShapeEdgesBlob.Step] = []
     }
 
     struct Frequency {
@@ -110,6 +121,9 @@ struct BundleModel {
     var patterns: [Pattern] = []
     var trips: [Trip] = []
     var frequencies: [Frequency] = []
+    var shapes: [Shape] = []
+    /// The thinned edges shapes share, by eid - 1.
+    var shapeEdges: [[ShapeBlob.Point]] = []
     /// Trip and stop headsigns, in the order first used.
     var headsigns: [(hid: Int, text: String)] = []
     var stopTimeCount = 0

@@ -95,6 +95,7 @@ struct ModelBuilder {
                 .noUsableTrips, feed: feed.name, file: "stop_times.txt",
                 message: "no trip has usable stop_times, so the feed has no departures")
         }
+        addShapes(feed, fid: fid, kept: kept, firstTrip: firstTrip)
         let days = ServiceDays(feed)
         DuplicateTripFinder.report(model.trips[firstTrip...], locals: kept, feed: feed, days: days, log: log)
         model.stopTimeCount += stopTimes
@@ -109,9 +110,30 @@ struct ModelBuilder {
                 sha256: try feed.sha256Result?.value() ?? "", counts: counts, lastTripDate: lastTripDay?.yyyymmdd))
     }
 
+    /// The shapes the kept trips follow, with ids in byte order of their shape_id, and each
+    /// kept trip's `shp`.
+    private mutating func addShapes(_ feed: FeedData, fid: Int, kept: [Int32], firstTrip: Int) {
+        var tripsOfShape: [Int32: [Int]] = [:]
+        for (k, local) in kept.enumerated() where feed.trips[Int(local)].shape >= 0 {
+            tripsOfShape[feed.trips[Int(local)].shape, default: []].append(firstTrip + k)
+        }
+        guard !tripsOfShape.isEmpty else { return }
+        let builder = ShapeBuilder(feed: feed, log: log)
+        for local in feed.shapeIDs.idsInByteOrder() {
+            guard let trips = tripsOfShape[local], let first = trips.first else { continue }
+            let namer = feed.trips[Int(kept[first - firstTrip])]
+            guard let points = builder.points(of: local, tripID: model.trips[first].tripID, tripLine: namer.line) else { continue }
+            let shapeID = feed.shapeIDs.string(local)
+            let shp = ids.shapes.id(unique: FeedTextKey(feed: feed.name, text: shapeID))
+            model.shapes.append(.init(shp: shp, fid: fid, shapeID: shapeID, points: points))
+            for t in trips { model.trips[t].shp = shp }
+        }
+    }
+
     /// Takes the patterns once every feed is added.
     mutating func finish() -> BundleModel {
         model.patterns = patternTable.patterns
+        ShapeNetwork.split(&model)
         return model
     }
 

@@ -50,7 +50,19 @@ final class FeedData {
         var headsign: String?
         var directionID: Int?
         var wheelchairAccessible: Int
+        /// The shape_id's local id in `shapeIDs`, -1 when the trip names none.
+        var shape: Int32 = -1
         var line: Int
+    }
+
+    /// shapes.txt, one array per column (row i across all of them); coordinates in 1e-6 degree.
+    struct ShapePoints {
+        var shape: [Int32] = []
+        var sequence: [Int32] = []
+        var latE6: [Int32] = []
+        var lonE6: [Int32] = []
+        var line: [Int32] = []
+        var count: Int { shape.count }
     }
 
     struct Frequency {
@@ -113,6 +125,9 @@ final class FeedData {
     var trips: [Trip] = []
     var stopTimes = StopTimes()
     var stopHeadsigns = ByteInterner(capacity: 64)
+    /// Shape ids named by trips.txt or shapes.txt, and the points of shapes.txt.
+    var shapeIDs = ByteInterner(capacity: 256)
+    var shapePoints = ShapePoints()
     var frequencies: [Frequency] = []
     var feedVersion: String?
     /// feed_info's declared validity, `YYYYMMDD`.

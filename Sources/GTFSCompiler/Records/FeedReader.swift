@@ -3,14 +3,14 @@ enum FeedReader {
     /// Files the compiler reads; anything else in a feed is reported and ignored.
     static let knownFiles: Set<String> = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
-        "calendar_dates.txt", "frequencies.txt", "feed_info.txt",
+        "calendar_dates.txt", "frequencies.txt", "feed_info.txt", "shapes.txt",
     ]
     /// The files a trip needs to be kept (itself, its route, its service): when one is
     /// unavailable, rows naming unknown trips are not reported one by one.
     static let tripSources = ["trips.txt", "routes.txt", "calendar.txt", "calendar_dates.txt"]
     /// Files a feed may have that the compiler does not need.
     static let ignoredFiles: Set<String> = [
-        "shapes.txt", "transfers.txt", "fare_attributes.txt", "fare_rules.txt", "pathways.txt", "levels.txt",
+        "transfers.txt", "fare_attributes.txt", "fare_rules.txt", "pathways.txt", "levels.txt",
         "translations.txt", "attributions.txt", "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt",
         "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt",
         "timeframes.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt", "rider_categories.txt",
@@ -78,6 +78,7 @@ enum FeedReader {
         read("stop_times.txt", required: ["trip_id", "stop_id", "stop_sequence", "arrival_time", "departure_time"], StopTimesFile.read)
         read("frequencies.txt", required: ["trip_id", "start_time", "end_time", "headway_secs"], FrequenciesFile.read)
         read("feed_info.txt", required: [], FeedInfoFile.read)
+        read("shapes.txt", required: ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"], ShapesFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
         // bundle is written (both single-threaded), not while the files are parsed. It opens
         // the input anew, so nothing is shared with this thread.

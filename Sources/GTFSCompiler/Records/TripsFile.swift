@@ -1,4 +1,4 @@
-/// trips.txt: each trip's route, service and headsign.
+/// trips.txt: each trip's route, service, headsign and shape.
 enum TripsFile {
     static func read(_ t: CSVTable, into feed: FeedData) throws {
         let id = t.column("trip_id")
@@ -7,6 +7,7 @@ enum TripsFile {
         let headsign = t.column("trip_headsign")
         let direction = t.column("direction_id")
         let wheelchair = t.column("wheelchair_accessible")
+        let shape = t.column("shape_id")
         while try t.next() {
             guard let key = t.requiredID(id, "trip_id") else { continue }
             let tripID = String(decoding: key, as: UTF8.self)
@@ -30,7 +31,7 @@ enum TripsFile {
                     route: routeIndex, service: serviceIndex, headsign: t.text(headsign),
                     directionID: t.optionalInteger(direction, in: 0...1, entity: tripID),
                     wheelchairAccessible: t.integer(wheelchair, in: 0...2, default: 0, entity: tripID),
-                    line: t.line))
+                    shape: t.isEmpty(shape) ? -1 : feed.shapeIDs.intern(t.bytes(shape)).id, line: t.line))
         }
     }
 }

@@ -10,6 +10,8 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguousStop(String, feeds: [String])
     case unknownTrip(String)
     case ambiguousTrip(String, feeds: [String])
+    case unknownRoute(String)
+    case ambiguousRoute(String, feeds: [String])
     case unknownFeed(String)
     case unknownCity(String)
     /// The date (YYYY-MM-DD) lies outside the feed's service range.
@@ -31,6 +33,8 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguousStop: return "ambiguous_stop"
         case .unknownTrip: return "unknown_trip"
         case .ambiguousTrip: return "ambiguous_trip"
+        case .unknownRoute: return "unknown_route"
+        case .ambiguousRoute: return "ambiguous_route"
         case .unknownFeed: return "unknown_feed"
         case .unknownCity: return "unknown_city"
         case .dateOutOfRange: return "date_out_of_range"
@@ -51,6 +55,9 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownTrip(let id): return "unknown trip \"\(id)\""
         case .ambiguousTrip(let id, let feeds):
             return "trip \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
+        case .unknownRoute(let id): return "unknown route \"\(id)\""
+        case .ambiguousRoute(let id, let feeds):
+            return "route \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownFeed(let id): return "unknown feed \"\(id)\""
         case .unknownCity(let id): return "unknown city \"\(id)\""
         case .dateOutOfRange(let date, let feed, let first, let last):

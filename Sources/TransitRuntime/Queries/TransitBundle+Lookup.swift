@@ -2,12 +2,13 @@ import BundleFormat
 
 /// The kinds of text id a query names, with their dictionary table.
 enum TextIDKind {
-    case stop, trip
+    case stop, trip, route
 
     func unknown(_ id: String) -> TransitError {
         switch self {
         case .stop: return .unknownStop(id)
         case .trip: return .unknownTrip(id)
+        case .route: return .unknownRoute(id)
         }
     }
 
@@ -15,6 +16,7 @@ enum TextIDKind {
         switch self {
         case .stop: return .ambiguousStop(id, feeds: feeds)
         case .trip: return .ambiguousTrip(id, feeds: feeds)
+        case .route: return .ambiguousRoute(id, feeds: feeds)
         }
     }
 }
@@ -39,6 +41,10 @@ extension TransitBundle {
             return try sid(of: id, feed: feed, db: db)
         case .trip:
             return try patterns.tid(of: id, feed: feed, db: db)
+        case .route:
+            let q = try db.cached("SELECT rid FROM dict_route WHERE fid = ?1 AND route_id = ?2")
+            q.bind([feed.fid, id])
+            return try q.step() ? q.int(0) : nil
         }
     }
 

@@ -1,0 +1,14 @@
+/// A point on the Earth in degrees (WGS 84), as GTFS gives stops and shapes.
+///
+/// ```swift
+/// let gare = Coordinate(latitude: 48.5850, longitude: 7.7350)
+/// ```
+public struct Coordinate: Hashable, Codable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

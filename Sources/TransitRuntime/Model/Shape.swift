@@ -1,0 +1,36 @@
+/// The line a trip follows on a map: the points of its `shapes.txt` shape, or, when the
+/// trip has none, the line through its stops.
+///
+/// Every point of the feed's shape lies within 1 m of this line (points that add nothing on
+/// a straight stretch are left out), reading each pair of neighbouring points as the
+/// great-circle arc between them.
+///
+/// ```swift
+/// let line = try bundle.shape(trip: "T1")
+/// let polyline = line.points.map { ($0.latitude, $0.longitude) }
+/// ```
+public struct Shape: Hashable, Codable, Sendable, Identifiable {
+    public var feedID: String
+    /// The shape_id, nil when the line runs through the stops of `tripID`.
+    public var shapeID: String?
+    /// The trip whose stops draw the line, when it has no shape (nil otherwise).
+    public var tripID: String?
+    public var points: [Coordinate]
+
+    /// The feed and the shape_id (or, for a line through stops, the trip_id).
+    public var id: String { "\(feedID)/\(shapeID.map { "shape:\($0)" } ?? "trip:\(tripID ?? "")")" }
+
+    public init(feedID: String, shapeID: String?, tripID: String?, points: [Coordinate]) {
+        self.feedID = feedID
+        self.shapeID = shapeID
+        self.tripID = tripID
+        self.points = points
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feed"
+        case shapeID = "shape_id"
+        case tripID = "trip_id"
+        case points
+    }
+}
