@@ -61,7 +61,7 @@ let package = Package(
                 "TransitStore", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ]),
         // In-process query timings for `make bench`.
-        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime"]),
+        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "BundleFormat"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
         .target(name: "TestKit", dependencies: ["BundleFormat"], path: "Tests/TestKit"),
         .testTarget(

@@ -1,6 +1,7 @@
 """Where a bundle's bytes go, for `make bench`: bytes per stop (stops, their id lookup,
 the spatial and full-text indexes), bytes per calendar_dates.txt row (calendar, the date
-sets and the service ids) and bytes per service id, read with SQLite's dbstat; the feed's calendar_dates rows
+sets and the service ids), bytes per service id, and what shapes add (their tables
+against the rest of the bundle), read with SQLite's dbstat; the feed's calendar_dates rows
 are counted in the zip. Tables of older schemas (dict_stop, stops_rtree, dict_service)
 count too, so an old bundle can be compared with a new one.
 
@@ -14,6 +15,7 @@ STOP_TABLES = ("stops", "stops_by_parent", "stops_by_cell", "stop_ids", "dict_st
 STOP_PREFIXES = ("stops_rtree", "stops_fts")
 SERVICE_ID_TABLES = ("service_blocks", "dict_service")
 CALENDAR_TABLES = ("calendar", "calendar_dates", "service_dates") + SERVICE_ID_TABLES
+SHAPE_TABLES = ("shapes", "shape_edges")
 
 
 def main():
@@ -39,8 +41,11 @@ def main():
     per_stop = stop_bytes / stops if stops else 0
     per_row = f"{calendar_bytes / rows:6.2f} B/calendar_dates row ({rows} rows)" if rows else "no calendar_dates rows"
     per_service = service_id_bytes / services if services else 0
+    shape_bytes = sum(sizes.get(k, 0) for k in SHAPE_TABLES)
+    rest = sum(sizes.values()) - shape_bytes
+    shapes = f"shapes {shape_bytes:7d} bytes = +{100 * shape_bytes / rest:4.1f} %" if shape_bytes else "no shapes"
     print(f"stops {stops:6d}: {stop_bytes:8d} bytes = {per_stop:6.1f} B/stop | calendar {calendar_bytes:8d} bytes, {per_row}"
-          f" | service ids {service_id_bytes:7d} bytes = {per_service:5.1f} B/service ({services})")
+          f" | service ids {service_id_bytes:7d} bytes = {per_service:5.1f} B/service ({services}) | {shapes}")
 
 
 main()

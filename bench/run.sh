@@ -94,6 +94,13 @@ read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-
 printf 'compile %.2f s, peak %d MB, bundle %.1f MB\n' "$t" $((m / 1024)) "$(echo "$(stat -c %s "$WORK/cities.db") / 1048576" | bc -l)"
 $BIN/transit-bench cities "$WORK/cities.db" 10000
 
+echo "== lines (shapes) of the feeds with the most shape points"
+for name in bart kaunas wmata; do
+  $BIN/gtfs-compile "$SHARED/feeds/$name.zip" -o "$WORK/$name.db" --quiet 2>/dev/null
+  echo "-- $name: $(python3 bench/bundle_bytes.py "$WORK/$name.db" "$SHARED/feeds/$name.zip" | sed 's/.*| //')"
+  $BIN/transit-bench shapes "$WORK/$name.db" 2000
+done
+
 for name in cts-strasbourg cts-x10; do
   echo "== queries on $name"
   $BIN/transit-bench departures "$WORK/$name.db" 10000

@@ -20,6 +20,8 @@ public final class TransitBundle: Sendable {
     let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
     /// Decoded `shape_edges` rows by first eid (an edge is shared by many shapes).
     let shapeEdges = LockedCache<Int, [[ShapeBlob.Point]]>(limit: 1024)
+    /// Shapes built from their edges, by shp.
+    let shapeCache = LockedCache<Int, Shape>(limit: 2048)
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or

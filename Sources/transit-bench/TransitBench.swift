@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitRuntime
 
@@ -19,13 +20,14 @@ enum TransitBench {
 
     static func run(_ args: [String]) throws {
         guard args.count >= 3 else {
-            print("usage: transit-bench departures|cities|batch-input BUNDLE [N]")
+            print("usage: transit-bench departures|cities|shapes|batch-input BUNDLE [N]")
             exit(2)
         }
         let count = args.count > 3 ? Int(args[3]) ?? 10_000 : 10_000
         switch args[1] {
         case "departures": try departures(args[2], count)
         case "cities": try cities(args[2], count)
+        case "shapes": try shapes(args[2], count)
         case "batch-input": try batchInput(args[2], count)
         default:
             print("unknown benchmark \(args[1])")
@@ -47,6 +49,27 @@ enum TransitBench {
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
         print(String(format: "%-34@ n=%6d  median %8.1f us  p99 %8.1f us  (%d results)", label as NSString, count, median, p99, results))
+    }
+
+    /// Every route's lines, first on a freshly opened bundle (nothing decoded yet), then
+    /// again; and `count` trips' lines, warm.
+    static func shapes(_ path: String, _ count: Int) throws {
+        let routes = try SQLiteDatabase(path: path, writable: false).prepare("SELECT route_id FROM dict_route ORDER BY route_id")
+        var routeIDs: [String] = []
+        while try routes.step() { routeIDs.append(routes.string(0)) }
+        let cold = try TransitBundle(path: path)
+        try measure("route lines, cold", routeIDs.count) { try cold.shapes(route: routeIDs[$0]).reduce(0) { $0 + $1.points.count } }
+        try measure("route lines, warm", routeIDs.count) { try cold.shapes(route: routeIDs[$0]).reduce(0) { $0 + $1.points.count } }
+        // Every trip id, from the trip blocks.
+        let db = try SQLiteDatabase(path: path, writable: false)
+        let blocks = try db.prepare("SELECT first_tid, entries FROM trip_blocks")
+        var tripIDs: [String] = []
+        while try blocks.step() {
+            tripIDs += try TripBlock.decode(firstTid: blocks.int(0), blocks.blob(1)).entries.compactMap { $0?.tripID }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let sample = (0..<count).map { _ in tripIDs.randomElement(using: &generator)! }
+        try measure("trip line, warm", sample.count) { try cold.shape(trip: sample[$0]).points.count }
     }
 
     static func randomStopsAndTimes(_ bundle: TransitBundle, _ count: Int) throws -> [(String, String, Date)] {

@@ -51,8 +51,12 @@ extension TransitBundle {
         }
     }
 
-    /// Shape `shp`: its edges joined, each run the way the shape runs it.
+    /// Shape `shp`: its edges joined, each run the way the shape runs it (kept once built).
     private func shape(_ shp: Int, db: SQLiteDatabase) throws -> Shape {
+        try shapeCache.value(shp) { try buildShape(shp, db: db) }
+    }
+
+    private func buildShape(_ shp: Int, db: SQLiteDatabase) throws -> Shape {
         let q = try db.cached("SELECT fid, shape_id, edges FROM shapes WHERE shp = ?1")
         q.bind([shp])
         guard try q.step() else { throw TransitError.sqlite(code: 0, message: "shape \(shp) is missing from the bundle") }
@@ -62,10 +66,11 @@ extension TransitBundle {
         var points: [Coordinate] = []
         for step in steps {
             let edge = try edgePoints(step.eid, db: db)
-            let ordered = step.reversed ? Array(edge.reversed()) : edge
+            points.reserveCapacity(points.count + edge.count)
             // Consecutive edges share the junction between them.
-            points += (points.isEmpty ? ordered[...] : ordered.dropFirst()).map {
-                Coordinate(latitude: Double($0.latE6) / 1_000_000, longitude: Double($0.lonE6) / 1_000_000)
+            for i in (points.isEmpty ? 0 : 1)..<edge.count {
+                let p = edge[step.reversed ? edge.count - 1 - i : i]
+                points.append(Coordinate(latitude: Double(p.latE6) / 1_000_000, longitude: Double(p.lonE6) / 1_000_000))
             }
         }
         return Shape(feedID: feedID, shapeID: shapeID, tripID: nil, points: points)
