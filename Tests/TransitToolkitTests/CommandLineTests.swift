@@ -473,3 +473,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((lines[7]?["error"] as? [String: Any])?["code"] as? String, "bad_query")
     }
 }
+
+extension CommandLineTests {
+    /// `transit-query shape`: a trip's line as `[[lat, lon], ...]`, a route's lines, the
+    /// batch op, and a usage error without exactly one of --trip and --route.
+    func testShapeCommand() throws {
+        let (log, path) = TestSupport.compile(ShapeTests.shapeFeed)
+        let bundle = try XCTUnwrap(path, log.summaryText())
+        let trip = try run("transit-query", ["shape", "--bundle", bundle, "--trip", "T3", "--json"])
+        XCTAssertEqual(trip.status, 0, trip.stderr)
+        let line = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(line["shape_id"] as? String, "SH2")
+        XCTAssertEqual((line["points"] as? [[Double]])?.last, [47.99, 6.995])
+        let route = try run("transit-query", ["shape", "--bundle", bundle, "--route", "R"])
+        XCTAssertTrue(route.stdout.hasPrefix("shape SH1 (f): 4 points, 2.8 km\n48.0,7.0\n"), route.stdout)
+        XCTAssertTrue(route.stdout.contains("through the stops of trip T2 (f): 2 points"), route.stdout)
+        let batch = try run("transit-query", ["batch", "--bundle", bundle], input: "{\"id\":1,\"op\":\"shape\",\"route\":\"R\"}\n")
+        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(batch.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((answer["shapes"] as? [[String: Any]])?.compactMap { $0["shape_id"] as? String }, ["SH1", "SH2"])
+        XCTAssertEqual(try run("transit-query", ["shape", "--bundle", bundle]).status, 64)
+        XCTAssertEqual(try run("transit-query", ["shape", "--bundle", bundle, "--route", "NOPE"]).status, 1)
+    }
+}
