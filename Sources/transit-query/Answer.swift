@@ -9,6 +9,9 @@ enum Answer {
     /// A trip's line, and a route's lines.
     case shape(Shape)
     case shapes([Shape])
+    case agencies([Agency])
+    case routes([Route])
+    case route(RouteDetails)
     case info(BundleInfo)
     case city(City)
     case cities([City])
@@ -21,6 +24,9 @@ enum Answer {
         case .trip: return "trip"
         case .shape: return "shape"
         case .shapes: return "shapes"
+        case .agencies: return "agencies"
+        case .routes: return "routes"
+        case .route: return "route"
         case .info: return "info"
         case .city: return "city"
         case .cities: return "cities"
@@ -35,6 +41,10 @@ enum Answer {
         case .trip(let trip): JSONOutput.write(trip, to: &w)
         case .shape(let shape): JSONOutput.write(shape, to: &w)
         case .shapes(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
+        // The Codable encoding of the library's types: their keys are the CLI's.
+        case .agencies(let list): w.raw(JSONOutput.encoded(list))
+        case .routes(let list): w.raw(JSONOutput.encoded(list))
+        case .route(let details): w.raw(JSONOutput.encoded(details))
         case .info(let info): JSONOutput.write(info, to: &w)
         case .city(let city): JSONOutput.write(city, full: true, to: &w)
         case .cities(let list): JSONOutput.writeArray(list, { JSONOutput.write($0, full: false, to: &$1) }, to: &w)

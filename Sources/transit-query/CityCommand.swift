@@ -23,7 +23,7 @@ struct CitiesCommand: ParsableCommand {
     var search: String?
 
     @Option(parsing: .unconditional, help: "A point as LAT,LON: the nearest cities (a leading minus is fine: --near -33.9,151.2).")
-    var near: Coordinate?
+    var near: CoordinateArgument?
 
     @Option(help: "An ISO 3166-1 alpha-2 country code.")
     var country: String?

@@ -1,7 +1,16 @@
+import Foundation
 import TransitRuntime
 
 /// The JSON shapes of the command's results, with GTFS-style snake_case keys.
 enum JSONOutput {
+    /// A library value's `Codable` encoding (keys sorted; a nil field is left out).
+    static func encoded<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only a non-finite number fails to encode, and the library's values have none.
+        return Array((try? encoder.encode(value)) ?? Data("null".utf8))
+    }
+
     static func write(_ d: Departure, to w: inout JSONWriter) {
         w.beginObject()
         w.field("feed", d.feedID)

@@ -55,6 +55,12 @@ struct JSONWriter {
         bytes.append(contentsOf: (flag ? "true" : "false").utf8)
     }
 
+    /// A value already encoded as JSON.
+    mutating func raw(_ json: [UInt8]) {
+        separator()
+        bytes.append(contentsOf: json)
+    }
+
     mutating func null() {
         separator()
         bytes.append(contentsOf: "null".utf8)

@@ -20,6 +20,18 @@ extension Query {
         case "shape":
             self = try .shape(
                 trip: try fields.optionalString("trip"), route: try fields.optionalString("route"), feed: try fields.optionalString("feed"))
+        case "agencies":
+            self = .agencies(feed: try fields.optionalString("feed"))
+        case "routes":
+            self = try .routes(
+                feed: try fields.optionalString("feed"), agency: try fields.optionalString("agency"),
+                stop: try fields.optionalString("stop"))
+        case "route":
+            self = .route(id: try fields.string("route"), feed: try fields.optionalString("feed"))
+        case "nearest":
+            guard let point = try fields.coordinate("near") else { throw Invalid(description: "nearest needs near (lat, lon)") }
+            self = try .nearest(
+                lat: point.lat, lon: point.lon, count: try fields.int("count"), maxDistance: try fields.number("max_distance"))
         case "info":
             self = .info
         case "city":

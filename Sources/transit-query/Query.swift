@@ -11,6 +11,11 @@ enum Query {
     case trip(id: String, feed: String?, date: ServiceDate)
     case tripShape(trip: String, feed: String?)
     case routeShapes(route: String, feed: String?)
+    case agencies(feed: String?)
+    case routes(feed: String?, agency: String?)
+    case routesAtStop(stop: String, feed: String?)
+    case route(id: String, feed: String?)
+    case nearest(lat: Double, lon: Double, count: Int, maxDistance: Double)
     case info
     case city(id: String)
     case cities(CitySelection, filter: CityFilter, limit: Int)
@@ -81,6 +86,24 @@ enum Query {
         }
     }
 
+    /// Routes of the bundle, of a feed or agency, or at a stop (not with an agency).
+    static func routes(feed: String?, agency: String?, stop: String?) throws -> Query {
+        switch (agency, stop) {
+        case (_, nil): return .routes(feed: feed, agency: agency)
+        case (nil, let stop?): return .routesAtStop(stop: stop, feed: feed)
+        default: throw Invalid(description: "routes takes agency or stop, not both")
+        }
+    }
+
+    static let defaultNearestCount = 10
+    static let defaultNearestDistance = 50_000.0
+
+    static func nearest(lat: Double, lon: Double, count: Int?, maxDistance: Double?) throws -> Query {
+        .nearest(
+            lat: lat, lon: lon, count: try Self.count(count, "count") ?? defaultNearestCount,
+            maxDistance: maxDistance ?? defaultNearestDistance)
+    }
+
     /// Runs the query.
     func answer(from bundle: TransitBundle) throws -> Answer {
         switch self {
@@ -96,6 +119,18 @@ enum Query {
             return .shape(try bundle.shape(trip: trip, feed: feed))
         case .routeShapes(let route, let feed):
             return .shapes(try bundle.shapes(route: route, feed: feed))
+        case .agencies(let feed):
+            return .agencies(try bundle.agencies(feed: feed))
+        case .routes(let feed, let agency):
+            return .routes(try bundle.routes(feed: feed, agency: agency))
+        case .routesAtStop(let stop, let feed):
+            return .routes(try bundle.routes(servingStop: stop, feed: feed))
+        case .route(let id, let feed):
+            return .route(try bundle.route(id, feed: feed))
+        case .nearest(let lat, let lon, let count, let maxDistance):
+            return .stops(
+                try bundle.nearestStops(
+                    to: TransitRuntime.Coordinate(latitude: lat, longitude: lon), count: count, maxDistance: maxDistance))
         case .info:
             return .info(try bundle.info())
         case .city(let id):

@@ -10,7 +10,7 @@ struct StopsCommand: ParsableCommand {
     var search: String?
 
     @Option(parsing: .unconditional, help: "A point as LAT,LON (a leading minus is fine: --near -41.44,147.13).")
-    var near: Coordinate?
+    var near: CoordinateArgument?
 
     @Option(help: "Radius in metres for --near (default 500).")
     var radius: Double?
@@ -30,7 +30,7 @@ struct StopsCommand: ParsableCommand {
 }
 
 /// `LAT,LON` from the command line.
-struct Coordinate: ExpressibleByArgument {
+struct CoordinateArgument: ExpressibleByArgument {
     let lat: Double
     let lon: Double
 

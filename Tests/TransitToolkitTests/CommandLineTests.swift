@@ -495,3 +495,36 @@ extension CommandLineTests {
         XCTAssertEqual(try run("transit-query", ["shape", "--bundle", bundle, "--route", "NOPE"]).status, 1)
     }
 }
+
+extension CommandLineTests {
+    /// `agencies`, `routes`, `route` and `nearest`, and the JSON keys of stops, which must be
+    /// the `Codable` keys of `Stop` (the library's types and the CLI speak one JSON).
+    func testLineCommandsAndCodableKeys() throws {
+        let (log, path) = TestSupport.compile(RouteTests.feed)
+        let bundle = try XCTUnwrap(path, log.summaryText())
+        let json = { (args: [String]) throws -> Any in
+            let result = try self.run("transit-query", args + ["--bundle", bundle, "--json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        }
+        let agencies = try XCTUnwrap(try json(["agencies"]) as? [[String: Any]])
+        XCTAssertEqual(agencies.compactMap { $0["agency_name"] as? String }, ["Agency A", "Agency B"])
+        let routes = try XCTUnwrap(try json(["routes", "--stop", "S3"]) as? [[String: Any]])
+        XCTAssertEqual(routes.compactMap { $0["route_id"] as? String }, ["R"])
+        XCTAssertEqual(routes.first?["route_color"] as? String, "FF0000")
+        let route = try XCTUnwrap(try json(["route", "R"]) as? [String: Any])
+        let directions = try XCTUnwrap(route["directions"] as? [[String: Any]])
+        XCTAssertEqual((directions.first?["stops"] as? [[String: Any]])?.compactMap { $0["stop_id"] as? String }, ["S1", "S2", "S4", "S3"])
+        let nearest = try XCTUnwrap(try json(["nearest", "--near", "48.0,7.0", "--count", "2"]) as? [[String: Any]])
+        XCTAssertEqual(nearest.compactMap { $0["stop_id"] as? String }, ["S1", "S2"])
+        // The CLI's keys for a stop (nulls included) are Stop's Codable keys.
+        let encoded = try JSONSerialization.jsonObject(
+            with: JSONEncoder().encode(
+                Stop(
+                    feedID: "f", stopID: "S1", name: "One", code: "1", lat: 48, lon: 7, parentStation: "P", platformCode: "2",
+                    distanceMetres: 3)))
+        XCTAssertEqual(Set(try XCTUnwrap(encoded as? [String: Any]).keys), Set(try XCTUnwrap(nearest.first).keys))
+        XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "A", "--stop", "S1"]).status, 64)
+        XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "Z"]).status, 1)
+    }
+}

@@ -38,6 +38,9 @@ final class EntityCache: Sendable {
     }
 
     struct RouteRow: Sendable {
+        let rid: Int
+        let fid: Int
+        let agencyID: String?
         let routeID: String
         let shortName: String?
         let longName: String?
@@ -45,8 +48,11 @@ final class EntityCache: Sendable {
         let color: String?
         let textColor: String?
 
-        /// A row of `routes r JOIN dict_route d`.
+        /// A row of `columns` from `tables`.
         init(row q: SQLiteStatement) {
+            rid = q.int("rid")
+            fid = q.int("fid")
+            agencyID = q.optionalString("agency_id")
             routeID = q.string("route_id")
             shortName = q.optionalString("short_name")
             longName = q.optionalString("long_name")
@@ -54,6 +60,10 @@ final class EntityCache: Sendable {
             color = q.optionalString("color")
             textColor = q.optionalString("text_color")
         }
+
+        /// What `init(row:)` reads, from `tables`.
+        static let columns = "r.rid, r.fid, a.agency_id, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
+        static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
     }
 
     private let stops = LockedCache<Int, StopRow>()
@@ -89,11 +99,7 @@ final class EntityCache: Sendable {
 
     func route(_ rid: Int, db: SQLiteDatabase) throws -> RouteRow {
         try routes.value(rid) {
-            let q = try db.cached(
-                """
-                SELECT d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color
-                FROM routes r JOIN dict_route d ON d.rid = r.rid WHERE r.rid = ?1
-                """)
+            let q = try db.cached("SELECT \(RouteRow.columns) FROM \(RouteRow.tables) WHERE r.rid = ?1")
             q.bind([rid])
             guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
             return RouteRow(row: q)

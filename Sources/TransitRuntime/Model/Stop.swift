@@ -1,5 +1,9 @@
 /// A stop, platform or station.
-public struct Stop: Sendable, Equatable {
+///
+/// ```swift
+/// let preview = Stop(feedID: "cts", stopID: "GARE", name: "Gare Centrale", lat: 48.585, lon: 7.735)
+/// ```
+public struct Stop: Hashable, Codable, Sendable, Identifiable {
     public var feedID: String
     public var stopID: String
     public var name: String
@@ -14,4 +18,39 @@ public struct Stop: Sendable, Equatable {
     public var wheelchairBoarding: Int
     /// Metres from the query point, for nearby searches.
     public var distanceMetres: Double?
+
+    /// The feed and the stop_id.
+    public var id: String { "\(feedID)/\(stopID)" }
+
+    public init(
+        feedID: String, stopID: String, name: String, code: String? = nil, lat: Double? = nil, lon: Double? = nil,
+        locationType: Int = 0, parentStation: String? = nil, platformCode: String? = nil, wheelchairBoarding: Int = 0,
+        distanceMetres: Double? = nil
+    ) {
+        self.feedID = feedID
+        self.stopID = stopID
+        self.name = name
+        self.code = code
+        self.lat = lat
+        self.lon = lon
+        self.locationType = locationType
+        self.parentStation = parentStation
+        self.platformCode = platformCode
+        self.wheelchairBoarding = wheelchairBoarding
+        self.distanceMetres = distanceMetres
+    }
+
+    /// The keys of `transit-query`'s JSON.
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feed"
+        case stopID = "stop_id"
+        case name = "stop_name"
+        case code = "stop_code"
+        case lat, lon
+        case locationType = "location_type"
+        case parentStation = "parent_station"
+        case platformCode = "platform_code"
+        case wheelchairBoarding = "wheelchair_boarding"
+        case distanceMetres = "distance_m"
+    }
 }

@@ -11,6 +11,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownTrip(String)
     case ambiguousTrip(String, feeds: [String])
     case unknownRoute(String)
+    case unknownAgency(String)
     case ambiguousRoute(String, feeds: [String])
     case unknownFeed(String)
     case unknownCity(String)
@@ -34,6 +35,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownTrip: return "unknown_trip"
         case .ambiguousTrip: return "ambiguous_trip"
         case .unknownRoute: return "unknown_route"
+        case .unknownAgency: return "unknown_agency"
         case .ambiguousRoute: return "ambiguous_route"
         case .unknownFeed: return "unknown_feed"
         case .unknownCity: return "unknown_city"
@@ -56,6 +58,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ambiguousTrip(let id, let feeds):
             return "trip \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownRoute(let id): return "unknown route \"\(id)\""
+        case .unknownAgency(let id): return "unknown agency \"\(id)\""
         case .ambiguousRoute(let id, let feeds):
             return "route \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))); choose one with --feed"
         case .unknownFeed(let id): return "unknown feed \"\(id)\""

@@ -98,7 +98,8 @@ extension TransitBundle {
         return Shape(feedID: feedID, shapeID: nil, tripID: tripID, points: points)
     }
 
-    private func damaged<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, a damaged packed column becoming an error that names `what`.
+    func damaged<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch is PackedReader.Damaged {
             throw TransitError.sqlite(code: 0, message: "\(what) is damaged in the bundle")
         }

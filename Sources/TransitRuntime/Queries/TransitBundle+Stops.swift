@@ -95,3 +95,23 @@ struct BoundingBox {
         maxLon = dLon >= 180 ? 180 : lon + dLon
     }
 }
+
+extension TransitBundle {
+    /// The `count` stops nearest a point, nearest first, with their distance, looking no
+    /// farther than `maxDistance` metres (fewer stops when fewer are that close).
+    ///
+    /// ```swift
+    /// let closest = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
+    /// ```
+    public func nearestStops(to point: Coordinate, count: Int = 10, maxDistance: Double = 50_000) throws -> [Stop] {
+        guard count >= 0 else { throw TransitError.badArgument("count must not be negative") }
+        guard maxDistance >= 0, maxDistance <= 100_000 else { throw TransitError.badArgument("maxDistance must be 0 to 100000 metres") }
+        // A circle holding `count` stops holds the `count` nearest: widen it until it does.
+        var radius = min(250, maxDistance)
+        while true {
+            let found = try stopsNear(lat: point.latitude, lon: point.longitude, radius: radius, limit: count)
+            if found.count >= count || radius >= maxDistance { return found }
+            radius = min(maxDistance, radius * 4)
+        }
+    }
+}

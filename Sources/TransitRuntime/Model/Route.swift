@@ -1,0 +1,47 @@
+/// A route (routes.txt): what riders call a line.
+///
+/// ```swift
+/// let tram = Route(feedID: "cts", routeID: "A", shortName: "A", routeType: 0, color: "E10D19")
+/// ```
+public struct Route: Hashable, Codable, Sendable, Identifiable {
+    public var feedID: String
+    public var routeID: String
+    /// The agency_id of its agency, nil when the feed names none.
+    public var agencyID: String?
+    public var shortName: String?
+    public var longName: String?
+    /// route_type: 0-12 (tram, metro, rail, bus, ...) or an extended code (100-1700).
+    public var routeType: Int
+    /// route_color and route_text_color as RRGGBB, when given.
+    public var color: String?
+    public var textColor: String?
+
+    /// The feed and the route_id.
+    public var id: String { "\(feedID)/\(routeID)" }
+
+    public init(
+        feedID: String, routeID: String, agencyID: String? = nil, shortName: String? = nil, longName: String? = nil,
+        routeType: Int, color: String? = nil, textColor: String? = nil
+    ) {
+        self.feedID = feedID
+        self.routeID = routeID
+        self.agencyID = agencyID
+        self.shortName = shortName
+        self.longName = longName
+        self.routeType = routeType
+        self.color = color
+        self.textColor = textColor
+    }
+
+    /// The keys of `transit-query`'s JSON.
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feed"
+        case routeID = "route_id"
+        case agencyID = "agency_id"
+        case shortName = "route_short_name"
+        case longName = "route_long_name"
+        case routeType = "route_type"
+        case color = "route_color"
+        case textColor = "route_text_color"
+    }
+}

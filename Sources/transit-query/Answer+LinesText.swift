@@ -1,0 +1,51 @@
+import TransitRuntime
+
+/// Agencies, routes and a route's stops as text.
+extension Answer {
+    static func agencies(_ list: [Agency]) -> String {
+        guard !list.isEmpty else { return "no agencies" }
+        var table = TextTable(["feed", "agency_id", "name", "timezone", "url"])
+        for a in list { table.add([a.feedID, a.agencyID, a.name, a.timezone, a.url ?? ""]) }
+        return table.render()
+    }
+
+    static func routes(_ list: [Route]) -> String {
+        guard !list.isEmpty else { return "no routes" }
+        var table = TextTable(["feed", "route_id", "name", "long name", "type", "agency", "colour"])
+        for r in list {
+            table.add([
+                r.feedID, r.routeID, r.shortName ?? "", DisplayWidth.truncate(r.longName ?? "", to: 40), routeTypeName(r.routeType),
+                r.agencyID ?? "", r.color ?? "",
+            ])
+        }
+        return table.render()
+    }
+
+    static func route(_ details: RouteDetails) -> String {
+        let r = details.route
+        let name = [r.shortName, r.longName].compactMap { $0 }.joined(separator: " ")
+        var parts = ["route \(r.routeID) (\(r.feedID)): \(name.isEmpty ? r.routeID : name), \(routeTypeName(r.routeType))"]
+        for d in details.directions {
+            let direction = d.directionID.map { "direction \($0)" } ?? "no direction_id"
+            parts.append("\n\(direction) to \(d.headsign ?? "?"), \(d.tripCount) trips, \(d.stops.count) stops")
+            var table = TextTable(["#", "stop_id", "name", "platform"])
+            for (i, s) in d.stops.enumerated() { table.add([String(i + 1), s.stopID, s.name, s.platformCode ?? ""]) }
+            parts.append(table.render())
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// route_type's name: the basic types by name, an extended code (100-1700) by its group.
+    static func routeTypeName(_ type: Int) -> String {
+        let basic = [
+            0: "tram", 1: "metro", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift", 7: "funicular",
+            11: "trolleybus", 12: "monorail",
+        ]
+        if let name = basic[type] { return name }
+        let groups = [
+            1: "rail", 2: "coach", 4: "urban rail", 7: "bus", 8: "trolleybus", 9: "tram", 10: "water", 11: "air", 12: "ferry",
+            13: "aerial lift", 14: "funicular", 15: "taxi", 17: "other",
+        ]
+        return type >= 100 ? groups[type / 100].map { "\($0) (\(type))" } ?? String(type) : String(type)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// Agencies, routes, the routes at a stop, a route's stops per direction, the nearest stops,
+/// and the `Codable` keys of the library's types against `transit-query`'s JSON.
+final class RouteTests: XCTestCase {
+    /// Two agencies; route R runs S1-S2-S3 and a branch S1-S2-S4 one way, S3-S2-S1 back;
+    /// route B (agency B) runs S4-S2; station ST holds S2.
+    static let feed: [String: String?] = [
+        "agency.txt": """
+        agency_id,agency_name,agency_url,agency_timezone
+        A,Agency A,https://a.example,Europe/Paris
+        B,Agency B,https://b.example,Europe/Paris
+
+        """,
+        "stops.txt": """
+        stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+        S1,One,48.0,7.0,0,
+        S2,Two,48.01,7.01,0,ST
+        S3,Three,48.02,7.02,0,
+        S4,Four,48.015,7.03,0,
+        ST,Station,48.01,7.01,1,
+
+        """,
+        "routes.txt": """
+        route_id,agency_id,route_short_name,route_long_name,route_type,route_color
+        R,A,1,One to Three,3,FF0000
+        B,B,,Bee line,700,
+
+        """,
+        "trips.txt": """
+        route_id,service_id,trip_id,direction_id,trip_headsign
+        R,D,T1,0,Three
+        R,D,T2,0,Three
+        R,D,T3,0,Four
+        R,D,T4,1,One
+        B,D,T5,,
+
+        """,
+        "stop_times.txt": """
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        T1,08:00:00,08:00:00,S1,1
+        T1,08:10:00,08:10:00,S2,2
+        T1,08:20:00,08:20:00,S3,3
+        T2,09:00:00,09:00:00,S1,1
+        T2,09:10:00,09:10:00,S2,2
+        T2,09:20:00,09:20:00,S3,3
+        T3,10:00:00,10:00:00,S1,1
+        T3,10:10:00,10:10:00,S2,2
+        T3,10:25:00,10:25:00,S4,3
+        T4,11:00:00,11:00:00,S3,1
+        T4,11:10:00,11:10:00,S2,2
+        T4,11:20:00,11:20:00,S1,3
+        T5,12:00:00,12:00:00,S4,1
+        T5,12:10:00,12:10:00,S2,2
+
+        """,
+    ]
+
+    func testAgenciesRoutesAndTheirStops() throws {
+        let (log, path) = TestSupport.compile(Self.feed)
+        let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
+        XCTAssertEqual(try bundle.agencies().map(\.id), ["f/A", "f/B"])
+        XCTAssertEqual(try bundle.agencies().first?.url, "https://a.example")
+        let r = Route(feedID: "f", routeID: "R", agencyID: "A", shortName: "1", longName: "One to Three", routeType: 3, color: "FF0000")
+        let b = Route(feedID: "f", routeID: "B", agencyID: "B", longName: "Bee line", routeType: 700)
+        XCTAssertEqual(try bundle.routes(), [b, r])
+        XCTAssertEqual(try bundle.routes(agency: "A"), [r])
+        XCTAssertThrowsError(try bundle.routes(agency: "Z")) { XCTAssertEqual($0 as? TransitError, .unknownAgency("Z")) }
+        XCTAssertEqual(try bundle.routes(servingStop: "S3"), [r])
+        XCTAssertEqual(try bundle.routes(servingStop: "S4"), [b, r], "a terminus counts")
+        XCTAssertEqual(try bundle.routes(servingStop: "ST"), [b, r], "a station answers for its platforms")
+
+        let details = try bundle.route("R")
+        XCTAssertEqual(details.route, r)
+        XCTAssertEqual(details.directions.map(\.directionID), [0, 1])
+        XCTAssertEqual(
+            details.directions[0].stops.map(\.stopID), ["S1", "S2", "S4", "S3"],
+            "the branch stop right after the stop it leaves the busier pattern at")
+        XCTAssertEqual(details.directions[0].headsign, "Three")
+        XCTAssertEqual(details.directions[0].tripCount, 3)
+        XCTAssertEqual(details.directions[1].stops.map(\.stopID), ["S3", "S2", "S1"])
+        let bee = try bundle.route("B")
+        XCTAssertEqual(bee.directions.map(\.directionID), [nil])
+        XCTAssertEqual(bee.directions[0].headsign, "Two", "no trip_headsign: the last stop's name")
+        XCTAssertThrowsError(try bundle.route("Q")) { XCTAssertEqual($0 as? TransitError, .unknownRoute("Q")) }
+    }
+
+    func testNearestStops() throws {
+        let (log, path) = TestSupport.compile(Self.feed)
+        let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
+        let point = Coordinate(latitude: 48.0, longitude: 7.0)
+        // S2 and station ST share a place: ties go by the stops' order.
+        XCTAssertEqual(try bundle.nearestStops(to: point, count: 2).map(\.stopID), ["S1", "S2"])
+        let all = try bundle.nearestStops(to: point, count: 10)
+        XCTAssertEqual(all.count, 5)
+        XCTAssertEqual(all.first?.stopID, "S1")
+        XCTAssertEqual(all.map { $0.distanceMetres ?? -1 }, all.map { $0.distanceMetres ?? -1 }.sorted())
+        XCTAssertEqual(try bundle.nearestStops(to: point, count: 10, maxDistance: 1_000).map(\.stopID), ["S1"])
+    }
+}
