@@ -104,6 +104,7 @@ done
 for name in cts-strasbourg cts-x10; do
   echo "== queries on $name"
   $BIN/transit-bench departures "$WORK/$name.db" 10000
+  $BIN/transit-bench lines "$WORK/$name.db" 2000
   $BIN/transit-bench batch-input "$WORK/$name.db" 50000 > "$WORK/batch.jsonl"
   start=$(date +%s.%N)
   taskset -c 0 $BIN/transit-query batch --bundle "$WORK/$name.db" < "$WORK/batch.jsonl" > "$WORK/batch.out"

@@ -20,7 +20,7 @@ enum TransitBench {
 
     static func run(_ args: [String]) throws {
         guard args.count >= 3 else {
-            print("usage: transit-bench departures|cities|shapes|batch-input BUNDLE [N]")
+            print("usage: transit-bench departures|cities|shapes|lines|batch-input BUNDLE [N]")
             exit(2)
         }
         let count = args.count > 3 ? Int(args[3]) ?? 10_000 : 10_000
@@ -28,6 +28,7 @@ enum TransitBench {
         case "departures": try departures(args[2], count)
         case "cities": try cities(args[2], count)
         case "shapes": try shapes(args[2], count)
+        case "lines": try lines(args[2], count)
         case "batch-input": try batchInput(args[2], count)
         default:
             print("unknown benchmark \(args[1])")
@@ -70,6 +71,30 @@ enum TransitBench {
         var generator = SystemRandomNumberGenerator()
         let sample = (0..<count).map { _ in tripIDs.randomElement(using: &generator)! }
         try measure("trip line, warm", sample.count) { try cold.shape(trip: sample[$0]).points.count }
+    }
+
+    /// Routes at random stops, the 10 nearest stops to random points near them, and a
+    /// route's stops, each on a freshly opened bundle and then warm.
+    static func lines(_ path: String, _ count: Int) throws {
+        let bundle = try TransitBundle(path: path)
+        let stops = try randomStopsAndTimes(bundle, count).map { ($0.0, $0.1) }
+        let located = try SQLiteDatabase(path: path, writable: false).prepare(
+            "SELECT lat_e7, lon_e7 FROM stops WHERE lat_e7 IS NOT NULL AND lon_e7 IS NOT NULL")
+        var points: [Coordinate] = []
+        while try located.step() {
+            points.append(Coordinate(latitude: StopGrid.degrees(located.int(0)), longitude: StopGrid.degrees(located.int(1))))
+        }
+        var generator = SystemRandomNumberGenerator()
+        let places = (0..<count).map { _ in points.randomElement(using: &generator)! }
+        let cold = try TransitBundle(path: path)
+        try measure("routes at a stop, cold", stops.count) { try cold.routes(servingStop: stops[$0].0, feed: stops[$0].1).count }
+        try measure("routes at a stop, warm", stops.count) { try cold.routes(servingStop: stops[$0].0, feed: stops[$0].1).count }
+        try measure("10 nearest stops", places.count) { i in
+            let p = places[i]
+            return try cold.nearestStops(to: Coordinate(latitude: p.latitude + 0.001, longitude: p.longitude - 0.001), count: 10).count
+        }
+        let routes = try bundle.routes()
+        try measure("a route's stops by direction", routes.count) { try cold.route(routes[$0].routeID, feed: routes[$0].feedID).directions.count }
     }
 
     static func randomStopsAndTimes(_ bundle: TransitBundle, _ count: Int) throws -> [(String, String, Date)] {
