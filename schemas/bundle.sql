@@ -124,7 +124,7 @@ CREATE TABLE patterns (
   -- PatternStopsBlob: per stop sid, stop_sequence, offsets, pickup/drop-off, headsign.
   stops BLOB NOT NULL,
   -- PatternTripsBlob: per trip tid, start time, sv, rid, headsign, direction, wheelchair,
-  -- shape, regular trips by start time first, then frequency templates.
+  -- shape, bikes, regular trips by start time first, then frequency templates.
   trips BLOB NOT NULL
 );
 
@@ -179,6 +179,12 @@ CREATE TABLE trip_ids (
   tids BLOB NOT NULL,
   PRIMARY KEY (fid, first_trip_id)
 ) WITHOUT ROWID;
+
+-- trip_short_name (train numbers), for the trips that have one.
+CREATE TABLE trip_names (
+  tid INTEGER PRIMARY KEY,
+  short_name TEXT NOT NULL
+);
 
 CREATE TABLE frequencies (
   tid INTEGER NOT NULL,

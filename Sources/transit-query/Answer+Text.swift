@@ -7,6 +7,7 @@ extension Answer {
     var text: String {
         switch self {
         case .departures(let list): return Self.departures(list)
+        case .arrivals(let list): return Self.arrivals(list)
         case .stops(let list): return Self.stops(list)
         case .trip(let trip): return Self.trip(trip)
         case .shape(let shape): return Self.shapes([shape])
@@ -20,16 +21,23 @@ extension Answer {
         }
     }
 
-    private static func departures(_ list: [Departure]) -> String {
-        guard !list.isEmpty else { return "no departures in this window" }
+    private static func departures(_ list: [Departure]) -> String { board(list, arrivals: false) }
+
+    private static func arrivals(_ list: [Departure]) -> String { board(list, arrivals: true) }
+
+    /// A board: each call's time (departure or arrival), route (and train number), headsign.
+    private static func board(_ list: [Departure], arrivals: Bool) -> String {
+        guard !list.isEmpty else { return "no \(arrivals ? "arrivals" : "departures") in this window" }
         var table = TextTable(["time", "route", "headsign", "stop", "platform", "trip", "service day"])
-        let repeated = ClockText.inRepeatedHour(list.map(\.departureLocal))
-        for (d, ambiguous) in zip(list, repeated) {
+        let times = list.map { arrivals ? $0.arrivalLocal : $0.departureLocal }
+        let repeated = ClockText.inRepeatedHour(times)
+        for ((d, local), ambiguous) in zip(zip(list, times), repeated) {
             // "+1" when the service day is the day before; the UTC offset where a wall-clock hour repeats.
             let time =
-                ClockText.minutes(d.departureLocal) + ClockText.dayMark(d.departureLocal.date.description, after: d.serviceDate.description)
-                + (ambiguous ? " " + ClockText.offset(d.departureLocal) : "") + (d.frequencyBased ? "~" : "")
-            let route = d.routeShortName ?? d.routeLongName.map { DisplayWidth.truncate($0, to: 24) } ?? d.routeID
+                ClockText.minutes(local) + ClockText.dayMark(local.date.description, after: d.serviceDate.description)
+                + (ambiguous ? " " + ClockText.offset(local) : "") + (d.frequencyBased ? "~" : "")
+            let line = d.routeShortName ?? d.routeLongName.map { DisplayWidth.truncate($0, to: 24) } ?? d.routeID
+            let route = d.tripShortName.map { line + " " + $0 } ?? line
             table.add([time, route, d.headsign, d.stopID, d.platformCode ?? "", d.tripID, d.serviceDate.description])
         }
         return table.render()

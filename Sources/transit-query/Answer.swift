@@ -4,6 +4,7 @@ import TransitRuntime
 /// rendering (`Answer+Text`).
 enum Answer {
     case departures([Departure])
+    case arrivals([Departure])
     case stops([Stop])
     case trip(TripDetails)
     /// A trip's line, and a route's lines.
@@ -20,6 +21,7 @@ enum Answer {
     var key: String {
         switch self {
         case .departures: return "departures"
+        case .arrivals: return "arrivals"
         case .stops: return "stops"
         case .trip: return "trip"
         case .shape: return "shape"
@@ -36,7 +38,7 @@ enum Answer {
     /// The result as JSON: an array for lists, an object otherwise.
     func writeJSON(to w: inout JSONWriter) {
         switch self {
-        case .departures(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
+        case .departures(let list), .arrivals(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .stops(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .trip(let trip): JSONOutput.write(trip, to: &w)
         case .shape(let shape): JSONOutput.write(shape, to: &w)

@@ -31,6 +31,17 @@ enum JSONOutput {
         w.field("pickup_type", d.pickupType)
         w.field("frequency_based", d.frequencyBased)
         w.field("wheelchair_accessible", d.wheelchairAccessible)
+        w.field("stop_sequence", d.stopSequence)
+        w.field("arrival_time", d.arrivalLocal.description)
+        w.field("drop_off_type", d.dropOffType)
+        w.field("timepoint", d.timepoint)
+        w.field("direction_id", d.directionID)
+        w.field("trip_short_name", d.tripShortName)
+        w.field("agency_id", d.agencyID)
+        w.field("agency_name", d.agencyName)
+        w.field("bikes_allowed", d.bikesAllowed)
+        w.field("trip_start", d.tripStartLocal?.description)
+        w.field("stops_remaining", d.stopsRemaining)
         w.endObject()
     }
 

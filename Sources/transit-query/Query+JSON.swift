@@ -6,10 +6,12 @@ extension Query {
     init(json q: JSONValue) throws {
         let fields = JSONFields(q)
         switch try fields.string("op") {
-        case "departures":
+        case "departures", "arrivals":
+            // "stop": one stop_id, or "stops": several.
+            let stops = try fields.optionalString("stop").map { [$0] } ?? fields.strings("stops")
             self = try .departures(
-                stop: try fields.string("stop"), feed: try fields.optionalString("feed"), at: try fields.optionalString("at"),
-                windowMinutes: try fields.int("window"), limit: try fields.int("limit"))
+                stops: stops, feed: try fields.optionalString("feed"), at: try fields.optionalString("at"),
+                windowMinutes: try fields.int("window"), limit: try fields.int("limit"), arrivals: try fields.string("op") == "arrivals")
         case "stops":
             self = try .stops(
                 search: try fields.optionalString("search"), near: try fields.coordinate("near"), radius: try fields.number("radius"),
@@ -85,6 +87,18 @@ private struct JSONFields {
             throw Query.Invalid(description: "\"\(key)\" must be a non-negative integer")
         }
         return Int(value)
+    }
+
+    /// An array of strings; empty when the key is absent.
+    func strings(_ key: String) throws -> [String] {
+        guard let value = object[key] else { return [] }
+        guard case .array(let items) = value else { throw Query.Invalid(description: "\"\(key)\" must be an array of strings") }
+        return try items.map {
+            guard case .string(let text) = $0, !text.isEmpty else {
+                throw Query.Invalid(description: "\"\(key)\" must be an array of non-empty strings")
+            }
+            return text
+        }
     }
 
     /// `[lat, lon]`, or nil when the key is absent.

@@ -5,7 +5,8 @@ import TransitRuntime
 /// One question to a bundle: what a subcommand's options or a batch line ask. Both are
 /// decoded into this type, checked and defaulted here, and answered by `answer(from:)`.
 enum Query {
-    case departures(stop: String, feed: String?, at: QueryTime, windowMinutes: Int, limit: Int)
+    /// Departures (or arrivals) from one or more stops.
+    case departures(stops: [String], feed: String?, at: QueryTime, windowMinutes: Int, limit: Int, arrivals: Bool)
     case stopsNamed(String, limit: Int)
     case stopsNear(lat: Double, lon: Double, radius: Double, limit: Int)
     case trip(id: String, feed: String?, date: ServiceDate)
@@ -42,10 +43,14 @@ enum Query {
         do { _ = try query() } catch let invalid as Invalid { throw ValidationError(invalid.description) }
     }
 
-    static func departures(stop: String, feed: String?, at: String?, windowMinutes: Int?, limit: Int?) throws -> Query {
-        .departures(
-            stop: stop, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(Date()),
-            windowMinutes: try count(windowMinutes, "window") ?? defaultWindowMinutes, limit: try count(limit, "limit") ?? defaultLimit)
+    static func departures(
+        stops: [String], feed: String?, at: String?, windowMinutes: Int?, limit: Int?, arrivals: Bool = false
+    ) throws -> Query {
+        guard !stops.isEmpty else { throw Invalid(description: "\(arrivals ? "arrivals" : "departures") needs a stop") }
+        return .departures(
+            stops: stops, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(Date()),
+            windowMinutes: try count(windowMinutes, "window") ?? defaultWindowMinutes, limit: try count(limit, "limit") ?? defaultLimit,
+            arrivals: arrivals)
     }
 
     /// A window or limit: never negative.
@@ -107,8 +112,9 @@ enum Query {
     /// Runs the query.
     func answer(from bundle: TransitBundle) throws -> Answer {
         switch self {
-        case .departures(let stop, let feed, let at, let window, let limit):
-            return .departures(try bundle.departures(stop: stop, feed: feed, at: at, windowMinutes: window, limit: limit))
+        case .departures(let stops, let feed, let at, let window, let limit, let arrivals):
+            if arrivals { return .arrivals(try bundle.arrivals(stops: stops, feed: feed, at: at, windowMinutes: window, limit: limit)) }
+            return .departures(try bundle.departures(stops: stops, feed: feed, at: at, windowMinutes: window, limit: limit))
         case .stopsNamed(let text, let limit):
             return .stops(try bundle.searchStops(text, limit: limit))
         case .stopsNear(let lat, let lon, let radius, let limit):

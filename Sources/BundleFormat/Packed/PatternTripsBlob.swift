@@ -14,10 +14,12 @@ package struct PatternTripRecord: Hashable, Sendable {
     package var frequency: Bool
     /// The trip's shape (`shapes.shp`), nil when it has none.
     package var shp: Int?
+    /// bikes_allowed: 0 unknown, 1 yes, 2 no.
+    package var bikesAllowed: Int
 
     package init(
         tid: Int, startTime: Int, sv: Int, rid: Int, hid: Int?, directionID: Int?, wheelchairAccessible: Int, frequency: Bool,
-        shp: Int? = nil
+        shp: Int? = nil, bikesAllowed: Int = 0
     ) {
         self.tid = tid
         self.startTime = startTime
@@ -28,6 +30,7 @@ package struct PatternTripRecord: Hashable, Sendable {
         self.wheelchairAccessible = wheelchairAccessible
         self.frequency = frequency
         self.shp = shp
+        self.bikesAllowed = bikesAllowed
     }
 }
 
@@ -35,8 +38,9 @@ package struct PatternTripRecord: Hashable, Sendable {
 /// and tid, then frequency templates by start time and tid, one record each, every number
 /// a varint (see `PackedWriter`); a field that equals the previous trip's is left out:
 ///
-///     flags       bit 0 frequency template, bits 1-6: sv, rid, hid, direction_id,
-///                 wheelchair_accessible, shape follow (they differ from the previous trip's)
+///     flags       bit 0 frequency template, bits 1-7: sv, rid, hid, direction_id,
+///                 wheelchair_accessible, shape, bikes_allowed follow (they differ from the
+///                 previous trip's)
 ///     tid         signed, minus the previous trip's tid (the first: minus 0)
 ///     start       signed, minus the previous trip's start time
 ///     [sv] [rid]  unsigned
@@ -44,6 +48,7 @@ package struct PatternTripRecord: Hashable, Sendable {
 ///     [direction] unsigned, direction_id + 1 (0: none)
 ///     [wheelchair] unsigned
 ///     [shape]     unsigned, shp + 1 (0: none)
+///     [bikes]     unsigned
 ///
 /// Before the first trip every field is 0 or none. A typical trip takes 3 to 5 bytes.
 package enum PatternTripsBlob {
@@ -68,6 +73,7 @@ package enum PatternTripsBlob {
             if t.directionID != previous.directionID { flags |= 16 }
             if t.wheelchairAccessible != previous.wheelchairAccessible { flags |= 32 }
             if t.shp != previous.shp { flags |= 64 }
+            if t.bikesAllowed != previous.bikesAllowed { flags |= 128 }
             w.unsigned(flags)
             w.signed(t.tid - previous.tid)
             w.signed(t.startTime - previous.startTime)
@@ -77,6 +83,7 @@ package enum PatternTripsBlob {
             if flags & 16 != 0 { w.unsigned(t.directionID.map { $0 + 1 } ?? 0) }
             if flags & 32 != 0 { w.unsigned(t.wheelchairAccessible) }
             if flags & 64 != 0 { w.unsigned(t.shp.map { $0 + 1 } ?? 0) }
+            if flags & 128 != 0 { w.unsigned(t.bikesAllowed) }
             previous = t
         }
         return w.bytes
@@ -106,6 +113,7 @@ package enum PatternTripsBlob {
                 let shp = try r.unsigned()
                 t.shp = shp == 0 ? nil : shp - 1
             }
+            if flags & 128 != 0 { t.bikesAllowed = try r.unsigned() }
             trips.append(t)
         }
         return trips

@@ -130,7 +130,7 @@ enum BundleTables {
             tripsOfPattern[t.pid, default: []].append(
                 PatternTripRecord(
                     tid: t.tid, startTime: t.startTimeSecs, sv: t.sv, rid: t.rid, hid: t.hid, directionID: t.directionID,
-                    wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency, shp: t.shp))
+                    wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency, shp: t.shp, bikesAllowed: t.bikesAllowed))
         }
         var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
         let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "stops", "trips"])
@@ -154,6 +154,8 @@ enum BundleTables {
             try edges.run(first + 1, ShapeBlob.encodeRow(Array(row)))
         }
         try insertTripBlocks(m, db)
+        let names = try db.prepareInsert(into: "trip_names", columns: ["tid", "short_name"])
+        for t in m.trips.sorted(by: { $0.tid < $1.tid }) { if let name = t.shortName { try names.run(t.tid, name) } }
     }
 
     /// Trip text ids by tid in `trip_blocks`, and each feed's trips in text order in `trip_ids`.

@@ -91,6 +91,8 @@ struct BundleModel {
         var wheelchairAccessible: Int
         var frequency: Bool
         var shp: Int?
+        var shortName: String?
+        var bikesAllowed: Int
     }
 
     /// A shape some kept trip follows: its points as read, then (`ShapeNetwork`) the

@@ -85,7 +85,7 @@ struct ModelBuilder {
                 tid: tid, fid: fid, tripID: tripID, pid: pid, rid: ridOf[Int(trip.route)],
                 sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
                 directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
-                frequency: !tripWindows.isEmpty)
+                frequency: !tripWindows.isEmpty, shortName: trip.shortName, bikesAllowed: trip.bikesAllowed)
             model.trips.append(row)
             kept.append(local)
             stopTimes += stops.count

@@ -52,6 +52,9 @@ final class FeedData {
         var wheelchairAccessible: Int
         /// The shape_id's local id in `shapeIDs`, -1 when the trip names none.
         var shape: Int32 = -1
+        /// trip_short_name (a train number), and bikes_allowed (0 unknown, 1 yes, 2 no).
+        var shortName: String? = nil
+        var bikesAllowed: Int = 0
         var line: Int
     }
 

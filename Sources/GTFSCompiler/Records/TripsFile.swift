@@ -8,6 +8,8 @@ enum TripsFile {
         let direction = t.column("direction_id")
         let wheelchair = t.column("wheelchair_accessible")
         let shape = t.column("shape_id")
+        let shortName = t.column("trip_short_name")
+        let bikes = t.column("bikes_allowed")
         while try t.next() {
             guard let key = t.requiredID(id, "trip_id") else { continue }
             let tripID = String(decoding: key, as: UTF8.self)
@@ -31,7 +33,8 @@ enum TripsFile {
                     route: routeIndex, service: serviceIndex, headsign: t.text(headsign),
                     directionID: t.optionalInteger(direction, in: 0...1, entity: tripID),
                     wheelchairAccessible: t.integer(wheelchair, in: 0...2, default: 0, entity: tripID),
-                    shape: t.isEmpty(shape) ? -1 : feed.shapeIDs.intern(t.bytes(shape)).id, line: t.line))
+                    shape: t.isEmpty(shape) ? -1 : feed.shapeIDs.intern(t.bytes(shape)).id, shortName: t.text(shortName),
+                    bikesAllowed: t.integer(bikes, in: 0...2, default: 0, entity: tripID), line: t.line))
         }
     }
 }

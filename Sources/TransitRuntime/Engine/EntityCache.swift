@@ -41,6 +41,7 @@ final class EntityCache: Sendable {
         let rid: Int
         let fid: Int
         let agencyID: String?
+        let agencyName: String?
         let routeID: String
         let shortName: String?
         let longName: String?
@@ -53,6 +54,7 @@ final class EntityCache: Sendable {
             rid = q.int("rid")
             fid = q.int("fid")
             agencyID = q.optionalString("agency_id")
+            agencyName = q.optionalString("agency_name")
             routeID = q.string("route_id")
             shortName = q.optionalString("short_name")
             longName = q.optionalString("long_name")
@@ -62,7 +64,7 @@ final class EntityCache: Sendable {
         }
 
         /// What `init(row:)` reads, from `tables`.
-        static let columns = "r.rid, r.fid, a.agency_id, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
+        static let columns = "r.rid, r.fid, a.agency_id, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
         static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
     }
 

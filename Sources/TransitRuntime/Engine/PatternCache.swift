@@ -16,6 +16,10 @@ final class PatternCache: Sendable {
         /// and it is not the pattern's last stop.
         func isDeparture(_ idx: Int) -> Bool { stops[idx].pickupType != 1 && idx < stops.count - 1 }
 
+        /// An arrival: riders may alight there (drop_off_type is not 1) and it is not the
+        /// pattern's first stop; the last stop (the terminus) is one.
+        func isArrival(_ idx: Int) -> Bool { stops[idx].dropOffType != 1 && idx > 0 }
+
         /// The first index of `regular` whose start is >= `value`.
         func firstRegular(startingAtOrAfter value: Int) -> Int {
             var low = 0
@@ -43,6 +47,7 @@ final class PatternCache: Sendable {
 
     private let patterns = LockedCache<Int, Pattern>()
     private let departing = LockedCache<Int, [DepartingStop]>()
+    private let arriving = LockedCache<Int, [DepartingStop]>()
     private let tripBlocks = LockedCache<Int, TripBlock>()
 
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {
@@ -60,6 +65,21 @@ final class PatternCache: Sendable {
             let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
             q.bind([sid])
             return try q.step() ? departingStops(sid: sid, entries: q.blob(0), db: db) : []
+        }
+    }
+
+    /// The pattern stops at `sid` that are arrivals, in pattern order.
+    func arrivingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
+        try arriving.value(sid) {
+            let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
+            q.bind([sid])
+            guard try q.step() else { return [] }
+            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(q.blob(0)) }
+            return try occurrences.compactMap { o in
+                let p = try pattern(o.pid, db: db)
+                guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
+                return p.isArrival(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One departure from a stop, with everything a departure board shows.
+/// One trip's call at a stop, with everything a departure (or arrival) board shows.
 public struct Departure: Sendable, Equatable {
     public var feedID: String
     public var stopID: String
@@ -28,5 +28,27 @@ public struct Departure: Sendable, Equatable {
     public var pickupType: Int
     /// True for instances of a frequencies.txt trip with exact_times = 0 (times are estimates).
     public var frequencyBased: Bool
+    /// The trip's wheelchair_accessible: 0 unknown, 1 yes, 2 no.
     public var wheelchairAccessible: Int
+    /// The stop_time's stop_sequence.
+    public var stopSequence: Int
+    /// When the trip reaches the stop (equal to `departure` unless it waits there).
+    public var arrival: Date
+    public var arrivalLocal: LocalDateTime
+    public var dropOffType: Int
+    /// False when the feed left the stop's times empty and they were interpolated.
+    public var timepoint: Bool
+    public var directionID: Int?
+    /// trip_short_name: a train number, where the feed gives one.
+    public var tripShortName: String?
+    public var agencyID: String?
+    public var agencyName: String?
+    /// bikes_allowed: 0 unknown, 1 yes, 2 no.
+    public var bikesAllowed: Int
+    /// For an instance of a frequency-based trip, when it leaves its first stop (its
+    /// identity with `tripID` and `serviceDate`); nil for other trips.
+    public var tripStart: Date?
+    public var tripStartLocal: LocalDateTime?
+    /// Stops the trip calls at after this one.
+    public var stopsRemaining: Int
 }

@@ -10,12 +10,22 @@ import BundleFormat
 /// - frequency templates start at start_time + k * headway, strictly before end_time; a start
 ///   instant that two windows of one trip both produce counts once.
 struct DepartureFinder {
-    /// One departure before its text fields are read.
+    /// Which calls a board lists: departures (boarding allowed, not the last stop) at their
+    /// departure time, or arrivals (alighting allowed, not the first stop) at their arrival.
+    enum Kind {
+        case departures, arrivals
+    }
+
+    /// One departure (or arrival) before its text fields are read.
     struct Candidate {
         var instant: Int
         var sid: Int
         var trip: PatternTripRecord
         var pattern: PatternCache.Pattern
+        /// The stop's index in the pattern.
+        var idx: Int
+        /// The trip's start (its first departure), GTFS seconds of `serviceDay`.
+        var tripStartSecs: Int
         var stopHeadsign: Int?
         var pickupType: Int
         var serviceDay: CivilDate
@@ -25,7 +35,7 @@ struct DepartureFinder {
 
     /// A frequency template's window at one stop (fixed per stop, so cached).
     struct TemplateAtStop: Sendable {
-        var pattern: PatternCache.Pattern, trip: PatternTripRecord
+        var pattern: PatternCache.Pattern, idx: Int, trip: PatternTripRecord
         var offset: Int, pickupType: Int, stopHeadsign: Int?
         var start: Int, end: Int, headway: Int, exactTimes: Bool
         /// Earlier windows of the same trip that overlap this one: (start, end, headway).
@@ -37,6 +47,7 @@ struct DepartureFinder {
         }
     }
 
+    let kind: Kind
     let feed: FeedCatalog.Feed
     let calendar: ServiceCalendar
     let dayStarts: LockedCache<Int, Int>
@@ -93,14 +104,19 @@ struct DepartureFinder {
         }
     }
 
+    /// The pattern stops at `sid` this board lists.
+    private func places(at sid: Int) throws -> [PatternCache.DepartingStop] {
+        kind == .departures ? try patterns.departingStops(at: sid, db: db) : try patterns.arrivingStops(at: sid, db: db)
+    }
+
     private func regular(
         sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
-        for departing in try patterns.departingStops(at: sid, db: db) {
+        for departing in try places(at: sid) {
             let p = departing.pattern
             let stop = departing.stop
-            let offset = stop.departureOffset
+            let offset = kind == .departures ? stop.departureOffset : stop.arrivalOffset
             var i = p.firstRegular(startingAtOrAfter: low - offset)
             while i < p.regular.count && p.regular[i].startTime < high - offset {
                 let trip = p.regular[i]
@@ -108,8 +124,8 @@ struct DepartureFinder {
                     let secs = trip.startTime + offset
                     found.append(
                         Candidate(
-                            instant: dayStart + secs, sid: sid, trip: trip, pattern: p, stopHeadsign: stop.hid,
-                            pickupType: stop.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: false))
+                            instant: dayStart + secs, sid: sid, trip: trip, pattern: p, idx: departing.idx, tripStartSecs: trip.startTime,
+                            stopHeadsign: stop.hid, pickupType: stop.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: false))
                 }
                 i += 1
             }
@@ -120,17 +136,18 @@ struct DepartureFinder {
         sid: Int, day: CivilDate, dayStart: Int, low: Int, high: Int,
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
-        let windows = try templates.value(sid) {
+        let windows = try templates.value(kind == .departures ? sid << 1 : sid << 1 | 1) {
             let q = try db.cached(
                 "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
             var rows: [TemplateAtStop] = []
-            for departing in try patterns.departingStops(at: sid, db: db) {
+            for departing in try places(at: sid) {
                 for trip in departing.pattern.templates {
                     q.bind([trip.tid])
                     let first = rows.count
                     while try q.step() {
                         var row = TemplateAtStop(
-                            pattern: departing.pattern, trip: trip, offset: departing.stop.departureOffset,
+                            pattern: departing.pattern, idx: departing.idx, trip: trip,
+                            offset: kind == .departures ? departing.stop.departureOffset : departing.stop.arrivalOffset,
                             pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: q.int(0), end: q.int(1),
                             headway: q.int(2), exactTimes: q.int(3) != 0)
                         row.earlier = rows[first...].filter { $0.end > row.start }.map { ($0.start, $0.end, $0.headway) }
@@ -150,8 +167,9 @@ struct DepartureFinder {
                 let secs = tripStart + w.offset
                 found.append(
                     Candidate(
-                        instant: dayStart + secs, sid: sid, trip: w.trip, pattern: w.pattern, stopHeadsign: w.stopHeadsign,
-                        pickupType: w.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: !w.exactTimes))
+                        instant: dayStart + secs, sid: sid, trip: w.trip, pattern: w.pattern, idx: w.idx, tripStartSecs: tripStart,
+                        stopHeadsign: w.stopHeadsign, pickupType: w.pickupType, serviceDay: day, departureSecs: secs,
+                        frequencyBased: !w.exactTimes))
             }
         }
     }

@@ -72,12 +72,15 @@ extension TransitBundle {
         }
     }
 
+    /// A stop as the library shows it. A stop in a station whose wheelchair_boarding is
+    /// empty (0) takes its station's, as GTFS says.
     func publicStop(_ row: EntityCache.StopRow, distance: Double?, db: SQLiteDatabase) throws -> Stop {
-        let parent = try row.parentSid.map { try entities.stop($0, db: db).stopID }
+        let parent = try row.parentSid.map { try entities.stop($0, db: db) }
+        let wheelchair = row.wheelchairBoarding == 0 ? parent?.wheelchairBoarding ?? 0 : row.wheelchairBoarding
         return Stop(
             feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
-            lon: row.lon, locationType: row.locationType, parentStation: parent, platformCode: row.platformCode,
-            wheelchairBoarding: row.wheelchairBoarding, distanceMetres: distance)
+            lon: row.lon, locationType: row.locationType, parentStation: parent?.stopID, platformCode: row.platformCode,
+            wheelchairBoarding: wheelchair, distanceMetres: distance)
     }
 }
 
