@@ -94,7 +94,9 @@ enum TransitBench {
             return try cold.nearestStops(to: Coordinate(latitude: p.latitude + 0.001, longitude: p.longitude - 0.001), count: 10).count
         }
         let routes = try bundle.routes()
-        try measure("a route's stops by direction", routes.count) { try cold.route(routes[$0].routeID, feed: routes[$0].feedID).directions.count }
+        try measure("a route's stops by direction", routes.count) {
+            try cold.route(routes[$0].routeID, feed: routes[$0].feedID).directions.count
+        }
     }
 
     static func randomStopsAndTimes(_ bundle: TransitBundle, _ count: Int) throws -> [(String, String, Date)] {

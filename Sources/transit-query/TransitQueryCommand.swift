@@ -9,7 +9,8 @@ struct TransitQueryCommand: ParsableCommand {
         abstract: "Ask a transit bundle about departures, stops, trips and cities, offline.",
         version: TransitBundle.runtimeVersion,
         subcommands: [
-            DeparturesCommand.self, ArrivalsCommand.self, StopsCommand.self, TripCommand.self, ShapeCommand.self, AgenciesCommand.self, RoutesCommand.self,
+            DeparturesCommand.self, ArrivalsCommand.self, StopsCommand.self, TripCommand.self, ShapeCommand.self, AgenciesCommand.self,
+            RoutesCommand.self,
             RouteCommand.self, NearestCommand.self, InfoCommand.self,
             CityCommand.self, CitiesCommand.self, BatchCommand.self,
         ])

@@ -47,14 +47,23 @@ final class RealFeedConformanceTests: XCTestCase {
                     else { continue }
                     let from = Int(start.timeIntervalSince1970)
                     for stop in stops {
-                        let expected = reference.departures(stop: stop, from: from, to: from + 90 * 60)
-                        let actual = try bundle.departures(stop: stop, at: .instant(start), windowMinutes: 90, limit: 100_000).map {
-                            ReferenceTimetable.Departure(
-                                epoch: Int($0.departure.timeIntervalSince1970), stopID: $0.stopID, tripID: $0.tripID,
-                                serviceDate: $0.serviceDate.description, secs: $0.departureSecs)
+                        for arrivals in [false, true] {
+                            let expected = reference.calls(stop: stop, from: from, to: from + 90 * 60, arrivals: arrivals)
+                            let board =
+                                arrivals
+                                ? try bundle.arrivals(stops: [stop], at: .instant(start), windowMinutes: 90, limit: 100_000)
+                                : try bundle.departures(stop: stop, at: .instant(start), windowMinutes: 90, limit: 100_000)
+                            let actual = board.map {
+                                ReferenceTimetable.Departure(
+                                    epoch: Int((arrivals ? $0.arrival : $0.departure).timeIntervalSince1970), stopID: $0.stopID,
+                                    tripID: $0.tripID, serviceDate: $0.serviceDate.description, secs: $0.departureSecs,
+                                    arrivalEpoch: Int($0.arrival.timeIntervalSince1970), sequence: $0.stopSequence,
+                                    remaining: $0.stopsRemaining,
+                                    direction: $0.directionID.map(String.init) ?? "", shortName: $0.tripShortName ?? "")
+                            }
+                            XCTAssertEqual(actual, expected, "\(name) \(stop) \(day) \(hour):10 \(arrivals ? "arrivals" : "departures")")
+                            total += expected.count
                         }
-                        XCTAssertEqual(actual, expected, "\(name) \(stop) \(day) \(hour):10")
-                        total += expected.count
                     }
                 }
             }

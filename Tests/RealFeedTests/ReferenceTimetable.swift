@@ -11,25 +11,37 @@ final class ReferenceTimetable {
         var arrival: Int?
         var departure: Int?
         var pickup: Int
+        var dropOff: Int
         var distance: Double?
     }
     struct Trip {
         var id: String
         var service: String
-        var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)]
+        /// direction_id as written ("" when absent) and trip_short_name.
+        var direction: String
+        var shortName: String
+        var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int)]
     }
     struct Frequency {
         var start: Int
         var end: Int
         var headway: Int
     }
+    /// A trip's call at a stop, as a departures or arrivals board lists it.
     struct Departure: Equatable, CustomStringConvertible {
         var epoch: Int
         var stopID: String
         var tripID: String
         var serviceDate: String
         var secs: Int
-        var description: String { "\(tripID)@\(stopID) \(epoch) \(serviceDate) \(secs)" }
+        var arrivalEpoch = 0
+        var sequence = 0
+        var remaining = 0
+        var direction = ""
+        var shortName = ""
+        var description: String {
+            "\(tripID)@\(stopID) \(epoch) \(serviceDate) \(secs) arr \(arrivalEpoch) seq \(sequence) rem \(remaining) dir \(direction) \(shortName)"
+        }
     }
 
     let timeZone: TimeZone
@@ -77,9 +89,14 @@ final class ReferenceTimetable {
             if exceptions[id, default: [:]][date] == nil { exceptions[id, default: [:]][date] = type }
         }
         var services: [String: String] = [:]
+        var details: [String: (direction: String, shortName: String)] = [:]
         for row in try table("trips.txt") {
             guard let id = row["trip_id"], let service = row["service_id"], services[id] == nil else { continue }
             services[id] = service
+            let direction = (row["direction_id"] ?? "").trimmingCharacters(in: .whitespaces)
+            details[id] = (
+                ["0", "1"].contains(direction) ? direction : "", (row["trip_short_name"] ?? "").trimmingCharacters(in: .whitespaces)
+            )
         }
         var raw: [String: [StopTime]] = [:]
         for row in try table("stop_times.txt") {
@@ -91,14 +108,17 @@ final class ReferenceTimetable {
             raw[trip, default: []].append(
                 StopTime(
                     stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
-                    pickup: Int(row["pickup_type"] ?? "") ?? 0, distance: Double(row["shape_dist_traveled"] ?? "")))
+                    pickup: Int(row["pickup_type"] ?? "") ?? 0, dropOff: Int(row["drop_off_type"] ?? "") ?? 0,
+                    distance: Double(row["shape_dist_traveled"] ?? "")))
         }
         for (id, rows) in raw {
             let sorted = rows.sorted { $0.sequence < $1.sequence }
             guard sorted.count >= 2, sorted.first?.arrival != nil, sorted.last?.arrival != nil,
                 let service = services[id], let times = interpolate(sorted)
             else { continue }
-            trips[id] = Trip(id: id, service: service, stopTimes: times)
+            trips[id] = Trip(
+                id: id, service: service, direction: details[id]?.direction ?? "", shortName: details[id]?.shortName ?? "", stopTimes: times
+            )
             for (index, st) in times.enumerated() { byStop[st.stop, default: []].append((id, index)) }
             maxTime = max(maxTime, times.last!.departure)
         }
@@ -116,7 +136,9 @@ final class ReferenceTimetable {
     /// Linear in distance between timed stops: shape_dist_traveled when every row has it and
     /// it never decreases, else haversine; by position when the span is zero or a stop of the
     /// span has no usable place (no coordinates, or 0,0).
-    private func interpolate(_ rows: [StopTime]) -> [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)]? {
+    private func interpolate(_ rows: [StopTime]) -> [(
+        stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int
+    )]? {
         var distance = [0.0]
         let shape = rows.compactMap(\.distance)
         let useShape = shape.count == rows.count && zip(shape, shape.dropFirst()).allSatisfy { $0 <= $1 }
@@ -153,11 +175,11 @@ final class ReferenceTimetable {
             }
         }
         guard rows.first?.arrival != nil, rows.last?.arrival != nil else { return nil }
-        var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int)] = []
+        var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int)] = []
         var previous = 0
         for (i, row) in rows.enumerated() {
             if let arrival = row.arrival, let departure = row.departure {
-                result.append((row.stop, row.sequence, arrival, departure, row.pickup))
+                result.append((row.stop, row.sequence, arrival, departure, row.pickup, row.dropOff))
                 previous = i
                 continue
             }
@@ -168,7 +190,7 @@ final class ReferenceTimetable {
             let byPosition = span <= 0 || placed[previous...next].contains(false)
             let f = byPosition ? Double(i - previous) / Double(next - previous) : (distance[i] - distance[previous]) / span
             let t = Int((t0 + (t1 - t0) * f).rounded(.down))
-            result.append((row.stop, row.sequence, t, t, row.pickup))
+            result.append((row.stop, row.sequence, t, t, row.pickup, row.dropOff))
         }
         return result
     }
@@ -188,7 +210,11 @@ final class ReferenceTimetable {
     }
 
     /// Departures at `stop` (or a station's children) in [from, to), in the contract's order.
-    func departures(stop: String, from: Int, to: Int) -> [Departure] {
+    func departures(stop: String, from: Int, to: Int) -> [Departure] { calls(stop: stop, from: from, to: to, arrivals: false) }
+
+    /// Departures, or arrivals (alighting allowed, not a trip's first stop, at the arrival
+    /// time), at `stop` (or a station's children) in [from, to), in the contract's order.
+    func calls(stop: String, from: Int, to: Int, arrivals: Bool) -> [Departure] {
         var targets = [stop]
         if stops[stop]?.type == 1 { targets += stops.filter { $0.value.parent == stop }.map(\.key) }
         var calendar = Calendar(identifier: .gregorian)
@@ -205,10 +231,11 @@ final class ReferenceTimetable {
             for target in targets {
                 for (tripID, index) in byStop[target] ?? [] {
                     let trip = trips[tripID]!
-                    guard index < trip.stopTimes.count - 1, trip.stopTimes[index].pickup != 1,
-                        runs(trip.service, on: date, weekday: weekday)
-                    else { continue }
-                    let offsetSecs = trip.stopTimes[index].departure - trip.stopTimes[0].departure
+                    let call = trip.stopTimes[index]
+                    let listed = arrivals ? index > 0 && call.dropOff != 1 : index < trip.stopTimes.count - 1 && call.pickup != 1
+                    guard listed, runs(trip.service, on: date, weekday: weekday) else { continue }
+                    let offsetSecs = (arrivals ? call.arrival : call.departure) - trip.stopTimes[0].departure
+                    let arrivalOffset = call.arrival - trip.stopTimes[0].departure
                     var starts = [trip.stopTimes[0].departure]
                     if let windows = frequencies[tripID] {
                         // A start instant two windows both produce counts once.
@@ -217,7 +244,13 @@ final class ReferenceTimetable {
                     for start in starts {
                         let secs = start + offsetSecs
                         if base + secs >= from && base + secs < to {
-                            result.append(Departure(epoch: base + secs, stopID: target, tripID: tripID, serviceDate: iso, secs: secs))
+                            // The board's time, and the departure's own fields.
+                            let departure = start + call.departure - trip.stopTimes[0].departure
+                            result.append(
+                                Departure(
+                                    epoch: base + secs, stopID: target, tripID: tripID, serviceDate: iso, secs: departure,
+                                    arrivalEpoch: base + start + arrivalOffset, sequence: call.sequence,
+                                    remaining: trip.stopTimes.count - index - 1, direction: trip.direction, shortName: trip.shortName))
                         }
                     }
                 }

@@ -44,7 +44,8 @@ struct BundleWriter {
     }
 
     static let sideTables: Set<String> = [
-        "patterns", "stop_patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "trip_blocks", "trip_ids", "cities", "city_alternate_names",
+        "patterns", "stop_patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "trip_blocks", "trip_ids", "cities",
+        "city_alternate_names",
         "categories", "city_categories",
         "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
     ]

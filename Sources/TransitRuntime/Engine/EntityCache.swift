@@ -64,7 +64,8 @@ final class EntityCache: Sendable {
         }
 
         /// What `init(row:)` reads, from `tables`.
-        static let columns = "r.rid, r.fid, a.agency_id, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
+        static let columns =
+            "r.rid, r.fid, a.agency_id, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
         static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
     }
 

@@ -125,7 +125,8 @@ struct DepartureFinder {
                     found.append(
                         Candidate(
                             instant: dayStart + secs, sid: sid, trip: trip, pattern: p, idx: departing.idx, tripStartSecs: trip.startTime,
-                            stopHeadsign: stop.hid, pickupType: stop.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: false))
+                            stopHeadsign: stop.hid, pickupType: stop.pickupType, serviceDay: day, departureSecs: secs, frequencyBased: false
+                        ))
                 }
                 i += 1
             }
