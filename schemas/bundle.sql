@@ -195,6 +195,16 @@ CREATE TABLE frequencies (
   PRIMARY KEY (tid, start_time_secs)
 ) WITHOUT ROWID;
 
+-- transfers.txt's stop-to-stop rows (types 0-3 and 5); rows naming routes or trips are
+-- not kept yet.
+CREATE TABLE transfers (
+  from_sid INTEGER NOT NULL,
+  to_sid INTEGER NOT NULL,
+  transfer_type INTEGER NOT NULL,
+  min_transfer_time INTEGER,
+  PRIMARY KEY (from_sid, to_sid)
+) WITHOUT ROWID;
+
 CREATE TABLE calendar (
   sv INTEGER PRIMARY KEY,
   days INTEGER NOT NULL,

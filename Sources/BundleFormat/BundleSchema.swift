@@ -20,7 +20,8 @@ package enum BundleSchema {
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
         "metadata", "feeds", "agencies", "dict_route", "service_blocks",
-        "stops", "stop_ids", "routes", "headsigns", "patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "stop_patterns",
+        "stops", "stop_ids", "routes", "headsigns", "patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "transfers",
+        "stop_patterns",
         "trip_blocks",
         "trip_ids", "frequencies",
         "calendar", "service_dates", "stops_fts",

@@ -9,6 +9,16 @@ extension Answer {
         return table.render()
     }
 
+    static func transfers(_ list: [Transfer]) -> String {
+        guard !list.isEmpty else { return "no transfers from this stop in transfers.txt" }
+        let kinds = [0: "recommended", 1: "timed", 2: "minimum time", 3: "not possible", 5: "in-seat not allowed"]
+        var table = TextTable(["feed", "from", "to", "type", "min time"])
+        for t in list {
+            table.add([t.feedID, t.fromStopID, t.toStopID, kinds[t.type] ?? String(t.type), t.minTransferTime.map { "\($0) s" } ?? ""])
+        }
+        return table.render()
+    }
+
     static func routes(_ list: [Route]) -> String {
         guard !list.isEmpty else { return "no routes" }
         var table = TextTable(["feed", "route_id", "name", "long name", "type", "agency", "colour"])

@@ -13,6 +13,7 @@ extension Answer {
         case .shape(let shape): return Self.shapes([shape])
         case .shapes(let list): return Self.shapes(list)
         case .agencies(let list): return Self.agencies(list)
+        case .transfers(let list): return Self.transfers(list)
         case .routes(let list): return Self.routes(list)
         case .route(let details): return Self.route(details)
         case .info(let info): return Self.info(info)

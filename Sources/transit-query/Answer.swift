@@ -11,6 +11,7 @@ enum Answer {
     case shape(Shape)
     case shapes([Shape])
     case agencies([Agency])
+    case transfers([Transfer])
     case routes([Route])
     case route(RouteDetails)
     case info(BundleInfo)
@@ -27,6 +28,7 @@ enum Answer {
         case .shape: return "shape"
         case .shapes: return "shapes"
         case .agencies: return "agencies"
+        case .transfers: return "transfers"
         case .routes: return "routes"
         case .route: return "route"
         case .info: return "info"
@@ -45,6 +47,7 @@ enum Answer {
         case .shapes(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         // The Codable encoding of the library's types: their keys are the CLI's.
         case .agencies(let list): w.raw(JSONOutput.encoded(list))
+        case .transfers(let list): w.raw(JSONOutput.encoded(list))
         case .routes(let list): w.raw(JSONOutput.encoded(list))
         case .route(let details): w.raw(JSONOutput.encoded(details))
         case .info(let info): JSONOutput.write(info, to: &w)

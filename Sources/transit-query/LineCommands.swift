@@ -48,6 +48,20 @@ struct RouteCommand: ParsableCommand {
     func run() throws { try options.ask { .route(id: route, feed: feed) } }
 }
 
+struct TransfersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "transfers", abstract: "The transfers from a stop (transfers.txt).")
+
+    @OptionGroup var options: BundleOptions
+
+    @Option(help: "The stop_id (a station: also its platforms').")
+    var stop: String
+
+    @Option(help: "The feed id, when several feeds have the stop.")
+    var feed: String?
+
+    func run() throws { try options.ask { .transfers(stop: stop, feed: feed) } }
+}
+
 struct NearestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "nearest", abstract: "The stops nearest a point, with their distance.")
 

@@ -22,6 +22,8 @@ extension Query {
         case "shape":
             self = try .shape(
                 trip: try fields.optionalString("trip"), route: try fields.optionalString("route"), feed: try fields.optionalString("feed"))
+        case "transfers":
+            self = .transfers(stop: try fields.string("stop"), feed: try fields.optionalString("feed"))
         case "agencies":
             self = .agencies(feed: try fields.optionalString("feed"))
         case "routes":

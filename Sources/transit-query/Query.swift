@@ -13,6 +13,7 @@ enum Query {
     case tripShape(trip: String, feed: String?)
     case routeShapes(route: String, feed: String?)
     case agencies(feed: String?)
+    case transfers(stop: String, feed: String?)
     case routes(feed: String?, agency: String?)
     case routesAtStop(stop: String, feed: String?)
     case route(id: String, feed: String?)
@@ -127,6 +128,8 @@ enum Query {
             return .shapes(try bundle.shapes(route: route, feed: feed))
         case .agencies(let feed):
             return .agencies(try bundle.agencies(feed: feed))
+        case .transfers(let stop, let feed):
+            return .transfers(try bundle.transfers(at: stop, feed: feed))
         case .routes(let feed, let agency):
             return .routes(try bundle.routes(feed: feed, agency: agency))
         case .routesAtStop(let stop, let feed):

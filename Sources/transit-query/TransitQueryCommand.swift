@@ -11,7 +11,7 @@ struct TransitQueryCommand: ParsableCommand {
         subcommands: [
             DeparturesCommand.self, ArrivalsCommand.self, StopsCommand.self, TripCommand.self, ShapeCommand.self, AgenciesCommand.self,
             RoutesCommand.self,
-            RouteCommand.self, NearestCommand.self, InfoCommand.self,
+            RouteCommand.self, NearestCommand.self, TransfersCommand.self, InfoCommand.self,
             CityCommand.self, CitiesCommand.self, BatchCommand.self,
         ])
 }

@@ -126,3 +126,35 @@ final class RealFeedRouteTests: XCTestCase {
         }
     }
 }
+
+extension RealFeedRouteTests {
+    /// Every stop-to-stop row of transfers.txt (types 0-3 and 5, first row of a pair wins)
+    /// is among the transfers the bundle gives at its from stop.
+    func testTransfersAreTheStopToStopRows() throws {
+        try RealFeeds.requireShared()
+        var checked = 0
+        for name in RealFeeds.names {
+            let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
+            let bundle = try RealFeeds.bundle(name).bundle
+            var expected: [String: [String: String]] = [:]
+            for row in try ReferenceTimetable.table("transfers.txt", in: zip) {
+                let field = { (key: String) in (row[key] ?? "").trimmingCharacters(in: .whitespaces) }
+                let type = Int(field("transfer_type")) ?? 0
+                guard type != 4, ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"].allSatisfy({ field($0).isEmpty }),
+                    !field("from_stop_id").isEmpty, !field("to_stop_id").isEmpty,
+                    expected[field("from_stop_id")]?[field("to_stop_id")] == nil
+                else { continue }
+                expected[field("from_stop_id"), default: [:]][field("to_stop_id")] = "\(type) \(field("min_transfer_time"))"
+            }
+            for (from, rows) in expected {
+                let found = try bundle.transfers(at: from).filter { $0.fromStopID == from }
+                XCTAssertEqual(
+                    Dictionary(
+                        uniqueKeysWithValues: found.map { ($0.toStopID, "\($0.type) \($0.minTransferTime.map(String.init) ?? "")") }), rows,
+                    "\(name) \(from)")
+                checked += rows.count
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
+    }
+}

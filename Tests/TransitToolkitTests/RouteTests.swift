@@ -101,3 +101,34 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(try bundle.nearestStops(to: point, count: 10, maxDistance: 1_000).map(\.stopID), ["S1"])
     }
 }
+
+extension RouteTests {
+    func testTransfersFromAStopItsStationAndPlatforms() throws {
+        var feed = Self.feed
+        feed["transfers.txt"] = """
+            from_stop_id,to_stop_id,transfer_type,min_transfer_time,from_trip_id
+            S1,S3,2,120,
+            ST,S4,0,,
+            S2,S1,1,,
+            S1,S3,2,300,
+            S1,NOPE,0,,
+            S1,S2,0,,T1
+            S3,S1,4,,
+
+            """
+        let (log, path) = TestSupport.compile(feed)
+        let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
+        XCTAssertEqual(
+            try bundle.transfers(at: "S1"), [Transfer(feedID: "f", fromStopID: "S1", toStopID: "S3", type: 2, minTransferTime: 120)])
+        // A platform gets its station's transfers; a station its platforms'.
+        let atS2 = try bundle.transfers(at: "S2").map { "\($0.fromStopID)>\($0.toStopID) \($0.type)" }
+        XCTAssertEqual(atS2, ["S2>S1 1", "ST>S4 0"])
+        XCTAssertEqual(try bundle.transfers(at: "ST").map(\.toStopID), ["S1", "S4"])
+        XCTAssertEqual(try bundle.transfers(at: "S3"), [])
+        let problems = log.record.diagnostics.map { "\($0.code.rawValue) \($0.line ?? 0)" }
+        XCTAssertTrue(problems.contains("W_DUPLICATE_ID 5"), "\(problems)")
+        XCTAssertTrue(problems.contains("W_UNKNOWN_REF 6"), "\(problems)")
+        XCTAssertTrue(problems.contains("I_TRANSFERS_UNUSED 7"), "\(problems)")
+        XCTAssertTrue(log.record.diagnostics.contains { $0.message.hasPrefix("2 row(s)") }, "the trip row and the in-seat row")
+    }
+}

@@ -45,6 +45,10 @@ enum BundleTables {
         for h in m.headsigns { try headsign.run(h.hid, h.text) }
         try insertServices(m, db)
         try insertFrequencies(m, db)
+        let transfer = try db.prepareInsert(into: "transfers", columns: ["from_sid", "to_sid", "transfer_type", "min_transfer_time"])
+        for t in m.transfers.sorted(by: { ($0.fromSid, $0.toSid) < ($1.fromSid, $1.toSid) }) {
+            try transfer.run(t.fromSid, t.toSid, t.type, t.minTime)
+        }
     }
 
     private static func insertStops(_ m: BundleModel, _ db: SQLiteDatabase) throws {

@@ -45,6 +45,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Information: nothing is wrong; the compiler leaves something aside on purpose.
     case unusedFile = "I_UNUSED_FILE"
     case frequencyOverlap = "I_FREQUENCY_OVERLAP"
+    case unusedTransfers = "I_TRANSFERS_UNUSED"
 
     public var severity: Diagnostic.Severity {
         switch rawValue.first {
@@ -120,7 +121,10 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .badCity:
             return
                 "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the JSON path says which)"
-        case .unusedFile: return "a standard GTFS file the compiler does not need (shapes, fares, transfers, pathways, ...): ignored"
+        case .unusedFile: return "a standard GTFS file the compiler does not need (fares, pathways, levels, ...): ignored"
+        case .unusedTransfers:
+            return
+                "transfers.txt rows between routes or trips, or in-seat (type 4): not used (stop-to-stop transfers are); one note per feed counts them"
         case .frequencyOverlap:
             return
                 "frequencies.txt windows of one trip overlap: every start of each window is kept, and a start instant two windows both produce counts once (the message says how many)"

@@ -105,6 +105,14 @@ struct BundleModel {
         var edges: [ShapeEdgesBlob.Step] = []
     }
 
+    /// A stop-to-stop transfer (transfers.txt).
+    struct Transfer {
+        var fromSid: Int
+        var toSid: Int
+        var type: Int
+        var minTime: Int?
+    }
+
     struct Frequency {
         var tid: Int
         var start: Int
@@ -124,6 +132,7 @@ struct BundleModel {
     var trips: [Trip] = []
     var frequencies: [Frequency] = []
     var shapes: [Shape] = []
+    var transfers: [Transfer] = []
     /// The thinned edges shapes share, by eid - 1.
     var shapeEdges: [[ShapeBlob.Point]] = []
     /// Trip and stop headsigns, in the order first used.

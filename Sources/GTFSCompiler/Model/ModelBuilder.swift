@@ -29,6 +29,7 @@ struct ModelBuilder {
                     sid: sidOf[Int(local)], fid: fid, stopID: feed.stopIDs.string(local), record: record,
                     parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
         }
+        addTransfers(feed, sidOf: sidOf)
         let ridOf = Self.stableIDs(feed.routeIDs, feed: feed.name, in: &ids.routes)
         for local in feed.routeIDs.idsInByteOrder() {
             let record = feed.routes[Int(local)]
@@ -108,6 +109,24 @@ struct ModelBuilder {
                 publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
                 sha256: try feed.sha256Result?.value() ?? "", counts: counts, lastTripDate: lastTripDay?.yyyymmdd))
+    }
+
+    /// The feed's stop-to-stop transfers; a pair of stops given twice keeps its first row.
+    private mutating func addTransfers(_ feed: FeedData, sidOf: [Int]) {
+        var seen: [Int64: Int] = [:]
+        for t in feed.transfers {
+            let key = Int64(t.from) << 32 | Int64(t.to)
+            if let first = seen[key] {
+                log.add(
+                    Diagnostic(
+                        .duplicateID, feed: feed.name, file: "transfers.txt", line: t.line, field: "to_stop_id",
+                        entityID: feed.stopIDs.string(t.from), value: feed.stopIDs.string(t.to),
+                        message: "a transfer between these stops is given on line \(first) too; the first wins"))
+                continue
+            }
+            seen[key] = t.line
+            model.transfers.append(.init(fromSid: sidOf[Int(t.from)], toSid: sidOf[Int(t.to)], type: t.type, minTime: t.minTime))
+        }
     }
 
     /// The shapes the kept trips follow, with ids in byte order of their shape_id, and each

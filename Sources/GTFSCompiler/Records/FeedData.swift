@@ -68,6 +68,15 @@ final class FeedData {
         var count: Int { shape.count }
     }
 
+    /// A stop-to-stop row of transfers.txt.
+    struct Transfer {
+        var from: Int32
+        var to: Int32
+        var type: Int
+        var minTime: Int?
+        var line: Int
+    }
+
     struct Frequency {
         var trip: Int32
         var start: Int32
@@ -132,6 +141,7 @@ final class FeedData {
     var shapeIDs = ByteInterner(capacity: 256)
     var shapePoints = ShapePoints()
     var frequencies: [Frequency] = []
+    var transfers: [Transfer] = []
     var feedVersion: String?
     /// feed_info's declared validity, `YYYYMMDD`.
     var feedStartDate: Int?

@@ -1,0 +1,34 @@
+/// A transfer between two stops (transfers.txt): how riders change from one to the other.
+///
+/// ```swift
+/// for t in try bundle.transfers(at: "CENTRAL") { print(t.toStopID, t.minTransferTime ?? 0) }
+/// ```
+public struct Transfer: Hashable, Codable, Sendable, Identifiable {
+    public var feedID: String
+    public var fromStopID: String
+    public var toStopID: String
+    /// transfer_type: 0 recommended, 1 timed (the vehicle waits), 2 needs `minTransferTime`,
+    /// 3 not possible, 5 in-seat not allowed.
+    public var type: Int
+    /// Seconds a rider needs to change, when the feed says.
+    public var minTransferTime: Int?
+
+    public var id: String { "\(feedID)/\(fromStopID)>\(toStopID)" }
+
+    public init(feedID: String, fromStopID: String, toStopID: String, type: Int, minTransferTime: Int? = nil) {
+        self.feedID = feedID
+        self.fromStopID = fromStopID
+        self.toStopID = toStopID
+        self.type = type
+        self.minTransferTime = minTransferTime
+    }
+
+    /// The keys of `transit-query`'s JSON.
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feed"
+        case fromStopID = "from_stop_id"
+        case toStopID = "to_stop_id"
+        case type = "transfer_type"
+        case minTransferTime = "min_transfer_time"
+    }
+}
