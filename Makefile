@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema bench bench-store bench-peers fuzz sanitize lint format clean
+.PHONY: all deps build release demo test test-fast test-real schema bench bench-store bench-peers fuzz sanitize lint format docs clean
 
 all: build
 
@@ -51,6 +51,17 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --filter TransitToolkitTests
 	$(SWIFT) test -c release -Xswiftc -enable-testing $(SWIFT_FLAGS) --filter RealFeedTests
+
+# The DocC catalogues of TransitRuntime, TransitStore and GTFSCompiler, as static sites in
+# .build/docs/TARGET, with warnings (an unresolved link, say) as errors.
+DOC_TARGETS = TransitRuntime TransitStore GTFSCompiler
+docs:
+	@mkdir -p .build/docs
+	@for target in $(DOC_TARGETS); do \
+	  $(SWIFT) package --allow-writing-to-directory .build/docs/$$target generate-documentation --target $$target \
+	    --warnings-as-errors --output-path .build/docs/$$target --transform-for-static-hosting || exit 1; \
+	done
+	@echo "documentation in .build/docs/{$(shell echo $(DOC_TARGETS) | tr ' ' ',')}/index.html"
 
 # The house style (.swift-format): fails on any finding. `make format` rewrites in place.
 lint:

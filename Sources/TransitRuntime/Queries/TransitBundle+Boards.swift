@@ -9,7 +9,8 @@ extension TransitBundle {
     /// let board = try bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-28T23:50"), windowMinutes: 90)
     /// ```
     /// - Parameters:
-    ///   - stop: the stop_id; `feed` is needed only when several feeds use it.
+    ///   - stop: the stop_id.
+    ///   - feed: the feed id, needed only when several feeds use the stop_id.
     ///   - at: the window's start; a local time is read in the stop's feed timezone.
     ///   - windowMinutes: the window's length (default 60).
     ///   - limit: the most departures returned (default 20).
