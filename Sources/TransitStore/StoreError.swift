@@ -1,10 +1,13 @@
-/// Everything that can go wrong in the store, with the reason a person can act on.
+import Foundation
+
+/// Everything that can go wrong in the store, with the reason a person can act on: a one-line
+/// `description`, a stable `code`, and (`LocalizedError`) text an app can show.
 ///
 /// ```swift
 /// do { try await store.download("lisbon").finished() }
 /// catch let error as StoreError { print(error) }   // lisbon: needs 12.0 MB but the budget ...
 /// ```
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The manifest could not be read or is not a manifest.
     case badManifest(String)
     /// No manifest has been fetched yet.
@@ -42,7 +45,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badManifest(let reason): return "bad manifest: \(reason)"
-        case .noCatalogue: return "no manifest yet: fetch one first (transit-store manifest URL)"
+        case .noCatalogue: return "no manifest yet: fetch one first"
         case .unknownBundle(let id): return "unknown bundle \"\(id)\""
         case .transfer(let reason, let transient):
             return transient ? "download failed after retries: \(reason)" : "download failed: \(reason)"
@@ -54,6 +57,36 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .install(let reason): return "install failed: \(reason)"
         case .storage(let reason): return "store: \(reason)"
         case .noSpace(let reason): return "no space left on the device: \(reason); remove a bundle or free space, then try again"
+        }
+    }
+
+    /// A sentence an app can show as an alert's title.
+    public var errorDescription: String? {
+        switch self {
+        case .badManifest, .noCatalogue: return "The list of cities could not be read."
+        case .unknownBundle: return "That city is not available."
+        case .transfer: return "The download failed."
+        case .hashMismatch, .install: return "The downloaded timetable could not be installed."
+        case .overBudget: return "There is not enough room for this city in the storage you allowed."
+        case .storage: return "The timetables on this device cannot be used."
+        case .noSpace: return "The device is full."
+        }
+    }
+
+    /// What went wrong, in a sentence (the same facts as `description`).
+    public var failureReason: String? { description.prefix(1).uppercased() + description.dropFirst() + "." }
+
+    /// What the user or the app can do about it.
+    public var recoverySuggestion: String? {
+        switch self {
+        case .badManifest, .noCatalogue: return "Check the connection and refresh the list of cities."
+        case .unknownBundle: return "Refresh the list of cities."
+        case .transfer(_, let transient):
+            return transient ? "Check the connection and try again; the download resumes where it stopped." : "Try again later."
+        case .hashMismatch, .install: return "Download the city again."
+        case .overBudget: return "Remove a city you no longer need, or allow more storage."
+        case .storage: return "Restart the app; if it keeps failing, remove and download the cities again."
+        case .noSpace: return "Free some space or remove a city, then try again."
         }
     }
 }

@@ -35,7 +35,7 @@ struct BundleOptions: ParsableArguments {
 extension BundleOptions {
     /// Decodes the subcommand's query, answers it from the bundle, prints JSON or text.
     func ask(_ query: () throws -> Query) throws {
-        try reportingErrors {
+        try reportingErrors(json: json) {
             let question = try query()
             let answer = try question.answer(from: try open())
             output(json ? answer.json : answer.text)
@@ -43,24 +43,57 @@ extension BundleOptions {
     }
 }
 
-/// Runs a command body; a `TransitError` or an invalid query becomes one line on stderr and
-/// exit status 1.
-func reportingErrors(_ body: () throws -> Void) throws {
+/// Exit statuses by kind of error (README "transit-query"): 1 not found (an unknown id, a
+/// date outside the timetable), 64 bad input (usage, a malformed time, an ambiguous id), 65
+/// a damaged bundle, 66 a file that is not a bundle (or of another schema), 74 another
+/// failure (SQLite, a refused patch).
+enum ExitStatus {
+    static func of(_ error: TransitError) -> Int32 {
+        switch error.kind {
+        case .notFound: return 1
+        case .badInput: return 64
+        case .damagedBundle: return 65
+        case .unreadableBundle: return 66
+        case .failure: return 74
+        }
+    }
+}
+
+/// Runs a command body; a `TransitError` or an invalid query becomes one line on stderr (and,
+/// with `json`, `{"error":{"code":...,"message":...}}` on stdout) and its exit status.
+func reportingErrors(json: Bool = false, _ body: () throws -> Void) throws {
+    func report(_ text: String, code: String, message: String, status: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data(("transit-query: " + text + "\n").utf8))
+        if json {
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("error")
+            w.beginObject()
+            w.field("code", code)
+            w.field("message", message)
+            w.endObject()
+            w.endObject()
+            output(w.text)
+        }
+        return ExitCode(status)
+    }
     do {
         try body()
     } catch let error as TransitError {
-        var text = "transit-query: \(error)"
+        var text = "\(error)"
+        switch error {
+        case .ambiguousStop, .ambiguousTrip, .ambiguousRoute: text += "; choose one with --feed"
+        default: break
+        }
         if case .unknownTrip = error {
             // A trip the feed lists but the compiler dropped (its stop_times could not be
             // repaired, or it names an unknown route or service) is not in the bundle.
             text +=
                 "; not in this bundle: if the feed lists it, the compiler dropped it, and gtfs-compile --report names it with the reason (W_FEW_STOPS, W_TIME_BACKWARDS, W_UNKNOWN_REF, ...)"
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-        throw ExitCode(1)
+        throw report(text, code: error.code, message: error.description, status: ExitStatus.of(error))
     } catch let error as Query.Invalid {
-        FileHandle.standardError.write(Data("transit-query: \(error)\n".utf8))
-        throw ExitCode(1)
+        throw report(error.description, code: "bad_query", message: error.description, status: 64)
     }
 }
 

@@ -115,7 +115,9 @@ func reportingErrors(json: Bool, _ body: () async throws -> Void) async throws {
 }
 
 func fail(_ error: StoreError, json: Bool) {
-    FileHandle.standardError.write(Data("transit-store: \(error)\n".utf8))
+    // The library's text says what to do in an app's words; here, the command that does it.
+    let hint = error == .noCatalogue ? " (transit-store manifest URL)" : ""
+    FileHandle.standardError.write(Data("transit-store: \(error)\(hint)\n".utf8))
     if json { printJSON(["error": ["code": error.code, "message": error.description]]) }
 }
 

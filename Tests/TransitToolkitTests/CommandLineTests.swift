@@ -364,7 +364,7 @@ final class CommandLineTests: XCTestCase {
 
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
         let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 66)
         XCTAssertEqual(result.stderr, "transit-query: \(TestSupport.samples) is not a transit bundle: it is a folder, not a file\n")
     }
 
@@ -379,7 +379,8 @@ final class CommandLineTests: XCTestCase {
         let keys = [
             "feed", "stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route_short_name", "route_long_name",
             "route_type", "route_color", "route_text_color", "headsign", "service_date", "departure_secs", "departure_time",
-            "pickup_type", "frequency_based", "wheelchair_accessible",
+            "pickup_type", "frequency_based", "wheelchair_accessible", "stop_sequence", "arrival_time", "drop_off_type", "timepoint",
+            "direction_id", "trip_short_name", "agency_id", "agency_name", "bikes_allowed", "trip_start", "stops_remaining",
         ]
         XCTAssertEqual(Set(list[0].keys), Set(keys))
         XCTAssertEqual(list[1]["departure_time"] as? String, "2026-03-29T01:30:00+01:00")
@@ -396,16 +397,16 @@ final class CommandLineTests: XCTestCase {
     func testErrorsAreOneLineAndNonZero() throws {
         let bundle = TestSupport.sampleBundlePath
         let ambiguous = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "HUB", "--at", "2026-03-30T08:00"])
-        XCTAssertEqual(ambiguous.status, 1)
+        XCTAssertEqual(ambiguous.status, 64)
         XCTAssertEqual(ambiguous.stderr, "transit-query: stop \"HUB\" is in several feeds (metro, valley); choose one with --feed\n")
         let badTime = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "yesterday"])
-        XCTAssertEqual(badTime.status, 1)
+        XCTAssertEqual(badTime.status, 64)
         XCTAssertTrue(badTime.stderr.hasPrefix("transit-query: bad time \"yesterday\""), badTime.stderr)
         let notBundle = try run("transit-query", ["info", "--bundle", TestSupport.zips + "/stored.zip"])
-        XCTAssertEqual(notBundle.status, 1)
+        XCTAssertEqual(notBundle.status, 66)
         XCTAssertTrue(notBundle.stderr.contains("is not a transit bundle: not an SQLite database"), notBundle.stderr)
         let noBundle = try run("transit-query", ["info"])
-        XCTAssertEqual(noBundle.status, 1)
+        XCTAssertEqual(noBundle.status, 64)
         XCTAssertTrue(noBundle.stderr.contains("TRANSIT_BUNDLE"), noBundle.stderr)
         // The sample's metro feed lists S2_GHOST, whose service is unknown: dropped, and the message says where to look.
         let dropped = try run("transit-query", ["trip", "--bundle", bundle, "--trip", "S2_GHOST", "--date", "2026-03-30"])
@@ -414,6 +415,22 @@ final class CommandLineTests: XCTestCase {
         let unknownCity = try run("transit-query", ["city", "--bundle", bundle, "atlantis"])
         XCTAssertEqual(unknownCity.status, 1)
         XCTAssertEqual(unknownCity.stderr, "transit-query: unknown city \"atlantis\"\n")
+        // With --json the error is also JSON on stdout.
+        let jsonError = try run("transit-query", ["city", "--bundle", bundle, "atlantis", "--json"])
+        XCTAssertEqual(jsonError.status, 1)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(jsonError.stdout.utf8)) as? [String: [String: String]])
+        XCTAssertEqual(object["error"], ["code": "unknown_city", "message": "unknown city \"atlantis\""])
+        // A damaged bundle (a packed column that does not decode) is its own status.
+        let damaged = TemporaryFolders.make().appendingPathComponent("damaged.db").path
+        try FileManager.default.copyItem(atPath: bundle, toPath: damaged)
+        try SQLiteDatabase(path: damaged, writable: true).execute("UPDATE patterns SET trips = x'0080'")
+        let broken = try run("transit-query", ["departures", "--bundle", damaged, "--stop", "CENTRAL", "--at", "2026-03-30"])
+        XCTAssertEqual(broken.status, 65, broken.stderr)
+        XCTAssertTrue(broken.stderr.hasPrefix("transit-query: the bundle is damaged: "), broken.stderr)
+        // A date alone means its local midnight.
+        let midnight = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-30", "--window", "1440"])
+        XCTAssertEqual(midnight.status, 0, midnight.stderr)
     }
 
     func testOtherCommands() throws {

@@ -247,8 +247,8 @@ extension PackedColumnTests {
             { _ = try bundle.trip(id: "T4_WK_0800", date: ServiceDate("2026-03-30")!) },
         ] {
             XCTAssertThrowsError(try query()) {
-                guard case .sqlite(_, let message)? = $0 as? TransitError else { return XCTFail("\($0)") }
-                XCTAssertTrue(message.contains("damaged"), message)
+                guard case .corruptBundle(let reason)? = $0 as? TransitError else { return XCTFail("\($0)") }
+                XCTAssertTrue(reason.contains("damaged"), reason)
             }
         }
     }

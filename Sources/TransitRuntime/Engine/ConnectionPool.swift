@@ -31,6 +31,8 @@ final class ConnectionPool: @unchecked Sendable {
         do {
             return try body(db)
         } catch let error as SQLiteError {
+            // SQLITE_CORRUPT and SQLITE_NOTADB: the file's content is damaged.
+            if error.code == 11 || error.code == 26 { throw TransitError.corruptBundle(reason: error.message) }
             throw TransitError.sqlite(code: error.code, message: error.message)
         }
     }

@@ -79,7 +79,7 @@ final class EntityCache: Sendable {
         try stops.value(sid) {
             let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")
             q.bind([sid])
-            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "stop \(sid) is missing from the bundle") }
             return StopRow(row: q)
         }
     }
@@ -104,7 +104,7 @@ final class EntityCache: Sendable {
         try routes.value(rid) {
             let q = try db.cached("SELECT \(RouteRow.columns) FROM \(RouteRow.tables) WHERE r.rid = ?1")
             q.bind([rid])
-            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "route \(rid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "route \(rid) is missing from the bundle") }
             return RouteRow(row: q)
         }
     }

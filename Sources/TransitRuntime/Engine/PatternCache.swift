@@ -54,7 +54,7 @@ final class PatternCache: Sendable {
         try patterns.value(pid) {
             let q = try db.cached("SELECT stops, trips FROM patterns WHERE pid = ?1")
             q.bind([pid])
-            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "pattern \(pid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
             return try Self.decode(pid: pid, stops: q.blob(0), trips: q.blob(1))
         }
     }
@@ -77,7 +77,7 @@ final class PatternCache: Sendable {
             let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(q.blob(0)) }
             return try occurrences.compactMap { o in
                 let p = try pattern(o.pid, db: db)
-                guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
+                guard o.idx < p.stops.count else { throw TransitError.corruptBundle(reason: "stop \(sid) is damaged in the bundle") }
                 return p.isArrival(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
             }
         }
@@ -96,7 +96,7 @@ final class PatternCache: Sendable {
         let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(entries) }
         return try occurrences.compactMap { o in
             let p = try pattern(o.pid, db: db)
-            guard o.idx < p.stops.count else { throw TransitError.sqlite(code: 0, message: "stop \(sid) is damaged in the bundle") }
+            guard o.idx < p.stops.count else { throw TransitError.corruptBundle(reason: "stop \(sid) is damaged in the bundle") }
             return p.isDeparture(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
         }
     }
@@ -107,7 +107,7 @@ final class PatternCache: Sendable {
         return try tripBlocks.value(first) {
             let q = try db.cached("SELECT entries FROM trip_blocks WHERE first_tid = ?1")
             q.bind([first])
-            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "trip \(tid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle") }
             return try Self.damagedAsError("trip block \(first)") { try TripBlock.decode(firstTid: first, q.blob(0)) }
         }
     }
@@ -115,7 +115,7 @@ final class PatternCache: Sendable {
     /// The text id and pattern of trip `tid`.
     func trip(_ tid: Int, db: SQLiteDatabase) throws -> TripBlock.Entry {
         guard let entry = try tripBlock(holding: tid, db: db).entry(tid: tid) else {
-            throw TransitError.sqlite(code: 0, message: "trip \(tid) is missing from the bundle")
+            throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
         }
         return entry
     }
@@ -142,7 +142,7 @@ final class PatternCache: Sendable {
 
     private static func damagedAsError<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch is PackedReader.Damaged {
-            throw TransitError.sqlite(code: 0, message: "\(what) is damaged in the bundle")
+            throw TransitError.corruptBundle(reason: "\(what) is damaged in the bundle")
         }
     }
 }

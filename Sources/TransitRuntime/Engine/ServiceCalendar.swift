@@ -61,7 +61,7 @@ final class ServiceCalendar: Sendable {
                 }
             } catch is PackedReader.Damaged {
                 rows.reset()
-                throw TransitError.sqlite(code: 0, message: "a service's calendar_dates (service_dates) is damaged in the bundle")
+                throw TransitError.corruptBundle(reason: "a service's calendar_dates (service_dates) is damaged in the bundle")
             }
             rows.reset()
             return list

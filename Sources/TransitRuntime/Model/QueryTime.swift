@@ -12,11 +12,13 @@ public enum QueryTime: Sendable, Equatable {
     /// A wall-clock date and seconds since local midnight, read in the feed's timezone.
     case local(LocalDate, secondsOfDay: Int)
 
-    /// Parses ISO 8601 `YYYY-MM-DDTHH:MM[:SS]`, optionally followed by `Z` or `±HH:MM`.
+    /// Parses ISO 8601 `YYYY-MM-DDTHH:MM[:SS]`, optionally followed by `Z` or `±HH:MM`, or a
+    /// date alone (`YYYY-MM-DD`: its local midnight).
     /// - Throws: `TransitError.badTime` when the text is not of that form.
     public static func parse(_ text: String) throws -> QueryTime {
         let fail = TransitError.badTime(text)
         let chars = Array(text.utf8)
+        if chars.count == 10, let day = LocalDate(text) { return .local(day, secondsOfDay: 0) }
         guard chars.count >= 16, chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
             let date = LocalDate(String(decoding: chars[0..<10], as: UTF8.self))
         else { throw fail }

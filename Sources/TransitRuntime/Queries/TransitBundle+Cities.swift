@@ -179,7 +179,7 @@ extension TransitBundle {
     private func cityRow(cid: Int, db: SQLiteDatabase) throws -> City {
         let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.cid = ?1")
         q.bind([cid])
-        guard try q.step() else { throw TransitError.sqlite(code: 0, message: "city \(cid) is missing from the bundle") }
+        guard try q.step() else { throw TransitError.corruptBundle(reason: "city \(cid) is missing from the bundle") }
         return Self.city(from: q)
     }
 

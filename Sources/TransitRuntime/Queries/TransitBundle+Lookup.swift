@@ -57,7 +57,7 @@ extension TransitBundle {
         guard try q.step() else { return nil }
         let sids: [Int]
         do { sids = try IDGroup.decode(q.blob(0)) } catch {
-            throw TransitError.sqlite(code: 0, message: "stop ids of feed \(feed.feedID) are damaged in the bundle")
+            throw TransitError.corruptBundle(reason: "stop ids of feed \(feed.feedID) are damaged in the bundle")
         }
         return try IDGroup.member(stopID, in: sids) { try entities.stop($0, db: db).stopID }
     }

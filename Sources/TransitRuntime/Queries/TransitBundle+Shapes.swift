@@ -59,7 +59,7 @@ extension TransitBundle {
     private func buildShape(_ shp: Int, db: SQLiteDatabase) throws -> Shape {
         let q = try db.cached("SELECT fid, shape_id, edges FROM shapes WHERE shp = ?1")
         q.bind([shp])
-        guard try q.step() else { throw TransitError.sqlite(code: 0, message: "shape \(shp) is missing from the bundle") }
+        guard try q.step() else { throw TransitError.corruptBundle(reason: "shape \(shp) is missing from the bundle") }
         let feedID = catalog.feed(fid: q.int(0)).feedID
         let shapeID = q.string(1)
         let steps = try damaged("shape \(shapeID)") { try ShapeEdgesBlob.decode(q.blob(2)) }
@@ -81,10 +81,10 @@ extension TransitBundle {
         let row = try shapeEdges.value(first) {
             let q = try db.cached("SELECT points FROM shape_edges WHERE first_eid = ?1")
             q.bind([first])
-            guard try q.step() else { throw TransitError.sqlite(code: 0, message: "shape edge \(eid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
             return try damaged("shape edges from \(first)") { try ShapeBlob.decodeRow(q.blob(0)) }
         }
-        guard eid - first < row.count else { throw TransitError.sqlite(code: 0, message: "shape edge \(eid) is missing from the bundle") }
+        guard eid - first < row.count else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
         return row[eid - first]
     }
 
@@ -101,7 +101,7 @@ extension TransitBundle {
     /// Runs `body`, a damaged packed column becoming an error that names `what`.
     func damaged<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch is PackedReader.Damaged {
-            throw TransitError.sqlite(code: 0, message: "\(what) is damaged in the bundle")
+            throw TransitError.corruptBundle(reason: "\(what) is damaged in the bundle")
         }
     }
 }
