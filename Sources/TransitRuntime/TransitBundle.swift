@@ -55,6 +55,25 @@ public final class TransitBundle: Sendable {
         try pool.with { db in try patterns.preload(db: db) }
     }
 
+    /// Frees the memory of everything decoded so far (patterns, stops, routes, shapes, trip
+    /// names): call it when the system warns of low memory. Later questions read again what
+    /// they need, and answer the same; questions running meanwhile finish normally.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: UIApplication.didReceiveMemoryWarningNotification, object: nil, queue: nil) { _ in
+    ///     bundle.purge()
+    /// }
+    /// ```
+    public func purge() {
+        entities.purge()
+        patterns.purge()
+        dayStarts.removeAll()
+        templates.removeAll()
+        shapeEdges.removeAll()
+        shapeCache.removeAll()
+        tripNames.removeAll()
+    }
+
     /// The feeds in the bundle, by id.
     public var feedIDs: [String] { catalog.feeds.map(\.feedID) }
 

@@ -291,7 +291,7 @@ public actor BundleStore {
             report: report)
         job.set(.installing)
         do {
-            let contentHash = try TransitBundle(path: part).info().contentHash
+            let contentHash = try await TransitBundle(path: part).info().contentHash
             guard contentHash == entry.contentHash else {
                 throw StoreError.install("\(entry.id): the file's content hash \(contentHash) is not the manifest's \(entry.contentHash)")
             }

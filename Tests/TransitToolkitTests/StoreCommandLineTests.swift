@@ -56,7 +56,7 @@ final class StoreCommandLineTests: XCTestCase {
         let bundle = (status["bundles"] as? [[String: Any]])?.first ?? [:]
         XCTAssertEqual(bundle["id"] as? String, "metro")
         XCTAssertEqual(bundle["explicit"] as? Bool, true)
-        XCTAssertEqual(bundle["content_sha256"] as? String, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
+        XCTAssertEqual(bundle["content_sha256"] as? String, try BundleFacts.contentHash(site.path("metro-1.db")))
         XCTAssertEqual(bundle["path"] as? String, folder.appendingPathComponent("bundles/metro.db").path)
         XCTAssertEqual(status["used_bytes"] as? Int, Int(site.bytes("metro-1.db")))
         XCTAssertEqual(try store(folder, ["open", "metro"]).stdout, folder.appendingPathComponent("bundles/metro.db").path + "\n")
@@ -86,7 +86,7 @@ final class StoreCommandLineTests: XCTestCase {
         let automatic = try store(folder, ["manifest", site.server.url("v1.json").absoluteString])
         XCTAssertEqual(automatic.stdout, "3 bundles, 0 patches\nmetro: done\n", automatic.stderr)
         let back = try store(folder, ["status", "--json"]).json["bundles"] as? [[String: Any]]
-        XCTAssertEqual(back?.first?["content_sha256"] as? String, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
+        XCTAssertEqual(back?.first?["content_sha256"] as? String, try BundleFacts.contentHash(site.path("metro-1.db")))
         XCTAssertEqual(try store(folder, ["remove", "metro"]).stdout, "removed metro\n")
         XCTAssertEqual(try store(folder, ["remove", "metro"]).status, 3)
     }
@@ -123,9 +123,9 @@ final class StoreCommandLineTests: XCTestCase {
         let site = try StoreFixture()
         let folder = TemporaryFolders.make()
         let hashes = [
-            "metro-1": try TransitBundle(path: site.path("metro-1.db")).info().contentHash,
-            "metro-2": try TransitBundle(path: site.path("metro-2.db")).info().contentHash,
-            "both": try TransitBundle(path: site.path("both.db")).info().contentHash,
+            "metro-1": try BundleFacts.contentHash(site.path("metro-1.db")),
+            "metro-2": try BundleFacts.contentHash(site.path("metro-2.db")),
+            "both": try BundleFacts.contentHash(site.path("both.db")),
         ]
         // About a third of a second per file, so that kills land in every phase.
         for file in ["metro-1.db", "metro-2.db", "both.db", "metro-1-2.patch"] {
@@ -175,7 +175,7 @@ final class StoreCommandLineTests: XCTestCase {
             }
             XCTAssertEqual(StoreFolderCheck.problems(in: folder), [], "round \(round)")
             for bundle in after {
-                let recorded = try TransitBundle(path: bundle["path"] as? String ?? "").info().contentHash
+                let recorded = try BundleFacts.contentHash(bundle["path"] as? String ?? "")
                 XCTAssertEqual(recorded, bundle["content_sha256"] as? String, "round \(round): the state's hash is the file's")
             }
         }

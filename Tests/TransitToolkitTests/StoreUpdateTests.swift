@@ -22,7 +22,7 @@ final class StoreUpdateTests: XCTestCase {
         try await store.setPreferences(StorePreferences(autoUpdate: false))
         try await store.refreshCatalogue(from: site.server.url("v2.json"))
         let stale = try await store.status()
-        XCTAssertEqual(stale.first?.newerContentHash, try TransitBundle(path: site.path("metro-2.db")).info().contentHash)
+        XCTAssertEqual(stale.first?.newerContentHash, try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(stale.first?.isStale, true)
         let jobs = try await store.updateAll()
         XCTAssertEqual(jobs.map(\.bundleID), ["metro"])
@@ -31,7 +31,7 @@ final class StoreUpdateTests: XCTestCase {
         let paths = try await site.server.log().map(\.path)
         XCTAssertEqual(paths.filter { $0.hasSuffix(".patch") || $0 == "/metro-2.db" }, ["/metro-1-2.patch"], "only the patch")
         let installed = try TransitBundle(path: folder.appendingPathComponent("bundles/metro.db").path)
-        XCTAssertEqual(try installed.info().contentHash, try TransitBundle(path: site.path("metro-2.db")).info().contentHash)
+        XCTAssertEqual(try BundleFacts.contentHash(installed.path), try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(try Self.board(installed), try Self.board(TransitBundle(path: site.path("metro-2.db"))))
         let after = try await store.status()
         XCTAssertEqual(after.first?.explicit, true, "an update keeps the user's choice")
@@ -47,7 +47,7 @@ final class StoreUpdateTests: XCTestCase {
         let pending = try await second.resumePendingJobs()
         for job in pending { await job.finished() }
         let fallback = try await second.status()
-        XCTAssertEqual(fallback.first?.contentHash, try TransitBundle(path: site.path("metro-2.db")).info().contentHash)
+        XCTAssertEqual(fallback.first?.contentHash, try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(fallback.first?.explicit, false)
         let log = try await site.server.log().map(\.path)
         XCTAssertEqual(log.last, "/metro-2.db", "the whole file after the damaged patch")
@@ -70,7 +70,7 @@ final class StoreUpdateTests: XCTestCase {
         XCTAssertTrue(reason.contains("404"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), before)
         let status = try await store.status()
-        XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: installed).info().contentHash)
+        XCTAssertEqual(status.first?.contentHash, try BundleFacts.contentHash(installed))
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
 
@@ -191,7 +191,7 @@ final class StoreUpdateTests: XCTestCase {
         let status = try await rebuilt.status()
         XCTAssertEqual(status.map(\.id), ["metro", "valley"])
         XCTAssertEqual(status.map(\.explicit), [true, true], "unknown choices count as explicit: never evicted unasked")
-        XCTAssertEqual(status.first?.contentHash, try TransitBundle(path: site.path("metro-1.db")).info().contentHash)
+        XCTAssertEqual(status.first?.contentHash, try BundleFacts.contentHash(site.path("metro-1.db")))
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
         // A damaged state file is set aside and rebuilt the same way.
         try Data(repeating: 0x41, count: 4096).write(to: folder.appendingPathComponent("store.sqlite"))

@@ -75,6 +75,15 @@ final class EntityCache: Sendable {
     private let routes = LockedCache<Int, RouteRow>()
     private let headsigns = LockedCache<Int, String>()
 
+    /// Forgets every row read so far.
+    func purge() {
+        stops.removeAll()
+        searchKeys.removeAll()
+        children.removeAll()
+        routes.removeAll()
+        headsigns.removeAll()
+    }
+
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
         try stops.value(sid) {
             let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")

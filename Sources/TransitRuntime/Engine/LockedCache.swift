@@ -24,6 +24,13 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         lock.unlock()
     }
 
+    /// Forgets every value (and the memory that held them).
+    func removeAll() {
+        lock.lock()
+        storage = [:]
+        lock.unlock()
+    }
+
     func value(_ key: Key, compute: () throws -> Value) rethrows -> Value {
         lock.lock()
         if let value = storage[key] {

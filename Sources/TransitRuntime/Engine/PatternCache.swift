@@ -50,6 +50,14 @@ final class PatternCache: Sendable {
     private let arriving = LockedCache<Int, [DepartingStop]>()
     private let tripBlocks = LockedCache<Int, TripBlock>()
 
+    /// Forgets every decoded pattern, stop list and trip block.
+    func purge() {
+        patterns.removeAll()
+        departing.removeAll()
+        arriving.removeAll()
+        tripBlocks.removeAll()
+    }
+
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {
         try patterns.value(pid) {
             let q = try db.cached("SELECT stops, trips FROM patterns WHERE pid = ?1")

@@ -1,0 +1,45 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// The `async` twins of the queries, and `purge()`.
+final class AsyncQueryTests: XCTestCase {
+    func testAsyncQueriesAnswerAsTheirSynchronousTwins() async throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        // A synchronous closure calls the synchronous query.
+        let sync = try { try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 120) }()
+        let async = try await bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 120)
+        XCTAssertFalse(sync.isEmpty)
+        XCTAssertEqual(async, sync)
+        let stops = try await bundle.searchStops("zurich")
+        XCTAssertEqual(stops, try { try bundle.searchStops("zurich") }())
+        let info = try await bundle.info()
+        XCTAssertEqual(info, try { try bundle.info() }())
+    }
+
+    func testACancelledTaskGetsACancellationError() async throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let task = Task { () async throws -> [Departure] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await bundle.departures(stop: "CENTRAL", at: at)
+        }
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled task answered")
+        } catch is CancellationError {
+        }
+    }
+
+    func testPurgeKeepsTheAnswers() throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let before = try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 240)
+        let line = try bundle.shape(trip: "T4_WK_0800")
+        bundle.purge()
+        XCTAssertEqual(try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 240), before)
+        XCTAssertEqual(try bundle.shape(trip: "T4_WK_0800"), line)
+    }
+}
