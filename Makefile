@@ -65,10 +65,10 @@ docs:
 
 # The house style (.swift-format): fails on any finding. `make format` rewrites in place.
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Examples Package.swift
 
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Examples Package.swift
 
 test-fast: deps
 	$(SWIFT) test --filter TransitToolkitTests

@@ -62,6 +62,8 @@ let package = Package(
             dependencies: [
                 "TransitStore", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ]),
+        // A program written as an app uses the libraries; ExampleAppTests runs it (README "Example").
+        .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "BundleFormat"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
