@@ -14,7 +14,10 @@ extension Answer {
         let kinds = [0: "recommended", 1: "timed", 2: "minimum time", 3: "not possible", 5: "in-seat not allowed"]
         var table = TextTable(["feed", "from", "to", "type", "min time"])
         for t in list {
-            table.add([t.feedID, t.fromStopID, t.toStopID, kinds[t.type] ?? String(t.type), t.minTransferTime.map { "\($0) s" } ?? ""])
+            table.add([
+                t.feedID, t.fromStopID, t.toStopID, kinds[t.type.rawValue] ?? String(t.type.rawValue),
+                t.minTransferTime.map { "\($0) s" } ?? "",
+            ])
         }
         return table.render()
     }
@@ -24,8 +27,9 @@ extension Answer {
         var table = TextTable(["feed", "route_id", "name", "long name", "type", "agency", "colour"])
         for r in list {
             table.add([
-                r.feedID, r.routeID, r.shortName ?? "", DisplayWidth.truncate(r.longName ?? "", to: 40), routeTypeName(r.routeType),
-                r.agencyID ?? "", r.color ?? "",
+                r.feedID, r.routeID, r.shortName ?? "", DisplayWidth.truncate(r.longName ?? "", to: 40),
+                routeTypeName(r.routeType.rawValue),
+                r.agencyID ?? "", r.color?.hex ?? "",
             ])
         }
         return table.render()
@@ -34,7 +38,7 @@ extension Answer {
     static func route(_ details: RouteDetails) -> String {
         let r = details.route
         let name = [r.shortName, r.longName].compactMap { $0 }.joined(separator: " ")
-        var parts = ["route \(r.routeID) (\(r.feedID)): \(name.isEmpty ? r.routeID : name), \(routeTypeName(r.routeType))"]
+        var parts = ["route \(r.routeID) (\(r.feedID)): \(name.isEmpty ? r.routeID : name), \(routeTypeName(r.routeType.rawValue))"]
         for d in details.directions {
             let direction = d.directionID.map { "direction \($0)" } ?? "no direction_id"
             parts.append("\n\(direction) to \(d.headsign ?? "?"), \(d.tripCount) trips, \(d.stops.count) stops")

@@ -49,7 +49,7 @@ extension Answer {
         var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
         for s in list {
             table.add([
-                s.feedID, s.stopID, s.name, locationTypeName(s.locationType), s.parentStation ?? "", s.platformCode ?? "",
+                s.feedID, s.stopID, s.name, locationTypeName(s.locationType.rawValue), s.parentStation ?? "", s.platformCode ?? "",
                 s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
             ])
         }

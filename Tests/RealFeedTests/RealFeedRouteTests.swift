@@ -66,7 +66,7 @@ final class RealFeedRouteTests: XCTestCase {
                 }
                 XCTAssertEqual(route.shortName, text("route_short_name"), "\(name) \(route.routeID)")
                 XCTAssertEqual(route.longName, text("route_long_name"), "\(name) \(route.routeID)")
-                XCTAssertEqual(route.routeType, Int(text("route_type") ?? ""), "\(name) \(route.routeID)")
+                XCTAssertEqual(route.routeType.rawValue, Int(text("route_type") ?? "") ?? -1, "\(name) \(route.routeID)")
                 let details = try bundle.route(route.routeID)
                 let trips = r.tripsOfRoute[route.routeID] ?? []
                 XCTAssertEqual(details.directions.reduce(0) { $0 + $1.tripCount }, trips.count, "\(name) \(route.routeID)")
@@ -150,7 +150,9 @@ extension RealFeedRouteTests {
                 let found = try bundle.transfers(at: from).filter { $0.fromStopID == from }
                 XCTAssertEqual(
                     Dictionary(
-                        uniqueKeysWithValues: found.map { ($0.toStopID, "\($0.type) \($0.minTransferTime.map(String.init) ?? "")") }), rows,
+                        uniqueKeysWithValues: found.map {
+                            ($0.toStopID, "\($0.type.rawValue) \($0.minTransferTime.map(String.init) ?? "")")
+                        }), rows,
                     "\(name) \(from)")
                 checked += rows.count
             }

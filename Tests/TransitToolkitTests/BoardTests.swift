@@ -78,18 +78,19 @@ final class BoardTests: XCTestCase {
         XCTAssertEqual(t2.departureLocal.description, "2026-03-04T09:11:00+01:00")
         XCTAssertEqual(t2.directionID, 1)
         XCTAssertEqual(t2.tripShortName, "4711")
-        XCTAssertEqual(t2.bikesAllowed, 1)
+        XCTAssertEqual(t2.bikesAllowed, .yes)
         XCTAssertEqual(t2.agencyID, "A")
         XCTAssertEqual(t2.agencyName, "Agency")
         XCTAssertEqual(t2.stopsRemaining, 1)
         XCTAssertTrue(t2.timepoint)
         let t1 = try XCTUnwrap(try bundle.departures(stop: "S2", at: try day("08:00"), windowMinutes: 30).first)
-        XCTAssertEqual(t1.dropOffType, 1)
+        XCTAssertEqual(t1.dropOffType, PickupDropOffType.none)
         XCTAssertNil(t1.tripShortName)
-        XCTAssertEqual(t1.bikesAllowed, 0)
+        XCTAssertEqual(t1.bikesAllowed, .unknown)
         // S2 leaves wheelchair_boarding empty: its station's 1; S3 says 2 itself.
         let stops = try bundle.nearestStops(to: Coordinate(latitude: 48.01, longitude: 7.01), count: 4)
         XCTAssertEqual(
-            Dictionary(uniqueKeysWithValues: stops.map { ($0.stopID, $0.wheelchairBoarding) }), ["S1": 0, "S2": 1, "S3": 2, "ST": 1])
+            Dictionary(uniqueKeysWithValues: stops.map { ($0.stopID, $0.wheelchairBoarding) }),
+            ["S1": .unknown, "S2": .yes, "S3": .no, "ST": .yes])
     }
 }

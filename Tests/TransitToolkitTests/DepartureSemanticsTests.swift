@@ -152,7 +152,7 @@ final class DepartureSemanticsTests: XCTestCase {
         // 08:36 has pickup_type 1 (not a departure); 08:51 has pickup_type 3 (arrange with driver).
         let bellevue = try board("BELLEVUE", "2026-03-30T08:30", window: 30)
         XCTAssertEqual(bellevue.map(\.tripID), ["T4_WK_0845"])
-        XCTAssertEqual(bellevue.first?.pickupType, 3)
+        XCTAssertEqual(bellevue.first?.pickupType, .coordinateWithDriver)
     }
 
     func testStationAnswersWithItsPlatformsInOrder() throws {
@@ -205,11 +205,11 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertEqual(d.routeID, "T4")
         XCTAssertEqual(d.routeShortName, "4")
         XCTAssertEqual(d.routeLongName, "Zürich HB – Tiefenbrunnen")
-        XCTAssertEqual(d.routeType, 0)
-        XCTAssertEqual(d.routeColor, "0000FF")
-        XCTAssertEqual(d.routeTextColor, "FFFFFF")
-        XCTAssertEqual(d.wheelchairAccessible, 1)
-        XCTAssertEqual(d.pickupType, 0)
+        XCTAssertEqual(d.routeType, .tram)
+        XCTAssertEqual(d.routeColor, HexColor(red: 0, green: 0, blue: 255))
+        XCTAssertEqual(d.routeTextColor?.hex, "FFFFFF")
+        XCTAssertEqual(d.wheelchairAccessible, .yes)
+        XCTAssertEqual(d.pickupType, .regular)
         XCTAssertFalse(d.frequencyBased)
     }
 
@@ -226,7 +226,8 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertThrowsError(try board("CENTRAL", feed: "nope", "2026-03-30T08:00")) {
             XCTAssertEqual($0 as? TransitError, .unknownFeed("nope"))
         }
-        for bad in ["2026-03-30", "2026-3-30T08:00", "2026-03-30T25:00", "2026-03-30T08:00+5", "tomorrow", "2026-02-30T08:00"] {
+        XCTAssertEqual(try QueryTime.parse("2026-03-30"), .local(LocalDate("2026-03-30")!, secondsOfDay: 0), "a date alone: its midnight")
+        for bad in ["2026-3-30", "2026-3-30T08:00", "2026-03-30T25:00", "2026-03-30T08:00+5", "tomorrow", "2026-02-30T08:00"] {
             XCTAssertThrowsError(try QueryTime.parse(bad), bad) { XCTAssertEqual($0 as? TransitError, .badTime(bad)) }
         }
     }

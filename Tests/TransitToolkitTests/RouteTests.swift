@@ -64,8 +64,9 @@ final class RouteTests: XCTestCase {
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
         XCTAssertEqual(try bundle.agencies().map(\.id), ["f/A", "f/B"])
         XCTAssertEqual(try bundle.agencies().first?.url, "https://a.example")
-        let r = Route(feedID: "f", routeID: "R", agencyID: "A", shortName: "1", longName: "One to Three", routeType: 3, color: "FF0000")
-        let b = Route(feedID: "f", routeID: "B", agencyID: "B", longName: "Bee line", routeType: 700)
+        let r = Route(
+            feedID: "f", routeID: "R", agencyID: "A", shortName: "1", longName: "One to Three", routeType: .bus, color: HexColor("FF0000"))
+        let b = Route(feedID: "f", routeID: "B", agencyID: "B", longName: "Bee line", routeType: .extended(700))
         XCTAssertEqual(try bundle.routes(), [b, r])
         XCTAssertEqual(try bundle.routes(agency: "A"), [r])
         XCTAssertThrowsError(try bundle.routes(agency: "Z")) { XCTAssertEqual($0 as? TransitError, .unknownAgency("Z")) }
@@ -119,9 +120,10 @@ extension RouteTests {
         let (log, path) = TestSupport.compile(feed)
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
         XCTAssertEqual(
-            try bundle.transfers(at: "S1"), [Transfer(feedID: "f", fromStopID: "S1", toStopID: "S3", type: 2, minTransferTime: 120)])
+            try bundle.transfers(at: "S1"),
+            [Transfer(feedID: "f", fromStopID: "S1", toStopID: "S3", type: .minimumTime, minTransferTime: 120)])
         // A platform gets its station's transfers; a station its platforms'.
-        let atS2 = try bundle.transfers(at: "S2").map { "\($0.fromStopID)>\($0.toStopID) \($0.type)" }
+        let atS2 = try bundle.transfers(at: "S2").map { "\($0.fromStopID)>\($0.toStopID) \($0.type.rawValue)" }
         XCTAssertEqual(atS2, ["S2>S1 1", "ST>S4 0"])
         XCTAssertEqual(try bundle.transfers(at: "ST").map(\.toStopID), ["S1", "S4"])
         XCTAssertEqual(try bundle.transfers(at: "S3"), [])

@@ -45,9 +45,9 @@ final class EntityCache: Sendable {
         let routeID: String
         let shortName: String?
         let longName: String?
-        let routeType: Int
-        let color: String?
-        let textColor: String?
+        let routeType: RouteType
+        let color: HexColor?
+        let textColor: HexColor?
 
         /// A row of `columns` from `tables`.
         init(row q: SQLiteStatement) {
@@ -58,9 +58,9 @@ final class EntityCache: Sendable {
             routeID = q.string("route_id")
             shortName = q.optionalString("short_name")
             longName = q.optionalString("long_name")
-            routeType = q.int("route_type")
-            color = q.optionalString("color")
-            textColor = q.optionalString("text_color")
+            routeType = RouteType(rawValue: q.int("route_type"))
+            color = q.optionalString("color").flatMap(HexColor.init)
+            textColor = q.optionalString("text_color").flatMap(HexColor.init)
         }
 
         /// What `init(row:)` reads, from `tables`.

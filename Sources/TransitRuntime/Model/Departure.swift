@@ -10,9 +10,9 @@ public struct Departure: Sendable, Equatable {
     public var routeID: String
     public var routeShortName: String?
     public var routeLongName: String?
-    public var routeType: Int
-    public var routeColor: String?
-    public var routeTextColor: String?
+    public var routeType: RouteType
+    public var routeColor: HexColor?
+    public var routeTextColor: HexColor?
     /// stop_headsign, else trip_headsign, else the name of the trip's last stop.
     public var headsign: String
     /// The service day the trip belongs to (not always the calendar day it leaves).
@@ -25,17 +25,17 @@ public struct Departure: Sendable, Equatable {
     public var departureLocal: LocalDateTime
     /// The departure as ISO 8601 local time with its UTC offset (`2026-03-29T08:00:00+02:00`).
     public var departureTime: String { departureLocal.description }
-    public var pickupType: Int
+    public var pickupType: PickupDropOffType
     /// True for instances of a frequencies.txt trip with exact_times = 0 (times are estimates).
     public var frequencyBased: Bool
-    /// The trip's wheelchair_accessible: 0 unknown, 1 yes, 2 no.
-    public var wheelchairAccessible: Int
+    /// The trip's wheelchair_accessible.
+    public var wheelchairAccessible: Accessibility
     /// The stop_time's stop_sequence.
     public var stopSequence: Int
     /// When the trip reaches the stop (equal to `departure` unless it waits there).
     public var arrival: Date
     public var arrivalLocal: LocalDateTime
-    public var dropOffType: Int
+    public var dropOffType: PickupDropOffType
     /// False when the feed left the stop's times empty and they were interpolated.
     public var timepoint: Bool
     public var directionID: Int?
@@ -43,8 +43,8 @@ public struct Departure: Sendable, Equatable {
     public var tripShortName: String?
     public var agencyID: String?
     public var agencyName: String?
-    /// bikes_allowed: 0 unknown, 1 yes, 2 no.
-    public var bikesAllowed: Int
+    /// bikes_allowed.
+    public var bikesAllowed: Accessibility
     /// For an instance of a frequency-based trip, when it leaves its first stop (its
     /// identity with `tripID` and `serviceDate`); nil for other trips.
     public var tripStart: Date?

@@ -1,7 +1,7 @@
 /// A route (routes.txt): what riders call a line.
 ///
 /// ```swift
-/// let tram = Route(feedID: "cts", routeID: "A", shortName: "A", routeType: 0, color: "E10D19")
+/// let tram = Route(feedID: "cts", routeID: "A", shortName: "A", routeType: .tram, color: HexColor("E10D19"))
 /// ```
 public struct Route: Hashable, Codable, Sendable, Identifiable {
     public var feedID: String
@@ -10,18 +10,17 @@ public struct Route: Hashable, Codable, Sendable, Identifiable {
     public var agencyID: String?
     public var shortName: String?
     public var longName: String?
-    /// route_type: 0-12 (tram, metro, rail, bus, ...) or an extended code (100-1700).
-    public var routeType: Int
-    /// route_color and route_text_color as RRGGBB, when given.
-    public var color: String?
-    public var textColor: String?
+    public var routeType: RouteType
+    /// route_color and route_text_color, when given (and RRGGBB).
+    public var color: HexColor?
+    public var textColor: HexColor?
 
     /// The feed and the route_id.
     public var id: String { "\(feedID)/\(routeID)" }
 
     public init(
         feedID: String, routeID: String, agencyID: String? = nil, shortName: String? = nil, longName: String? = nil,
-        routeType: Int, color: String? = nil, textColor: String? = nil
+        routeType: RouteType, color: HexColor? = nil, textColor: HexColor? = nil
     ) {
         self.feedID = feedID
         self.routeID = routeID

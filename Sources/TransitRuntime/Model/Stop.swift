@@ -10,12 +10,11 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     public var code: String?
     public var lat: Double?
     public var lon: Double?
-    /// 0 stop or platform, 1 station, 2 entrance, 3 generic node, 4 boarding area.
-    public var locationType: Int
+    public var locationType: LocationType
     /// The parent station's stop_id.
     public var parentStation: String?
     public var platformCode: String?
-    public var wheelchairBoarding: Int
+    public var wheelchairBoarding: Accessibility
     /// Metres from the query point, for nearby searches.
     public var distanceMetres: Double?
 
@@ -24,7 +23,8 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
 
     public init(
         feedID: String, stopID: String, name: String, code: String? = nil, lat: Double? = nil, lon: Double? = nil,
-        locationType: Int = 0, parentStation: String? = nil, platformCode: String? = nil, wheelchairBoarding: Int = 0,
+        locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,
+        wheelchairBoarding: Accessibility = .unknown,
         distanceMetres: Double? = nil
     ) {
         self.feedID = feedID

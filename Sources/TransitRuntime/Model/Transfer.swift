@@ -7,15 +7,15 @@ public struct Transfer: Hashable, Codable, Sendable, Identifiable {
     public var feedID: String
     public var fromStopID: String
     public var toStopID: String
-    /// transfer_type: 0 recommended, 1 timed (the vehicle waits), 2 needs `minTransferTime`,
-    /// 3 not possible, 5 in-seat not allowed.
-    public var type: Int
+    /// transfer_type: recommended, timed (the vehicle waits), needs `minTransferTime`, not
+    /// possible, in-seat not allowed.
+    public var type: TransferType
     /// Seconds a rider needs to change, when the feed says.
     public var minTransferTime: Int?
 
     public var id: String { "\(feedID)/\(fromStopID)>\(toStopID)" }
 
-    public init(feedID: String, fromStopID: String, toStopID: String, type: Int, minTransferTime: Int? = nil) {
+    public init(feedID: String, fromStopID: String, toStopID: String, type: TransferType, minTransferTime: Int? = nil) {
         self.feedID = feedID
         self.fromStopID = fromStopID
         self.toStopID = toStopID

@@ -121,6 +121,9 @@ extension TransitBundle {
         let dayStart = c.instant - c.departureSecs
         let arrivalInstant = dayStart + c.tripStartSecs + place.arrivalOffset
         let departureInstant = dayStart + c.tripStartSecs + place.departureOffset
+        let departureLocal = feed.clock.local(departureInstant)
+        // Most stops have no dwell: one wall-clock conversion serves both times.
+        let arrivalLocal = arrivalInstant == departureInstant ? departureLocal : feed.clock.local(arrivalInstant)
         return Departure(
             feedID: feed.feedID, stopID: stop.stopID, stopName: stop.name, platformCode: stop.platformCode,
             tripID: tripID, routeID: route.routeID, routeShortName: route.shortName,
@@ -128,12 +131,13 @@ extension TransitBundle {
             routeTextColor: route.textColor, headsign: headsign, serviceDate: ServiceDate(c.serviceDay),
             departureSecs: c.tripStartSecs + place.departureOffset,
             departure: Date(timeIntervalSince1970: TimeInterval(departureInstant)),
-            departureLocal: feed.clock.local(departureInstant), pickupType: place.pickupType,
-            frequencyBased: c.frequencyBased, wheelchairAccessible: trip.wheelchairAccessible, stopSequence: place.stopSequence,
-            arrival: Date(timeIntervalSince1970: TimeInterval(arrivalInstant)), arrivalLocal: feed.clock.local(arrivalInstant),
-            dropOffType: place.dropOffType, timepoint: !place.interpolated, directionID: trip.directionID,
+            departureLocal: departureLocal, pickupType: PickupDropOffType(rawValue: place.pickupType),
+            frequencyBased: c.frequencyBased, wheelchairAccessible: Accessibility(rawValue: trip.wheelchairAccessible),
+            stopSequence: place.stopSequence,
+            arrival: Date(timeIntervalSince1970: TimeInterval(arrivalInstant)), arrivalLocal: arrivalLocal,
+            dropOffType: PickupDropOffType(rawValue: place.dropOffType), timepoint: !place.interpolated, directionID: trip.directionID,
             tripShortName: try tripShortName(trip.tid, db: db), agencyID: route.agencyID, agencyName: route.agencyName,
-            bikesAllowed: trip.bikesAllowed,
+            bikesAllowed: Accessibility(rawValue: trip.bikesAllowed),
             tripStart: trip.frequency ? Date(timeIntervalSince1970: TimeInterval(dayStart + c.tripStartSecs)) : nil,
             tripStartLocal: trip.frequency ? feed.clock.local(dayStart + c.tripStartSecs) : nil,
             stopsRemaining: c.pattern.stops.count - c.idx - 1)

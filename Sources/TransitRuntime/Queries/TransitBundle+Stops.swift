@@ -79,8 +79,8 @@ extension TransitBundle {
         let wheelchair = row.wheelchairBoarding == 0 ? parent?.wheelchairBoarding ?? 0 : row.wheelchairBoarding
         return Stop(
             feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
-            lon: row.lon, locationType: row.locationType, parentStation: parent?.stopID, platformCode: row.platformCode,
-            wheelchairBoarding: wheelchair, distanceMetres: distance)
+            lon: row.lon, locationType: LocationType(rawValue: row.locationType), parentStation: parent?.stopID,
+            platformCode: row.platformCode, wheelchairBoarding: Accessibility(rawValue: wheelchair), distanceMetres: distance)
     }
 }
 

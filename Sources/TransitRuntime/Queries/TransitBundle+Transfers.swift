@@ -25,7 +25,7 @@ extension TransitBundle {
                     result.append(
                         Transfer(
                             feedID: match.feed.feedID, fromStopID: from, toStopID: try entities.stop(q.int(0), db: db).stopID,
-                            type: q.int(1), minTransferTime: q.optionalInt(2)))
+                            type: TransferType(rawValue: q.int(1)), minTransferTime: q.optionalInt(2)))
                 }
             }
             return result.sorted {
