@@ -545,3 +545,23 @@ extension CommandLineTests {
         XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "Z"]).status, 1)
     }
 }
+
+extension CommandLineTests {
+    /// The CLI's departures JSON is `Departure`'s `Codable` encoding: decoded, it is the
+    /// library's own answer, and the library's encoding has the CLI's keys.
+    func testDeparturesJSONIsTheCodableEncoding() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let at = "2026-03-28T23:50"
+        let result = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", at, "--window", "240", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let decoded = try JSONDecoder().decode([Departure].self, from: Data(result.stdout.utf8))
+        let library = try TransitBundle(path: bundle).departures(stop: "CENTRAL", at: try QueryTime.parse(at), windowMinutes: 240)
+        XCTAssertFalse(library.isEmpty)
+        XCTAssertEqual(decoded, library)
+        let cli = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let encoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(library)) as? [[String: Any]])
+        for (a, b) in zip(cli, encoded) { XCTAssertEqual(Set(a.filter { !($0.value is NSNull) }.keys), Set(b.keys)) }
+        XCTAssertEqual(Set(library.map(\.id)).count, library.count, "ids are unique on a board")
+    }
+}

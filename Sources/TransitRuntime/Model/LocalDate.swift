@@ -1,4 +1,5 @@
 import BundleFormat
+import Foundation
 
 /// A calendar date on a wall clock (in a feed's timezone), as `YYYY-MM-DD`. Unlike
 /// `ServiceDate`, it says nothing about which service day a trip belongs to.
@@ -30,11 +31,58 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 /// let d = try bundle.departures(stop: "CENTRAL").first!
 /// print(d.departureLocal.hour, d.departureLocal.minute)
 /// ```
-public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible {
+public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codable {
     public let date: LocalDate
     /// Seconds since local midnight, 0 to 86399.
     public let secondsOfDay: Int
     public let utcOffsetSeconds: Int
+
+    public init(date: LocalDate, secondsOfDay: Int, utcOffsetSeconds: Int) {
+        self.date = date
+        self.secondsOfDay = secondsOfDay
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Parses what `description` writes: `YYYY-MM-DDTHH:MM:SS±HH:MM` (or `Z`).
+    public init?(iso text: String) {
+        let chars = Array(text.utf8)
+        guard chars.count == 25 || chars.count == 20, chars[10] == UInt8(ascii: "T"),
+            let date = LocalDate(String(decoding: chars[0..<10], as: UTF8.self))
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard chars[range].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return Int(String(decoding: chars[range], as: UTF8.self))
+        }
+        guard let h = number(11..<13), let m = number(14..<16), let s = number(17..<19), h < 24, m < 60, s < 60 else { return nil }
+        var offset = 0
+        if chars.count == 25 {
+            guard chars[19] == UInt8(ascii: "+") || chars[19] == UInt8(ascii: "-"), let oh = number(20..<22), let om = number(23..<25)
+            else { return nil }
+            offset = (oh * 3600 + om * 60) * (chars[19] == UInt8(ascii: "-") ? -1 : 1)
+        } else if chars[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        self.init(date: date, secondsOfDay: h * 3600 + m * 60 + s, utcOffsetSeconds: offset)
+    }
+
+    /// The instant this wall-clock time and offset name.
+    public var instant: Date {
+        Date(timeIntervalSince1970: TimeInterval(date.civil.dayNumber * 86_400 + secondsOfDay - utcOffsetSeconds))
+    }
+
+    /// Encoded as its ISO 8601 text.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = LocalDateTime(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 time: \(text)"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 
     public var hour: Int { secondsOfDay / 3600 }
     public var minute: Int { secondsOfDay / 60 % 60 }

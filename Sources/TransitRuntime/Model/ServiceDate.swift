@@ -6,7 +6,7 @@ import BundleFormat
 /// let day = ServiceDate("2026-03-29")!
 /// day.description   // "2026-03-29"
 /// ```
-public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     let civil: CivilDate
 
     /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
@@ -28,4 +28,18 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
     public func adding(days: Int) -> ServiceDate { ServiceDate(civil.adding(days: days)) }
 
     public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.civil < b.civil }
+
+    /// Encoded as `"YYYY-MM-DD"`.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = ServiceDate(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not YYYY-MM-DD: \(text)"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }
