@@ -8,7 +8,7 @@ import Foundation
 /// let day = LocalDate("2026-03-29")!
 /// let at = QueryTime.local(day, secondsOfDay: 8 * 3600)
 /// ```
-public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     let civil: CivilDate
 
     /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
@@ -22,6 +22,20 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { civil.iso }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.civil < b.civil }
+
+    /// Encoded as `"YYYY-MM-DD"`.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = LocalDate(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not YYYY-MM-DD: \(text)"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }
 
 /// A moment as a feed's wall clock shows it: the local date, the time of day, and the UTC
