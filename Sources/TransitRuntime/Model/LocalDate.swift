@@ -103,8 +103,33 @@ public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codabl
     public var second: Int { secondsOfDay % 60 }
 
     public var description: String {
-        let sign = utcOffsetSeconds < 0 ? "-" : "+"
+        // Written digit by digit: boards format two of these per departure.
         let offset = abs(utcOffsetSeconds)
-        return "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))\(sign)\(pad(offset / 3600, 2)):\(pad(offset / 60 % 60, 2))"
+        let day = date.civil.components
+        return String(unsafeUninitializedCapacity: 25) { out in
+            func digits(_ value: Int, _ count: Int, at index: Int) {
+                var v = value
+                for i in stride(from: index + count - 1, through: index, by: -1) {
+                    out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+            }
+            digits(day.year, 4, at: 0)
+            out[4] = UInt8(ascii: "-")
+            digits(day.month, 2, at: 5)
+            out[7] = UInt8(ascii: "-")
+            digits(day.day, 2, at: 8)
+            out[10] = UInt8(ascii: "T")
+            digits(hour, 2, at: 11)
+            out[13] = UInt8(ascii: ":")
+            digits(minute, 2, at: 14)
+            out[16] = UInt8(ascii: ":")
+            digits(second, 2, at: 17)
+            out[19] = utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            digits(offset / 3600, 2, at: 20)
+            out[22] = UInt8(ascii: ":")
+            digits(offset / 60 % 60, 2, at: 23)
+            return 25
+        }
     }
 }
