@@ -5,12 +5,12 @@ import XCTest
 /// Runs `Examples/OfflineBoard` (built with the tests) as an app would run: against a local
 /// download site, from an empty store folder.
 final class ExampleAppTests: XCTestCase {
-    func testTheExampleAppDownloadsACityAndShowsABoard() throws {
-        let site = try StoreFixture()
+    /// The example's exit status and standard output for a city and stop of `site`'s v1 manifest.
+    func runExample(_ site: StoreFixture, city: String, stop: String) throws -> (status: Int32, lines: [String], text: String) {
         let process = Process()
         process.executableURL = TestPaths.products.appendingPathComponent("offline-board-example")
         process.arguments = [
-            site.server.url("v1.json").absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, "metro", "CENTRAL",
+            site.server.url("v1.json").absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, city, stop,
             "2026-03-30T08:00",
         ]
         let out = Pipe()
@@ -18,8 +18,12 @@ final class ExampleAppTests: XCTestCase {
         try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, text)
-        let lines = text.split(separator: "\n").map(String.init)
+        return (process.terminationStatus, text.split(separator: "\n").map(String.init), text)
+    }
+
+    func testTheExampleAppDownloadsACityAndShowsABoard() throws {
+        let (status, lines, text) = try runExample(try StoreFixture(), city: "metro", stop: "CENTRAL")
+        XCTAssertEqual(status, 0, text)
         XCTAssertEqual(lines.first, "cities offered: metro, valley, both")
         XCTAssertTrue(lines.contains("download: done"), text)
         XCTAssertTrue(lines.contains("  08:00  4  Tiefenbrunnen (platform 1)"), text)
@@ -29,19 +33,8 @@ final class ExampleAppTests: XCTestCase {
     }
 
     func testAnUnknownCityIsShownAsAnAppWould() throws {
-        let site = try StoreFixture()
-        let process = Process()
-        process.executableURL = TestPaths.products.appendingPathComponent("offline-board-example")
-        process.arguments = [
-            site.server.url("v1.json").absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, "atlantis", "X",
-            "2026-03-30T08:00",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 1)
+        let (status, _, text) = try runExample(try StoreFixture(), city: "atlantis", stop: "X")
+        XCTAssertEqual(status, 1)
         XCTAssertEqual(text, "cities offered: metro, valley, both\nThat city is not available. Refresh the list of cities.\n")
     }
 }
