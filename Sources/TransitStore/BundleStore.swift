@@ -322,8 +322,8 @@ public actor BundleStore {
             let bundle = StoreState.Installed(
                 id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: job.explicit || previous?.explicit == true,
                 downloadedAt: keep ? previous?.downloadedAt ?? now : now, lastAccessedAt: previous?.lastAccessedAt ?? now,
-                firstServiceDate: entry.coverage.firstServiceDate, lastServiceDate: entry.coverage.lastServiceDate,
-                modified: stat.modified)
+                firstServiceDate: entry.coverage.firstServiceDate?.description,
+                lastServiceDate: entry.coverage.lastServiceDate?.description, modified: stat.modified)
             try write {
                 try state.save(bundle)
                 try state.finish(entry.id)
@@ -389,8 +389,10 @@ public actor BundleStore {
             let last = bundle.lastServiceDate
             return InstalledBundle(
                 id: bundle.id, path: files.bundlePath(bundle.id), contentHash: bundle.contentHash, bytes: bundle.bytes,
-                explicit: bundle.explicit, downloadedAt: bundle.downloadedAt, lastAccessedAt: bundle.lastAccessedAt,
-                firstServiceDate: bundle.firstServiceDate, lastServiceDate: last, newerContentHash: newer,
+                explicit: bundle.explicit, downloadedAt: Date(timeIntervalSince1970: bundle.downloadedAt),
+                lastAccessedAt: Date(timeIntervalSince1970: bundle.lastAccessedAt),
+                firstServiceDate: bundle.firstServiceDate.flatMap(ServiceDate.init), lastServiceDate: last.flatMap(ServiceDate.init),
+                newerContentHash: newer,
                 isStale: newer != nil || last.map { $0 <= horizon } == true, isExpired: last.map { $0 < today } == true)
         }
     }

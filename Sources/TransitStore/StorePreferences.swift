@@ -1,3 +1,6 @@
+import Foundation
+import TransitRuntime
+
 /// What the user chose for the store, kept in its state file.
 ///
 /// ```swift
@@ -19,22 +22,42 @@ public struct StorePreferences: Sendable, Equatable {
 }
 
 /// An installed bundle as the store sees it on a given day.
-public struct InstalledBundle: Sendable, Equatable {
+public struct InstalledBundle: Sendable, Hashable, Identifiable {
     public let id: String
     public let path: String
     public let contentHash: String
     public let bytes: Int64
     /// Downloaded because the user asked: never evicted automatically.
     public let explicit: Bool
-    /// Seconds since 1970.
-    public let downloadedAt: Double
-    public let lastAccessedAt: Double
-    public let firstServiceDate: String?
-    public let lastServiceDate: String?
+    public let downloadedAt: Date
+    /// When it was last opened (eviction takes the least recently opened first).
+    public let lastAccessedAt: Date
+    public let firstServiceDate: ServiceDate?
+    public let lastServiceDate: ServiceDate?
     /// The manifest lists another version (its content hash), nil when it does not.
     public let newerContentHash: String?
     /// A newer version is listed, or the coverage ends within `staleDays`.
     public let isStale: Bool
     /// The day asked about is after the last service date.
     public let isExpired: Bool
+
+    /// An installed bundle built by hand (previews, tests).
+    public init(
+        id: String, path: String, contentHash: String, bytes: Int64, explicit: Bool, downloadedAt: Date, lastAccessedAt: Date,
+        firstServiceDate: ServiceDate?, lastServiceDate: ServiceDate?, newerContentHash: String? = nil, isStale: Bool = false,
+        isExpired: Bool = false
+    ) {
+        self.id = id
+        self.path = path
+        self.contentHash = contentHash
+        self.bytes = bytes
+        self.explicit = explicit
+        self.downloadedAt = downloadedAt
+        self.lastAccessedAt = lastAccessedAt
+        self.firstServiceDate = firstServiceDate
+        self.lastServiceDate = lastServiceDate
+        self.newerContentHash = newerContentHash
+        self.isStale = isStale
+        self.isExpired = isExpired
+    }
 }

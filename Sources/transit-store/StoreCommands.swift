@@ -48,15 +48,16 @@ struct ListCommand: AsyncParsableCommand {
                     catalogue.bundles.map { entry -> [String: Any] in
                         [
                             "id": entry.id, "label": entry.label ?? NSNull(), "bytes": entry.bytes, "content_sha256": entry.contentHash,
-                            "first_service_date": entry.coverage.firstServiceDate ?? NSNull(),
-                            "last_service_date": entry.coverage.lastServiceDate ?? NSNull(), "city_ids": entry.cityIDs,
+                            "first_service_date": entry.coverage.firstServiceDate?.description ?? NSNull(),
+                            "last_service_date": entry.coverage.lastServiceDate?.description ?? NSNull(), "city_ids": entry.cityIDs,
                             "state": state(entry),
                         ]
                     })
                 return
             }
             for entry in catalogue.bundles {
-                let coverage = "\(entry.coverage.firstServiceDate ?? "?") .. \(entry.coverage.lastServiceDate ?? "?")"
+                let coverage =
+                    "\(entry.coverage.firstServiceDate?.description ?? "?") .. \(entry.coverage.lastServiceDate?.description ?? "?")"
                 let id = entry.id.padding(toLength: max(20, entry.id.count), withPad: " ", startingAt: 0)
                 printLine("\(id) " + String(format: "%10.2f MB", Double(entry.bytes) / 1e6) + "  \(coverage)  \(state(entry))")
             }
@@ -194,8 +195,8 @@ struct PrefsCommand: AsyncParsableCommand {
     }
 }
 
-func iso(_ seconds: Double) -> String {
-    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+func iso(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
 }
 
 extension InstalledBundle {
@@ -203,7 +204,7 @@ extension InstalledBundle {
         [
             "id": id, "path": path, "content_sha256": contentHash, "bytes": bytes, "explicit": explicit,
             "downloaded_at": iso(downloadedAt), "last_accessed_at": iso(lastAccessedAt),
-            "first_service_date": firstServiceDate ?? NSNull(), "last_service_date": lastServiceDate ?? NSNull(),
+            "first_service_date": firstServiceDate?.description ?? NSNull(), "last_service_date": lastServiceDate?.description ?? NSNull(),
             "newer_content_sha256": newerContentHash ?? NSNull(), "stale": isStale, "expired": isExpired,
         ]
     }

@@ -212,7 +212,7 @@ final class StoreUpdateTests: XCTestCase {
         }
         // The metro sample's service ends 2026-12-31; stale from 7 days before, expired after.
         let summer = try await status("2026-06-01")
-        XCTAssertEqual(summer.lastServiceDate, "2026-12-31")
+        XCTAssertEqual(summer.lastServiceDate, ServiceDate("2026-12-31"))
         XCTAssertEqual([summer.isStale, summer.isExpired], [false, false])
         let late = try await status("2026-12-25")
         XCTAssertEqual([late.isStale, late.isExpired], [true, false])

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitRuntime
 
 /// A download server's manifest as the store reads it (`gtfs-compile manifest` writes it;
 /// `schemas/manifest.schema.json` documents it): the bundles on offer and the patches between
@@ -7,14 +8,14 @@ import Foundation
 ///
 /// ```swift
 /// let catalogue = try Catalogue(json: data, base: URL(string: "https://example.org/bundles/manifest.json")!)
-/// for entry in catalogue.bundles { print(entry.id, entry.bytes, entry.coverage.lastServiceDate ?? "-") }
+/// for entry in catalogue.bundles { print(entry.id, entry.bytes, entry.coverage.lastServiceDate?.description ?? "-") }
 /// ```
 public struct Catalogue: Sendable, Equatable {
     /// Service dates (YYYY-MM-DD) a bundle covers: first and last service date, last day with a trip.
     public struct Coverage: Sendable, Equatable {
-        public let firstServiceDate: String?
-        public let lastServiceDate: String?
-        public let lastTripDate: String?
+        public let firstServiceDate: ServiceDate?
+        public let lastServiceDate: ServiceDate?
+        public let lastTripDate: ServiceDate?
     }
 
     /// One bundle on offer.
@@ -72,8 +73,9 @@ public struct Catalogue: Sendable, Equatable {
                 id: bundle.id, label: bundle.label, contentHash: bundle.contentSHA256, url: try Self.resolve(bundle.file, base),
                 bytes: bundle.bytes, fileSHA256: bundle.fileSHA256,
                 coverage: Coverage(
-                    firstServiceDate: bundle.coverage.firstServiceDate, lastServiceDate: bundle.coverage.lastServiceDate,
-                    lastTripDate: bundle.coverage.lastTripDate), cityIDs: bundle.cityIDs)
+                    firstServiceDate: try Self.date(bundle.coverage.firstServiceDate, bundle.id),
+                    lastServiceDate: try Self.date(bundle.coverage.lastServiceDate, bundle.id),
+                    lastTripDate: try Self.date(bundle.coverage.lastTripDate, bundle.id)), cityIDs: bundle.cityIDs)
         }
         patches = try document.patches.map { patch in
             try Self.checkHash(patch.fileSHA256, "file_sha256 of patch \(patch.file)")
@@ -114,5 +116,12 @@ public struct Catalogue: Sendable, Equatable {
         case .dataCorrupted(let context): return "not JSON or damaged at \(path(context)): \(context.debugDescription)"
         @unknown default: return "not a manifest"
         }
+    }
+
+    /// A coverage date of the manifest (`YYYY-MM-DD`), nil when absent.
+    private static func date(_ text: String?, _ id: String) throws -> ServiceDate? {
+        guard let text else { return nil }
+        guard let date = ServiceDate(text) else { throw StoreError.badManifest("coverage date \"\(text)\" of \(id) is not YYYY-MM-DD") }
+        return date
     }
 }
