@@ -48,7 +48,7 @@ package struct JSONParser {
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
-        default: return .number(try number())
+        default: return try number()
         }
     }
 
@@ -205,13 +205,16 @@ package struct JSONParser {
         return value
     }
 
-    private mutating func number() throws -> Double {
+    private mutating func number() throws -> JSONValue {
         let start = at
         if at < bytes.count && bytes[at] == UInt8(ascii: "-") { at += 1 }
         let digitsStart = at
         while at < bytes.count, (0x30...0x39).contains(bytes[at]) { at += 1 }
         guard at > digitsStart else { throw failure("unexpected character") }
         if bytes[digitsStart] == 0x30 && at - digitsStart > 1 { throw failure("leading zero in a number") }
+        let integral =
+            at == bytes.count || (bytes[at] != UInt8(ascii: ".") && bytes[at] != UInt8(ascii: "e") && bytes[at] != UInt8(ascii: "E"))
+        if integral, let exact = Int(String(decoding: bytes[start..<at], as: UTF8.self)) { return .integer(exact) }
         if at < bytes.count && bytes[at] == UInt8(ascii: ".") {
             at += 1
             let fraction = at
@@ -228,6 +231,6 @@ package struct JSONParser {
         guard let value = Double(String(decoding: bytes[start..<at], as: UTF8.self)), value.isFinite else {
             throw failure("number out of range")
         }
-        return value
+        return .number(value)
     }
 }

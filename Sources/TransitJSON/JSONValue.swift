@@ -3,9 +3,21 @@ package enum JSONValue {
     case null
     case bool(Bool)
     case number(Double)
+    /// A number written without fraction or exponent that fits 64 bits, kept exact (a batch
+    /// query's id of 9007199254740993 comes back as written).
+    case integer(Int)
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
+
+    /// The value of a number of either kind, nil for anything else.
+    package var doubleValue: Double? {
+        switch self {
+        case .number(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
 
     package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
@@ -17,7 +29,7 @@ package enum JSONValue {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .number: return "a number"
+        case .number, .integer: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"

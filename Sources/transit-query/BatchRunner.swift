@@ -51,6 +51,7 @@ struct BatchRunner {
         w.key("id")
         switch id {
         case .number(let value): w.value(value)
+        case .integer(let value): w.value(value)
         case .string(let text): w.value(text)
         case .bool(let flag): w.value(flag)
         default: w.null()

@@ -79,6 +79,7 @@ private struct JSONFields {
         switch object[key] {
         case nil, .null?: return nil
         case .number(let value)?: return value
+        case .integer(let value)?: return Double(value)
         case let other?: throw Query.Invalid(description: "\"\(key)\" must be a number, not \(other.typeName)")
         }
     }
@@ -106,8 +107,7 @@ private struct JSONFields {
     /// `[lat, lon]`, or nil when the key is absent.
     func coordinate(_ key: String) throws -> (lat: Double, lon: Double)? {
         guard let value = object[key] else { return nil }
-        guard case .array(let items) = value, items.count == 2, case .number(let lat) = items[0], case .number(let lon) = items[1]
-        else {
+        guard case .array(let items) = value, items.count == 2, let lat = items[0].doubleValue, let lon = items[1].doubleValue else {
             throw Query.Invalid(description: "\"\(key)\" must be [lat, lon]")
         }
         return (lat, lon)

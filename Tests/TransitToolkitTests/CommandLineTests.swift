@@ -565,3 +565,20 @@ extension CommandLineTests {
         XCTAssertEqual(Set(library.map(\.id)).count, library.count, "ids are unique on a board")
     }
 }
+
+extension CommandLineTests {
+    /// A batch id is echoed as written, also past 2^53 where a double would round it.
+    func testBatchIdsComeBackExactly() throws {
+        let input = """
+            {"id":9007199254740993,"op":"info"}
+            {"id":-42,"op":"info"}
+            {"id":1.5,"op":"info"}
+            {"id":"x","op":"stops","near":[47,8.5],"radius":100}
+
+            """
+        let result = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath], input: input)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let ids = result.stdout.split(separator: "\n").map { $0.prefix { $0 != "," } }
+        XCTAssertEqual(ids, ["{\"id\":9007199254740993", "{\"id\":-42", "{\"id\":1.5", "{\"id\":\"x\""])
+    }
+}

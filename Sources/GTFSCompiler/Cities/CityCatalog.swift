@@ -19,7 +19,7 @@ enum CityCatalog {
                 .badCatalogue, feed: "cities", file: file, line: failure.line, column: failure.column,
                 message: "not valid JSON: \(failure.message)")
         }
-        guard case .number(let version)? = root["version"], version == 1 else {
+        guard root["version"]?.doubleValue == 1 else {
             throw FatalDiagnostic(
                 .badCatalogue, feed: "cities", file: file, field: "version", message: "the catalogue must have \"version\": 1")
         }
@@ -88,6 +88,7 @@ private struct Checker {
         switch value {
         case .string(let s): return s
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .integer(let n): return String(n)
         case .bool(let b): return String(b)
         default: return value.typeName
         }
@@ -106,7 +107,7 @@ private struct Checker {
     func number(_ v: JSONValue?, _ path: String, in range: ClosedRange<Double>) -> Double? {
         guard let v else { return nil }
         if case .null = v { return nil }
-        guard case .number(let n) = v else {
+        guard let n = v.doubleValue else {
             warn(path, describe(v), "expected a number, found \(v.typeName); ignored")
             return nil
         }
