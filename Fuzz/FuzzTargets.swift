@@ -90,6 +90,10 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     _ = try? TripBlock.decode(firstTid: 1, bytes)
     _ = try? IDGroup.decode(bytes)
     _ = try? DateSetBlob.decode(bytes)
+    _ = try? IDListBlob.decode(bytes)
+    _ = try? ShapeEdgesBlob.decode(bytes)
+    _ = try? ShapeBlob.decode(bytes)
+    _ = try? ShapeBlob.decodeRow(bytes)
     // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the parser.
     _ = try? ServiceBlock.decode(bytes)
     if let deflated = try? ServiceBlock.deflate(bytes) { _ = try? ServiceBlock.decode(deflated) }
