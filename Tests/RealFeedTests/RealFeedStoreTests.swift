@@ -43,7 +43,13 @@ final class RealFeedStoreTests: XCTestCase {
         let download = try await store.download("strasbourg", explicit: true).finished()
         XCTAssertEqual(download, .done)
         let requests = try await site.server.log().filter { $0.path == "/strasbourg-1.db" }
-        XCTAssertEqual(requests.map(\.range), [nil, "bytes=300000-"])
+        // The second request resumes where the file stopped: at the 300,000 bytes sent, or
+        // earlier when the connection's close discarded the last of them unread (a race of
+        // the drop, seen once at 262,144), never from the start.
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertNil(requests.first?.range)
+        let resumedAt = requests.last?.range.flatMap { Int($0.dropFirst("bytes=".count).dropLast()) } ?? 0
+        XCTAssertTrue((1...300_000).contains(resumedAt), "\(requests.map(\.range))")
         try await store.refreshCatalogue(from: site.server.url("v2.json"))  // queues the update (automatic updates)
         for job in try await store.resumePendingJobs() { await job.finished() }
         let paths = try await site.server.log().map(\.path)
