@@ -81,7 +81,8 @@ extension Answer {
         for s in details.stopTimes {
             table.add([
                 String(s.stopSequence), s.stopID, s.stopName, ClockText.seconds(s.arrivalLocal),
-                ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : ""), String(s.pickupType), String(s.dropOffType),
+                ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : ""), String(s.pickupType.rawValue),
+                String(s.dropOffType.rawValue),
             ])
         }
         var lines = [

@@ -42,7 +42,7 @@ enum Answer {
         switch self {
         case .departures(let list), .arrivals(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         case .stops(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
-        case .trip(let trip): JSONOutput.write(trip, to: &w)
+        case .trip(let trip): w.raw(JSONOutput.encoded(trip))
         case .shape(let shape): JSONOutput.write(shape, to: &w)
         case .shapes(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
         // The Codable encoding of the library's types: their keys are the CLI's.

@@ -81,45 +81,6 @@ enum JSONOutput {
         w.endObject()
     }
 
-    static func write(_ t: TripDetails, to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("feed", t.feedID)
-        w.field("trip_id", t.tripID)
-        w.field("route_id", t.routeID)
-        w.field("service_date", t.serviceDate.description)
-        w.field("headsign", t.headsign)
-        w.field("runs_on_date", t.runsOnDate)
-        w.key("stop_times")
-        w.beginArray()
-        for s in t.stopTimes {
-            w.beginObject()
-            w.field("stop_id", s.stopID)
-            w.field("stop_name", s.stopName)
-            w.field("stop_sequence", s.stopSequence)
-            w.field("arrival_secs", s.arrivalSecs)
-            w.field("departure_secs", s.departureSecs)
-            w.field("arrival_time", s.arrivalTime)
-            w.field("departure_time", s.departureTime)
-            w.field("pickup_type", s.pickupType)
-            w.field("drop_off_type", s.dropOffType)
-            w.field("interpolated", s.interpolated)
-            w.endObject()
-        }
-        w.endArray()
-        w.key("frequencies")
-        w.beginArray()
-        for f in t.frequencies {
-            w.beginObject()
-            w.field("start_secs", f.startSecs)
-            w.field("end_secs", f.endSecs)
-            w.field("headway_secs", f.headwaySecs)
-            w.field("exact_times", f.exactTimes)
-            w.endObject()
-        }
-        w.endArray()
-        w.endObject()
-    }
-
     static func write(_ i: BundleInfo, to w: inout JSONWriter) {
         w.beginObject()
         w.field("bundle_id", i.bundleID)

@@ -582,3 +582,17 @@ extension CommandLineTests {
         XCTAssertEqual(ids, ["{\"id\":9007199254740993", "{\"id\":-42", "{\"id\":1.5", "{\"id\":\"x\""])
     }
 }
+
+extension CommandLineTests {
+    /// `trip --json` is `TripDetails`' `Codable` encoding: decoded, it is the library's answer.
+    func testTripJSONIsTheCodableEncoding() throws {
+        let bundle = TestSupport.sampleBundlePath
+        for trip in ["T4_WK_0800", "S2_FREQ"] {
+            let result = try run("transit-query", ["trip", "--bundle", bundle, "--trip", trip, "--date", "2026-03-30", "--json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let decoded = try JSONDecoder().decode(TripDetails.self, from: Data(result.stdout.utf8))
+            XCTAssertEqual(decoded, try TransitBundle(path: bundle).trip(id: trip, date: ServiceDate("2026-03-30")!))
+            XCTAssertFalse(decoded.stopTimes.isEmpty)
+        }
+    }
+}

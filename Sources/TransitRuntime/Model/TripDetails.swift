@@ -1,6 +1,12 @@
-/// A trip's stops in order, with times on one service date.
-public struct TripDetails: Sendable, Equatable {
-    public struct StopTime: Sendable, Equatable {
+/// A trip's stops in order, with times on one service date. `Codable` as `transit-query
+/// trip --json` writes it, `Identifiable` by feed, trip and service date.
+///
+/// ```swift
+/// let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-28")!)
+/// trip.stopTimes.map(\.departureTime)
+/// ```
+public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
+    public struct StopTime: Sendable, Hashable, Codable {
         public var stopID: String
         public var stopName: String
         public var stopSequence: Int
@@ -12,18 +18,62 @@ public struct TripDetails: Sendable, Equatable {
         /// The same as ISO 8601 local times with offset.
         public var arrivalTime: String { arrivalLocal.description }
         public var departureTime: String { departureLocal.description }
-        public var pickupType: Int
-        public var dropOffType: Int
+        public var pickupType: PickupDropOffType
+        public var dropOffType: PickupDropOffType
         /// True when the feed left the time empty and it was interpolated.
         public var interpolated: Bool
+
+        public init(
+            stopID: String, stopName: String, stopSequence: Int, arrivalSecs: Int, departureSecs: Int, arrivalLocal: LocalDateTime,
+            departureLocal: LocalDateTime, pickupType: PickupDropOffType = .regular, dropOffType: PickupDropOffType = .regular,
+            interpolated: Bool = false
+        ) {
+            self.stopID = stopID
+            self.stopName = stopName
+            self.stopSequence = stopSequence
+            self.arrivalSecs = arrivalSecs
+            self.departureSecs = departureSecs
+            self.arrivalLocal = arrivalLocal
+            self.departureLocal = departureLocal
+            self.pickupType = pickupType
+            self.dropOffType = dropOffType
+            self.interpolated = interpolated
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case stopID = "stop_id"
+            case stopName = "stop_name"
+            case stopSequence = "stop_sequence"
+            case arrivalSecs = "arrival_secs"
+            case departureSecs = "departure_secs"
+            case arrivalLocal = "arrival_time"
+            case departureLocal = "departure_time"
+            case pickupType = "pickup_type"
+            case dropOffType = "drop_off_type"
+            case interpolated
+        }
     }
 
     /// One frequencies.txt window of a frequency-based trip.
-    public struct FrequencyWindow: Sendable, Equatable {
+    public struct FrequencyWindow: Sendable, Hashable, Codable {
         public var startSecs: Int
         public var endSecs: Int
         public var headwaySecs: Int
         public var exactTimes: Bool
+
+        public init(startSecs: Int, endSecs: Int, headwaySecs: Int, exactTimes: Bool) {
+            self.startSecs = startSecs
+            self.endSecs = endSecs
+            self.headwaySecs = headwaySecs
+            self.exactTimes = exactTimes
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case startSecs = "start_secs"
+            case endSecs = "end_secs"
+            case headwaySecs = "headway_secs"
+            case exactTimes = "exact_times"
+        }
     }
 
     public var feedID: String
@@ -38,4 +88,33 @@ public struct TripDetails: Sendable, Equatable {
     public var stopTimes: [StopTime]
     /// Empty unless the trip is listed in frequencies.txt.
     public var frequencies: [FrequencyWindow]
+
+    /// The feed, the trip_id and the service date.
+    public var id: String { "\(feedID)/\(tripID)/\(serviceDate)" }
+
+    public init(
+        feedID: String, tripID: String, routeID: String, serviceDate: ServiceDate, headsign: String, runsOnDate: Bool,
+        stopTimes: [StopTime], frequencies: [FrequencyWindow] = []
+    ) {
+        self.feedID = feedID
+        self.tripID = tripID
+        self.routeID = routeID
+        self.serviceDate = serviceDate
+        self.headsign = headsign
+        self.runsOnDate = runsOnDate
+        self.stopTimes = stopTimes
+        self.frequencies = frequencies
+    }
+
+    /// The keys of `transit-query`'s JSON.
+    private enum CodingKeys: String, CodingKey {
+        case feedID = "feed"
+        case tripID = "trip_id"
+        case routeID = "route_id"
+        case serviceDate = "service_date"
+        case headsign
+        case runsOnDate = "runs_on_date"
+        case stopTimes = "stop_times"
+        case frequencies
+    }
 }

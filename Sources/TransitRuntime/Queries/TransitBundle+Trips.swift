@@ -41,8 +41,9 @@ extension TransitBundle {
                 return .init(
                     stopID: stop.stopID, stopName: stop.name, stopSequence: row.stopSequence, arrivalSecs: arrival,
                     departureSecs: departure, arrivalLocal: source.clock.local(dayStart + arrival),
-                    departureLocal: source.clock.local(dayStart + departure), pickupType: row.pickupType,
-                    dropOffType: row.dropOffType, interpolated: row.interpolated)
+                    departureLocal: source.clock.local(dayStart + departure),
+                    pickupType: PickupDropOffType(rawValue: row.pickupType), dropOffType: PickupDropOffType(rawValue: row.dropOffType),
+                    interpolated: row.interpolated)
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)
