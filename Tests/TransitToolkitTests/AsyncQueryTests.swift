@@ -33,6 +33,20 @@ final class AsyncQueryTests: XCTestCase {
         }
     }
 
+    /// The `Coordinate` forms answer as the latitude/longitude ones.
+    func testCoordinateFormsAnswerAsLatitudeAndLongitude() async throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let point = Coordinate(latitude: 47.3667, longitude: 8.5450)
+        let near = try { try bundle.stopsNear(point, within: 800) }()
+        XCTAssertFalse(near.isEmpty)
+        XCTAssertEqual(near, try { try bundle.stopsNear(lat: 47.3667, lon: 8.5450, radius: 800) }())
+        let nearAsync = try await bundle.stopsNear(point, within: 800)
+        XCTAssertEqual(nearAsync, near)
+        let cities = try { try bundle.nearestCities(to: point, limit: 2) }()
+        XCTAssertEqual(cities, try { try bundle.nearestCities(lat: 47.3667, lon: 8.5450, limit: 2) }())
+        XCTAssertEqual(cities.first?.id, "zurich")
+    }
+
     func testPurgeKeepsTheAnswers() throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         let at = try QueryTime.parse("2026-03-30T08:00")

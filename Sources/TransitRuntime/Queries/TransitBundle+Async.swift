@@ -43,6 +43,14 @@ extension TransitBundle {
         try await offCaller { try self.stopsNear(lat: lat, lon: lon, radius: radius, limit: limit) }
     }
 
+    public func stopsNear(_ point: Coordinate, within radius: Double = 500, limit: Int = 20) async throws -> [Stop] {
+        try await offCaller { try self.stopsNear(point, within: radius, limit: limit) }
+    }
+
+    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) async throws -> [City] {
+        try await offCaller { try self.nearestCities(to: point, filter: filter, limit: limit) }
+    }
+
     public func nearestStops(to point: Coordinate, count: Int = 10, maxDistance: Double = 50_000) async throws -> [Stop] {
         try await offCaller { try self.nearestStops(to: point, count: count, maxDistance: maxDistance) }
     }

@@ -118,3 +118,24 @@ extension TransitBundle {
         }
     }
 }
+
+extension TransitBundle {
+    /// Stops within `radius` metres of a point, nearest first, with their distance: the
+    /// `Coordinate` form of `stopsNear(lat:lon:radius:limit:)`.
+    ///
+    /// ```swift
+    /// let near = try bundle.stopsNear(Coordinate(latitude: 48.5839, longitude: 7.7455), within: 300)
+    /// ```
+    public func stopsNear(_ point: Coordinate, within radius: Double = 500, limit: Int = 20) throws -> [Stop] {
+        try stopsNear(lat: point.latitude, lon: point.longitude, radius: radius, limit: limit)
+    }
+
+    /// The `limit` cities nearest a point: the `Coordinate` form of `nearestCities(lat:lon:filter:limit:)`.
+    ///
+    /// ```swift
+    /// let paris = try bundle.nearestCities(to: Coordinate(latitude: 48.8566, longitude: 2.3522), limit: 1)
+    /// ```
+    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
+        try nearestCities(lat: point.latitude, lon: point.longitude, filter: filter, limit: limit)
+    }
+}
