@@ -66,12 +66,12 @@ update_report cts-x10 "$WORK/cts-x10.zip"
 echo "== bundle size of every real feed (the fixed cost shows on the smallest)"
 for feed in "$SHARED"/feeds/*.zip; do
   name=$(basename "$feed" .zip)
-  $BIN/gtfs-compile "$feed" -o "$WORK/size.db" --quiet 2>/dev/null || { echo "$name: not compiled"; continue; }
-  st=$($BIN/transit-query info --bundle "$WORK/size.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
-  bytes=$(stat -c %s "$WORK/size.db")
+  $BIN/gtfs-compile "$feed" -o "$WORK/feed-$name.db" --quiet 2>/dev/null || { echo "$name: not compiled"; continue; }
+  st=$($BIN/transit-query info --bundle "$WORK/feed-$name.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
+  bytes=$(stat -c %s "$WORK/feed-$name.db")
   printf '%-20s stop_times %7d  bundle %8d bytes = %7.2f B/stop_time  gzip %7.2f B/stop_time | %s\n' "$name" "$st" "$bytes" \
-    "$(echo "$bytes / $st" | bc -l)" "$(echo "$(gzip -c "$WORK/size.db" | wc -c) / $st" | bc -l)" \
-    "$(python3 bench/bundle_bytes.py "$WORK/size.db" "$feed")"
+    "$(echo "$bytes / $st" | bc -l)" "$(echo "$(gzip -c "$WORK/feed-$name.db" | wc -c) / $st" | bc -l)" \
+    "$(python3 bench/bundle_bytes.py "$WORK/feed-$name.db" "$feed")"
 done
 
 # A generated feed (bench/NAME_feed.py ... with its arguments), compiled, with where its bytes go.
@@ -94,11 +94,10 @@ read -r t m < <(seconds $BIN/gtfs-compile --cities "$SHARED/cities/world-cities-
 printf 'compile %.2f s, peak %d MB, bundle %.1f MB\n' "$t" $((m / 1024)) "$(echo "$(stat -c %s "$WORK/cities.db") / 1048576" | bc -l)"
 $BIN/transit-bench cities "$WORK/cities.db" 10000
 
-echo "== lines (shapes) of the feeds with the most shape points"
+echo "== lines (shapes) of the feeds with the most shape points (their bytes: the bundle sizes above)"
 for name in bart kaunas wmata; do
-  $BIN/gtfs-compile "$SHARED/feeds/$name.zip" -o "$WORK/$name.db" --quiet 2>/dev/null
-  echo "-- $name: $(python3 bench/bundle_bytes.py "$WORK/$name.db" "$SHARED/feeds/$name.zip" | sed 's/.*| //')"
-  $BIN/transit-bench shapes "$WORK/$name.db" 2000
+  echo "-- $name"
+  $BIN/transit-bench shapes "$WORK/feed-$name.db" 2000
 done
 
 for name in cts-strasbourg cts-x10; do

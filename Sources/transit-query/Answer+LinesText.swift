@@ -11,15 +11,26 @@ extension Answer {
 
     static func transfers(_ list: [Transfer]) -> String {
         guard !list.isEmpty else { return "no transfers from this stop in transfers.txt" }
-        let kinds = [0: "recommended", 1: "timed", 2: "minimum time", 3: "not possible", 5: "in-seat not allowed"]
         var table = TextTable(["feed", "from", "to", "type", "min time"])
         for t in list {
             table.add([
-                t.feedID, t.fromStopID, t.toStopID, kinds[t.type.rawValue] ?? String(t.type.rawValue),
+                t.feedID, t.fromStopID, t.toStopID, transferTypeName(t.type),
                 t.minTransferTime.map { "\($0) s" } ?? "",
             ])
         }
         return table.render()
+    }
+
+    static func transferTypeName(_ type: TransferType) -> String {
+        switch type {
+        case .recommended: return "recommended"
+        case .timed: return "timed"
+        case .minimumTime: return "minimum time"
+        case .notPossible: return "not possible"
+        case .inSeat: return "in-seat"
+        case .inSeatNotAllowed: return "in-seat not allowed"
+        case .other(let code): return String(code)
+        }
     }
 
     static func routes(_ list: [Route]) -> String {
@@ -28,7 +39,7 @@ extension Answer {
         for r in list {
             table.add([
                 r.feedID, r.routeID, r.shortName ?? "", DisplayWidth.truncate(r.longName ?? "", to: 40),
-                routeTypeName(r.routeType.rawValue),
+                routeTypeName(r.routeType),
                 r.agencyID ?? "", r.color?.hex ?? "",
             ])
         }
@@ -38,7 +49,7 @@ extension Answer {
     static func route(_ details: RouteDetails) -> String {
         let r = details.route
         let name = [r.shortName, r.longName].compactMap { $0 }.joined(separator: " ")
-        var parts = ["route \(r.routeID) (\(r.feedID)): \(name.isEmpty ? r.routeID : name), \(routeTypeName(r.routeType.rawValue))"]
+        var parts = ["route \(r.routeID) (\(r.feedID)): \(name.isEmpty ? r.routeID : name), \(routeTypeName(r.routeType))"]
         for d in details.directions {
             let direction = d.directionID.map { "direction \($0)" } ?? "no direction_id"
             parts.append("\n\(direction) to \(d.headsign ?? "?"), \(d.tripCount) trips, \(d.stops.count) stops")
@@ -49,17 +60,26 @@ extension Answer {
         return parts.joined(separator: "\n")
     }
 
-    /// route_type's name: the basic types by name, an extended code (100-1700) by its group.
-    static func routeTypeName(_ type: Int) -> String {
-        let basic = [
-            0: "tram", 1: "metro", 2: "rail", 3: "bus", 4: "ferry", 5: "cable tram", 6: "aerial lift", 7: "funicular",
-            11: "trolleybus", 12: "monorail",
-        ]
-        if let name = basic[type] { return name }
-        let groups = [
-            1: "rail", 2: "coach", 4: "urban rail", 7: "bus", 8: "trolleybus", 9: "tram", 10: "water", 11: "air", 12: "ferry",
-            13: "aerial lift", 14: "funicular", 15: "taxi", 17: "other",
-        ]
-        return type >= 100 ? groups[type / 100].map { "\($0) (\(type))" } ?? String(type) : String(type)
+    /// route_type's name: the basic types by name, an extended code (100-1799) by its group.
+    static func routeTypeName(_ type: RouteType) -> String {
+        switch type {
+        case .tram: return "tram"
+        case .subway: return "metro"
+        case .rail: return "rail"
+        case .bus: return "bus"
+        case .ferry: return "ferry"
+        case .cableTram: return "cable tram"
+        case .aerialLift: return "aerial lift"
+        case .funicular: return "funicular"
+        case .trolleybus: return "trolleybus"
+        case .monorail: return "monorail"
+        case .extended(let code):
+            let groups = [
+                1: "rail", 2: "coach", 4: "urban rail", 7: "bus", 8: "trolleybus", 9: "tram", 10: "water", 11: "air", 12: "ferry",
+                13: "aerial lift", 14: "funicular", 15: "taxi", 17: "other",
+            ]
+            return groups[code / 100].map { "\($0) (\(code))" } ?? String(code)
+        case .other(let code): return String(code)
+        }
     }
 }

@@ -49,7 +49,7 @@ extension Answer {
         var table = TextTable(["feed", "stop_id", "name", "type", "parent", "platform", "distance"])
         for s in list {
             table.add([
-                s.feedID, s.stopID, s.name, locationTypeName(s.locationType.rawValue), s.parentStation ?? "", s.platformCode ?? "",
+                s.feedID, s.stopID, s.name, locationTypeName(s.locationType), s.parentStation ?? "", s.platformCode ?? "",
                 s.distanceMetres.map { "\(Int($0.rounded())) m" } ?? "",
             ])
         }
@@ -57,9 +57,15 @@ extension Answer {
     }
 
     /// A location_type's name; the number itself for a value GTFS does not define.
-    static func locationTypeName(_ type: Int) -> String {
-        let names = ["stop", "station", "entrance", "node", "boarding"]
-        return names.indices.contains(type) ? names[type] : String(type)
+    static func locationTypeName(_ type: LocationType) -> String {
+        switch type {
+        case .stop: return "stop"
+        case .station: return "station"
+        case .entrance: return "entrance"
+        case .genericNode: return "node"
+        case .boardingArea: return "boarding"
+        case .other(let code): return String(code)
+        }
     }
 
     /// Each line's name, points and length, then its points one a line.

@@ -159,7 +159,8 @@ enum BundleTables {
         }
         try insertTripBlocks(m, db)
         let names = try db.prepareInsert(into: "trip_names", columns: ["tid", "short_name"])
-        for t in m.trips.sorted(by: { $0.tid < $1.tid }) { if let name = t.shortName { try names.run(t.tid, name) } }
+        // Only trips with a train number are sorted (most feeds have none).
+        for t in m.trips.filter({ $0.shortName != nil }).sorted(by: { $0.tid < $1.tid }) { try names.run(t.tid, t.shortName) }
     }
 
     /// Trip text ids by tid in `trip_blocks`, and each feed's trips in text order in `trip_ids`.

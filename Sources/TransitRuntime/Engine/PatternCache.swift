@@ -31,14 +31,17 @@ final class PatternCache: Sendable {
             return low
         }
 
+        /// Every trip, regular ones first.
+        var allTrips: FlattenSequence<[[PatternTripRecord]]> { [regular, templates].joined() }
+
         /// The trip `tid`, if it belongs to this pattern.
         func trip(_ tid: Int) -> PatternTripRecord? {
             regular.first { $0.tid == tid } ?? templates.first { $0.tid == tid }
         }
     }
 
-    /// A pattern's stop where trips may be boarded.
-    struct DepartingStop: Sendable {
+    /// A place of a stop in a pattern (where trips board, or alight, on a board).
+    struct Place: Sendable {
         let pattern: Pattern
         let idx: Int
 
@@ -46,8 +49,8 @@ final class PatternCache: Sendable {
     }
 
     private let patterns = LockedCache<Int, Pattern>()
-    private let departing = LockedCache<Int, [DepartingStop]>()
-    private let arriving = LockedCache<Int, [DepartingStop]>()
+    private let departing = LockedCache<Int, [Place]>()
+    private let arriving = LockedCache<Int, [Place]>()
     private let tripBlocks = LockedCache<Int, TripBlock>()
 
     /// Forgets every decoded pattern, stop list and trip block.
@@ -67,28 +70,29 @@ final class PatternCache: Sendable {
         }
     }
 
-    /// The pattern stops at `sid` that are departures, in pattern order.
-    func departingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
-        try departing.value(sid) {
-            let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
-            q.bind([sid])
-            return try q.step() ? departingStops(sid: sid, entries: q.blob(0), db: db) : []
-        }
+    /// Every place of `sid` in a pattern, as `stop_patterns` lists them.
+    func places(at sid: Int, db: SQLiteDatabase) throws -> [Place] {
+        let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
+        q.bind([sid])
+        return try q.step() ? places(sid: sid, entries: q.blob(0), db: db) : []
     }
 
-    /// The pattern stops at `sid` that are arrivals, in pattern order.
-    func arrivingStops(at sid: Int, db: SQLiteDatabase) throws -> [DepartingStop] {
-        try arriving.value(sid) {
-            let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
-            q.bind([sid])
-            guard try q.step() else { return [] }
-            let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(q.blob(0)) }
-            return try occurrences.compactMap { o in
-                let p = try pattern(o.pid, db: db)
-                guard o.idx < p.stops.count else { throw TransitError.corruptBundle(reason: "stop \(sid) is damaged in the bundle") }
-                return p.isArrival(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
-            }
-        }
+    /// The places of `sid` that are departures, in pattern order.
+    func departingStops(at sid: Int, db: SQLiteDatabase) throws -> [Place] {
+        try departing.value(sid) { try places(at: sid, db: db).filter { $0.pattern.isDeparture($0.idx) } }
+    }
+
+    /// The places of `sid` that are arrivals, in pattern order.
+    func arrivingStops(at sid: Int, db: SQLiteDatabase) throws -> [Place] {
+        try arriving.value(sid) { try places(at: sid, db: db).filter { $0.pattern.isArrival($0.idx) } }
+    }
+
+    /// The patterns that route `rid`'s trips follow (`route_patterns`), by pid.
+    func patterns(ofRoute rid: Int, db: SQLiteDatabase) throws -> [Pattern] {
+        let q = try db.cached("SELECT pids FROM route_patterns WHERE rid = ?1")
+        q.bind([rid])
+        guard try q.step() else { return [] }
+        return try Self.damagedAsError("route \(rid)") { try IDListBlob.decode(q.blob(0)) }.map { try pattern($0, db: db) }
     }
 
     /// Decodes every pattern and every stop's departures now, in two scans.
@@ -96,16 +100,19 @@ final class PatternCache: Sendable {
         let all = try db.prepare("SELECT pid, stops, trips FROM patterns")
         while try all.step() { patterns.insert(all.int(0), try Self.decode(pid: all.int(0), stops: all.blob(1), trips: all.blob(2))) }
         let stops = try db.prepare("SELECT sid, entries FROM stop_patterns")
-        while try stops.step() { departing.insert(stops.int(0), try departingStops(sid: stops.int(0), entries: stops.blob(1), db: db)) }
+        while try stops.step() {
+            let sid = stops.int(0)
+            departing.insert(sid, try places(sid: sid, entries: stops.blob(1), db: db).filter { $0.pattern.isDeparture($0.idx) })
+        }
     }
 
-    /// The departures among a `stop_patterns.entries` value's places.
-    private func departingStops(sid: Int, entries: [UInt8], db: SQLiteDatabase) throws -> [DepartingStop] {
+    /// The places a `stop_patterns.entries` value lists.
+    private func places(sid: Int, entries: [UInt8], db: SQLiteDatabase) throws -> [Place] {
         let occurrences = try Self.damagedAsError("stop \(sid)") { try StopPatternsBlob.decode(entries) }
-        return try occurrences.compactMap { o in
+        return try occurrences.map { o in
             let p = try pattern(o.pid, db: db)
             guard o.idx < p.stops.count else { throw TransitError.corruptBundle(reason: "stop \(sid) is damaged in the bundle") }
-            return p.isDeparture(o.idx) ? DepartingStop(pattern: p, idx: o.idx) : nil
+            return Place(pattern: p, idx: o.idx)
         }
     }
 
@@ -148,7 +155,8 @@ final class PatternCache: Sendable {
         }
     }
 
-    private static func damagedAsError<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, a damaged packed column becoming `corruptBundle` naming `what`.
+    static func damagedAsError<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch is PackedReader.Damaged {
             throw TransitError.corruptBundle(reason: "\(what) is damaged in the bundle")
         }

@@ -29,10 +29,10 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var serviceDate: ServiceDate
     /// GTFS seconds from noon minus 12 h of the service day; may pass 86400.
     public var departureSecs: Int
-    /// The departure instant.
-    public var departure: Date
     /// The departure on the feed's wall clock (date, time of day, UTC offset).
     public var departureLocal: LocalDateTime
+    /// The departure instant.
+    public var departure: Date { departureLocal.instant }
     /// The departure as ISO 8601 local time with its UTC offset (`2026-03-29T08:00:00+02:00`).
     public var departureTime: String { departureLocal.description }
     public var pickupType: PickupDropOffType
@@ -43,8 +43,8 @@ public struct Departure: Sendable, Hashable, Identifiable {
     /// The stop_time's stop_sequence.
     public var stopSequence: Int
     /// When the trip reaches the stop (equal to `departure` unless it waits there).
-    public var arrival: Date
     public var arrivalLocal: LocalDateTime
+    public var arrival: Date { arrivalLocal.instant }
     public var dropOffType: PickupDropOffType
     /// False when the feed left the stop's times empty and they were interpolated.
     public var timepoint: Bool
@@ -57,8 +57,8 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var bikesAllowed: Accessibility
     /// For an instance of a frequency-based trip, when it leaves its first stop (its
     /// identity with `tripID` and `serviceDate`); nil for other trips.
-    public var tripStart: Date?
     public var tripStartLocal: LocalDateTime?
+    public var tripStart: Date? { tripStartLocal?.instant }
     /// Stops the trip calls at after this one.
     public var stopsRemaining: Int
 }
@@ -74,16 +74,15 @@ extension Departure {
         stopSequence: Int = 1, timepoint: Bool = true, directionID: Int? = nil, tripShortName: String? = nil, agencyID: String? = nil,
         agencyName: String? = nil, tripStartLocal: LocalDateTime? = nil, stopsRemaining: Int = 0
     ) {
-        let arrivalLocal = arrivalLocal ?? departureLocal
         self.init(
             feedID: feedID, stopID: stopID, stopName: stopName, platformCode: platformCode, tripID: tripID, routeID: routeID,
             routeShortName: routeShortName, routeLongName: routeLongName, routeType: routeType, routeColor: routeColor,
             routeTextColor: routeTextColor, headsign: headsign, serviceDate: serviceDate, departureSecs: departureSecs,
-            departure: departureLocal.instant, departureLocal: departureLocal, pickupType: pickupType, frequencyBased: frequencyBased,
-            wheelchairAccessible: wheelchairAccessible, stopSequence: stopSequence, arrival: arrivalLocal.instant,
-            arrivalLocal: arrivalLocal, dropOffType: dropOffType, timepoint: timepoint, directionID: directionID,
+            departureLocal: departureLocal, pickupType: pickupType, frequencyBased: frequencyBased,
+            wheelchairAccessible: wheelchairAccessible, stopSequence: stopSequence, arrivalLocal: arrivalLocal ?? departureLocal,
+            dropOffType: dropOffType, timepoint: timepoint, directionID: directionID,
             tripShortName: tripShortName, agencyID: agencyID, agencyName: agencyName, bikesAllowed: bikesAllowed,
-            tripStart: tripStartLocal?.instant, tripStartLocal: tripStartLocal, stopsRemaining: stopsRemaining)
+            tripStartLocal: tripStartLocal, stopsRemaining: stopsRemaining)
     }
 
     /// Feed, trip, service date, the instance's start (frequency-based trips), stop and stop_sequence.

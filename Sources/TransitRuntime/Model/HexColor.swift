@@ -36,16 +36,7 @@ public struct HexColor: Hashable, Sendable, Codable, CustomStringConvertible {
         (Double(red) / 255, Double(green) / 255, Double(blue) / 255)
     }
 
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let color = HexColor(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not RRGGBB: \(text)"))
-        }
-        self = color
-    }
+    public init(from decoder: Decoder) throws { self = try decoder.decodeText("RRGGBB", HexColor.init) }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(hex)
-    }
+    public func encode(to encoder: Encoder) throws { try encoder.encodeText(hex) }
 }

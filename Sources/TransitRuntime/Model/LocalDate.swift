@@ -24,18 +24,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.civil < b.civil }
 
     /// Encoded as `"YYYY-MM-DD"`.
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not YYYY-MM-DD: \(text)"))
-        }
-        self = date
-    }
+    public init(from decoder: Decoder) throws { self = try decoder.decodeText("YYYY-MM-DD", LocalDate.init) }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public func encode(to encoder: Encoder) throws { try encoder.encodeText(description) }
 }
 
 /// A moment as a feed's wall clock shows it: the local date, the time of day, and the UTC
@@ -85,18 +76,9 @@ public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codabl
     }
 
     /// Encoded as its ISO 8601 text.
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let value = LocalDateTime(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 time: \(text)"))
-        }
-        self = value
-    }
+    public init(from decoder: Decoder) throws { self = try decoder.decodeText("an ISO 8601 time", LocalDateTime.init(iso:)) }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public func encode(to encoder: Encoder) throws { try encoder.encodeText(description) }
 
     public var hour: Int { secondsOfDay / 3600 }
     public var minute: Int { secondsOfDay / 60 % 60 }

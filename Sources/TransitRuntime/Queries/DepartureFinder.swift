@@ -105,7 +105,7 @@ struct DepartureFinder {
     }
 
     /// The pattern stops at `sid` this board lists.
-    private func places(at sid: Int) throws -> [PatternCache.DepartingStop] {
+    private func places(at sid: Int) throws -> [PatternCache.Place] {
         kind == .departures ? try patterns.departingStops(at: sid, db: db) : try patterns.arrivingStops(at: sid, db: db)
     }
 

@@ -55,10 +55,7 @@ extension TransitBundle {
             "SELECT sids FROM stop_ids WHERE fid = ?1 AND first_stop_id <= ?2 ORDER BY first_stop_id DESC LIMIT 1")
         q.bind([feed.fid, stopID])
         guard try q.step() else { return nil }
-        let sids: [Int]
-        do { sids = try IDGroup.decode(q.blob(0)) } catch {
-            throw TransitError.corruptBundle(reason: "stop ids of feed \(feed.feedID) are damaged in the bundle")
-        }
+        let sids = try PatternCache.damagedAsError("stop ids of feed \(feed.feedID)") { try IDGroup.decode(q.blob(0)) }
         return try IDGroup.member(stopID, in: sids) { try entities.stop($0, db: db).stopID }
     }
 }

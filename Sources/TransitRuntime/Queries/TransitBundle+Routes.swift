@@ -66,16 +66,8 @@ extension TransitBundle {
             var sids = [sid]
             if try entities.stop(sid, db: db).locationType == 1 { sids += try entities.children(of: sid, db: db) }
             var rids = Set<Int>()
-            let q = try db.cached("SELECT entries FROM stop_patterns WHERE sid = ?1")
             for sid in sids {
-                q.bind([sid])
-                guard try q.step() else { continue }
-                let places = try damaged("stop \(stop)") { try StopPatternsBlob.decode(q.blob(0)) }
-                for pid in Set(places.map(\.pid)) {
-                    let pattern = try patterns.pattern(pid, db: db)
-                    for trip in pattern.regular { rids.insert(trip.rid) }
-                    for trip in pattern.templates { rids.insert(trip.rid) }
-                }
+                for place in try patterns.places(at: sid, db: db) { rids.formUnion(place.pattern.allTrips.map(\.rid)) }
             }
             return try rids.map { try entities.route($0, db: db) }.sorted(by: Self.routeOrder).map(publicRoute)
         }
@@ -92,16 +84,12 @@ extension TransitBundle {
         try pool.with { db in
             let match = try resolve(.route, id, feed: feed, db: db)
             let row = try entities.route(match.id, db: db)
-            let q = try db.cached("SELECT pids FROM route_patterns WHERE rid = ?1")
-            q.bind([match.id])
-            let pids = try q.step() ? try damaged("route \(id)") { try IDListBlob.decode(q.blob(0)) } : []
             // Per direction: the patterns with their trips of this route, and the headsigns shown.
             var byDirection: [Int: [(pattern: PatternCache.Pattern, trips: Int)]] = [:]
             var headsigns: [Int: [String: Int]] = [:]
-            for pid in pids {
-                let pattern = try patterns.pattern(pid, db: db)
+            for pattern in try patterns.patterns(ofRoute: match.id, db: db) {
                 var counts: [Int: Int] = [:]
-                for trip in pattern.regular + pattern.templates where trip.rid == match.id {
+                for trip in pattern.allTrips where trip.rid == match.id {
                     let direction = trip.directionID ?? -1
                     counts[direction, default: 0] += 1
                     let text =

@@ -29,15 +29,11 @@ extension TransitBundle {
     public func shapes(route: String, feed: String? = nil) throws -> [Shape] {
         try pool.with { db in
             let match = try resolve(.route, route, feed: feed, db: db)
-            let q = try db.cached("SELECT pids FROM route_patterns WHERE rid = ?1")
-            q.bind([match.id])
-            let pids = try q.step() ? try damaged("route \(route)") { try IDListBlob.decode(q.blob(0)) } : []
             var shps = Set<Int>()
             var unshaped: [(tripID: String, pattern: PatternCache.Pattern)] = []
-            for pid in pids {
-                let pattern = try patterns.pattern(pid, db: db)
+            for pattern in try patterns.patterns(ofRoute: match.id, db: db) {
                 var firstUnshaped: Int?
-                for trip in pattern.regular + pattern.templates where trip.rid == match.id {
+                for trip in pattern.allTrips where trip.rid == match.id {
                     if let shp = trip.shp { shps.insert(shp) } else { firstUnshaped = min(firstUnshaped ?? trip.tid, trip.tid) }
                 }
                 if let tid = firstUnshaped { unshaped.append((try patterns.trip(tid, db: db).tripID, pattern)) }
@@ -62,7 +58,7 @@ extension TransitBundle {
         guard try q.step() else { throw TransitError.corruptBundle(reason: "shape \(shp) is missing from the bundle") }
         let feedID = catalog.feed(fid: q.int(0)).feedID
         let shapeID = q.string(1)
-        let steps = try damaged("shape \(shapeID)") { try ShapeEdgesBlob.decode(q.blob(2)) }
+        let steps = try PatternCache.damagedAsError("shape \(shapeID)") { try ShapeEdgesBlob.decode(q.blob(2)) }
         var points: [Coordinate] = []
         for step in steps {
             let edge = try edgePoints(step.eid, db: db)
@@ -82,7 +78,7 @@ extension TransitBundle {
             let q = try db.cached("SELECT points FROM shape_edges WHERE first_eid = ?1")
             q.bind([first])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
-            return try damaged("shape edges from \(first)") { try ShapeBlob.decodeRow(q.blob(0)) }
+            return try PatternCache.damagedAsError("shape edges from \(first)") { try ShapeBlob.decodeRow(q.blob(0)) }
         }
         guard eid - first < row.count else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
         return row[eid - first]
@@ -96,12 +92,5 @@ extension TransitBundle {
             return Coordinate(latitude: lat, longitude: lon)
         }
         return Shape(feedID: feedID, shapeID: nil, tripID: tripID, points: points)
-    }
-
-    /// Runs `body`, a damaged packed column becoming an error that names `what`.
-    func damaged<T>(_ what: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch is PackedReader.Damaged {
-            throw TransitError.corruptBundle(reason: "\(what) is damaged in the bundle")
-        }
     }
 }
