@@ -40,7 +40,7 @@ struct OfflineBoard {
         let bundle = try await store.open(city)
 
         // The board a rider sees at the stop.
-        let board = try await bundle.departures(stop: stop, at: try QueryTime.parse(at), windowMinutes: 60, limit: 5)
+        let board = try await bundle.departures(from: stop, at: try QueryTime.parse(at), within: 60 * 60, limit: 5)
         print("departures from \(stop):")
         for call in board {
             let time = String(format: "%02d:%02d", call.departureLocal.hour, call.departureLocal.minute)

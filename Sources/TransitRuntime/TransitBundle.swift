@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let bundle = try TransitBundle(path: "city.db")
-/// let next = try bundle.departures(stop: "GARE_01", at: .local(LocalDate("2026-03-29")!, secondsOfDay: 8 * 3600))
+/// let next = try bundle.departures(from: "GARE_01", at: .local(LocalDate("2026-03-29")!, secondsOfDay: 8 * 3600))
 /// for d in next { print(d.departureTime, d.routeShortName ?? "", d.headsign) }
 /// ```
 public final class TransitBundle: Sendable {

@@ -6,7 +6,7 @@ import TransitRuntime
 /// ```swift
 /// try await store.setPreferences(StorePreferences(maxBytes: 200_000_000, autoUpdate: true))
 /// ```
-public struct StorePreferences: Sendable, Equatable {
+public struct StorePreferences: Sendable, Hashable, Codable {
     /// The most bytes installed bundles may use; nil: no limit.
     public var maxBytes: Int64?
     /// Queue updates by itself when a fetched manifest has newer versions of installed bundles.
@@ -19,10 +19,17 @@ public struct StorePreferences: Sendable, Equatable {
         self.autoUpdate = autoUpdate
         self.staleDays = staleDays
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case maxBytes = "max_bytes"
+        case autoUpdate = "auto_update"
+        case staleDays = "stale_days"
+    }
 }
 
-/// An installed bundle as the store sees it on a given day.
-public struct InstalledBundle: Sendable, Hashable, Identifiable {
+/// An installed bundle as the store sees it on a given day. `Codable` as `transit-store status
+/// --json` writes it (dates with the encoder's date strategy; the CLI uses ISO 8601).
+public struct InstalledBundle: Sendable, Hashable, Codable, Identifiable {
     public let id: String
     public let path: String
     public let contentHash: String
@@ -59,5 +66,18 @@ public struct InstalledBundle: Sendable, Hashable, Identifiable {
         self.newerContentHash = newerContentHash
         self.isStale = isStale
         self.isExpired = isExpired
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, path
+        case contentHash = "content_sha256"
+        case bytes, explicit
+        case downloadedAt = "downloaded_at"
+        case lastAccessedAt = "last_accessed_at"
+        case firstServiceDate = "first_service_date"
+        case lastServiceDate = "last_service_date"
+        case newerContentHash = "newer_content_sha256"
+        case isStale = "stale"
+        case isExpired = "expired"
     }
 }

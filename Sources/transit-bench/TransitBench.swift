@@ -105,7 +105,7 @@ enum TransitBench {
         var stops: [(String, String)] = []
         for feed in info.feeds {
             for word in ["a", "e", "i", "o", "u", "r", "s", "t", "n", "l", "c", "d", "m", "p", "g", "b"] {
-                stops += try bundle.searchStops(word, limit: 400).filter { $0.feedID == feed.feedID }.map { ($0.stopID, $0.feedID) }
+                stops += try bundle.stops(matching: word, limit: 400).filter { $0.feedID == feed.feedID }.map { ($0.stopID, $0.feedID) }
             }
         }
         stops = Array(Set(stops.map { "\($0.0)\u{1}\($0.1)" })).sorted().map {
@@ -132,7 +132,7 @@ enum TransitBench {
         for q in queries.prefix(21) {
             let start = DispatchTime.now().uptimeNanoseconds
             let fresh = try TransitBundle(path: path)
-            _ = try fresh.departures(stop: q.0, feed: q.1, at: .instant(q.2))
+            _ = try fresh.departures(from: q.0, feed: q.1, at: .instant(q.2))
             openings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         print(
@@ -143,7 +143,7 @@ enum TransitBench {
         // read from the file on first use), then with those rows cached, as in a running app.
         for pass in ["cold", "warm"] {
             try measure("departures (60 min, limit 20) \(pass)", queries.count) { i in
-                try bundle.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20)
+                try bundle.departures(from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 60 * 60, limit: 20)
                     .count
             }
         }
@@ -155,12 +155,12 @@ enum TransitBench {
                 format: "open + preload (for servers, batch)      %8.2f ms",
                 Double(DispatchTime.now().uptimeNanoseconds - preloadStart) / 1e6))
         try measure("departures (60 min, limit 20) preloaded", queries.count) { i in
-            try preloaded.departures(stop: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), windowMinutes: 60, limit: 20).count
+            try preloaded.departures(from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 60 * 60, limit: 20).count
         }
         let words = ["gare", "homme", "place", "rue", "pont", "université", "hauptb", "st", "centre", "parc", "école", "route", "mairie"]
-        try measure("stop search", 5_000) { i in try bundle.searchStops(words[i % words.count], limit: 20).count }
+        try measure("stop search", 5_000) { i in try bundle.stops(matching: words[i % words.count], limit: 20).count }
         try measure("stops near (500 m)", 5_000) { i in
-            try bundle.stopsNear(lat: 48.58 + Double(i % 100) / 2000, lon: 7.70 + Double(i % 37) / 500, radius: 500).count
+            try bundle.stops(near: Coordinate(latitude: 48.58 + Double(i % 100) / 2000, longitude: 7.70 + Double(i % 37) / 500), within: 500).count
         }
     }
 
@@ -175,13 +175,13 @@ enum TransitBench {
         let ids = (0..<count).map { _ in all.randomElement(using: &generator)!.id }
         try measure("city by id", count) { i in try bundle.city(id: ids[i]).alternateNames.count }
         let names = (0..<count).map { _ in all.randomElement(using: &generator)!.name }
-        try measure("city search (full names)", count) { i in try bundle.searchCities(names[i], limit: 10).count }
+        try measure("city search (full names)", count) { i in try bundle.cities(matching: names[i], limit: 10).count }
         let prefixes = names.map { String($0.prefix(4)) }
-        try measure("city search (4-letter prefixes)", count) { i in try bundle.searchCities(prefixes[i], limit: 10).count }
+        try measure("city search (4-letter prefixes)", count) { i in try bundle.cities(matching: prefixes[i], limit: 10).count }
         let points = (0..<count).map { _ in
             (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator))
         }
-        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(lat: points[i].0, lon: points[i].1, limit: 10).count }
+        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(to: Coordinate(latitude: points[i].0, longitude: points[i].1), limit: 10).count }
     }
 
     static func batchInput(_ path: String, _ count: Int) throws {

@@ -50,9 +50,9 @@ enum Answer {
         case .transfers(let list): w.raw(JSONOutput.encoded(list))
         case .routes(let list): w.raw(JSONOutput.encoded(list))
         case .route(let details): w.raw(JSONOutput.encoded(details))
-        case .info(let info): JSONOutput.write(info, to: &w)
-        case .city(let city): JSONOutput.write(city, full: true, to: &w)
-        case .cities(let list): JSONOutput.writeArray(list, { JSONOutput.write($0, full: false, to: &$1) }, to: &w)
+        case .info(let info): w.raw(JSONOutput.encoded(info))
+        case .city(let city): w.raw(JSONOutput.encoded(city))
+        case .cities(let list): w.raw(JSONOutput.encoded(list.map(JSONOutput.roundingDistance)))
         }
     }
 

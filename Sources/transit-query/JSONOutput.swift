@@ -81,44 +81,11 @@ enum JSONOutput {
         w.endObject()
     }
 
-    static func write(_ i: BundleInfo, to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("bundle_id", i.bundleID)
-        w.field("label", i.label)
-        w.field("compiler_version", i.compilerVersion)
-        w.field("schema_version", i.schemaVersion)
-        w.field("content_sha256", i.contentHash)
-        w.key("coverage")
-        writeCoverage(first: i.coverage.firstServiceDate, last: i.coverage.lastServiceDate, lastTrip: i.coverage.lastTripDate, to: &w)
-        w.key("feeds")
-        w.beginArray()
-        for f in i.feeds {
-            w.beginObject()
-            w.field("feed", f.feedID)
-            w.field("timezone", f.timezone)
-            w.field("feed_version", f.version)
-            w.field("first_service_date", f.firstServiceDate?.description)
-            w.field("last_service_date", f.lastServiceDate?.description)
-            w.field("last_trip_date", f.lastTripDate?.description)
-            w.field("sha256", f.sha256)
-            w.endObject()
-        }
-        w.endArray()
-        w.field("stops", i.stops)
-        w.field("routes", i.routes)
-        w.field("trips", i.trips)
-        w.field("patterns", i.patterns)
-        w.field("stop_times", i.stopTimes)
-        w.field("cities", i.cities)
-        w.endObject()
-    }
-
-    private static func writeCoverage(first: ServiceDate?, last: ServiceDate?, lastTrip: ServiceDate?, to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("first_service_date", first?.description)
-        w.field("last_service_date", last?.description)
-        w.field("last_trip_date", lastTrip?.description)
-        w.endObject()
+    /// A city with its distance to a tenth of a metre, as stops print theirs.
+    static func roundingDistance(_ city: City) -> City {
+        var city = city
+        city.distanceMetres = city.distanceMetres.map { ($0 * 10).rounded() / 10 }
+        return city
     }
 
     static func writeArray<T>(_ items: [T], _ write: (T, inout JSONWriter) -> Void, to w: inout JSONWriter) {

@@ -114,14 +114,14 @@ enum Query {
     func answer(from bundle: TransitBundle) throws -> Answer {
         switch self {
         case .departures(let stops, let feed, let at, let window, let limit, let arrivals):
-            if arrivals { return .arrivals(try bundle.arrivals(stops: stops, feed: feed, at: at, windowMinutes: window, limit: limit)) }
-            return .departures(try bundle.departures(stops: stops, feed: feed, at: at, windowMinutes: window, limit: limit))
+            if arrivals { return .arrivals(try bundle.arrivals(to: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit)) }
+            return .departures(try bundle.departures(from: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit))
         case .stopsNamed(let text, let limit):
-            return .stops(try bundle.searchStops(text, limit: limit))
+            return .stops(try bundle.stops(matching: text, limit: limit))
         case .stopsNear(let lat, let lon, let radius, let limit):
-            return .stops(try bundle.stopsNear(lat: lat, lon: lon, radius: radius, limit: limit))
+            return .stops(try bundle.stops(near: Coordinate(latitude: lat, longitude: lon), within: radius, limit: limit))
         case .trip(let id, let feed, let date):
-            return .trip(try bundle.trip(id: id, feed: feed, date: date))
+            return .trip(try bundle.trip(id, feed: feed, on: date))
         case .tripShape(let trip, let feed):
             return .shape(try bundle.shape(trip: trip, feed: feed))
         case .routeShapes(let route, let feed):
@@ -145,9 +145,9 @@ enum Query {
         case .city(let id):
             return .city(try bundle.city(id: id))
         case .cities(.named(let text), let filter, let limit):
-            return .cities(try bundle.searchCities(text, filter: filter, limit: limit))
+            return .cities(try bundle.cities(matching: text, filter: filter, limit: limit))
         case .cities(.near(let lat, let lon), let filter, let limit):
-            return .cities(try bundle.nearestCities(lat: lat, lon: lon, filter: filter, limit: limit))
+            return .cities(try bundle.nearestCities(to: Coordinate(latitude: lat, longitude: lon), filter: filter, limit: limit))
         case .cities(.filtered, let filter, let limit):
             return .cities(try bundle.cities(filter: filter, limit: limit))
         }

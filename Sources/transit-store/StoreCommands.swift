@@ -200,12 +200,11 @@ func iso(_ date: Date) -> String {
 }
 
 extension InstalledBundle {
-    var json: [String: Any] {
-        [
-            "id": id, "path": path, "content_sha256": contentHash, "bytes": bytes, "explicit": explicit,
-            "downloaded_at": iso(downloadedAt), "last_accessed_at": iso(lastAccessedAt),
-            "first_service_date": firstServiceDate?.description ?? NSNull(), "last_service_date": lastServiceDate?.description ?? NSNull(),
-            "newer_content_sha256": newerContentHash ?? NSNull(), "stale": isStale, "expired": isExpired,
-        ]
+    /// The `Codable` encoding (ISO 8601 instants) as a JSON object for `printJSON`.
+    var json: Any {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(self), let object = try? JSONSerialization.jsonObject(with: data) else { return NSNull() }
+        return object
     }
 }

@@ -51,8 +51,8 @@ final class RealFeedConformanceTests: XCTestCase {
                             let expected = reference.calls(stop: stop, from: from, to: from + 90 * 60, arrivals: arrivals)
                             let board =
                                 arrivals
-                                ? try bundle.arrivals(stops: [stop], at: .instant(start), windowMinutes: 90, limit: 100_000)
-                                : try bundle.departures(stop: stop, at: .instant(start), windowMinutes: 90, limit: 100_000)
+                                ? try bundle.arrivals(to: [stop], at: .instant(start), within: 90 * 60, limit: 100_000)
+                                : try bundle.departures(from: stop, at: .instant(start), within: 90 * 60, limit: 100_000)
                             let actual = board.map {
                                 ReferenceTimetable.Departure(
                                     epoch: Int((arrivals ? $0.arrival : $0.departure).timeIntervalSince1970), stopID: $0.stopID,
@@ -103,7 +103,7 @@ final class RealFeedConformanceTests: XCTestCase {
         XCTAssertTrue(mnr.contains { $0 == (2026, 11, 1) })
         // On the spring-forward day a time after the change matches the wall clock.
         let board = try RealFeeds.bundle("cts-strasbourg").bundle.departures(
-            stop: "HOFER_04", at: try QueryTime.parse("2026-03-29T08:00"), limit: 1)
+            from: "HOFER_04", at: try QueryTime.parse("2026-03-29T08:00"), limit: 1)
         XCTAssertEqual(board.first?.departureTime, "2026-03-29T08:00:00+02:00")
     }
 
@@ -118,7 +118,7 @@ final class RealFeedConformanceTests: XCTestCase {
             for _ in 0..<200 {
                 let id = ids[Int.random(in: 0..<ids.count, using: &random)]
                 let expected = reference.trips[id]!.stopTimes
-                let actual = try bundle.trip(id: id, date: date).stopTimes
+                let actual = try bundle.trip(id, on: date).stopTimes
                 XCTAssertEqual(actual.map(\.stopID), expected.map(\.stop), "\(name) \(id)")
                 XCTAssertEqual(actual.map(\.stopSequence), expected.map(\.sequence), "\(name) \(id)")
                 if reference.frequencies[id] == nil {

@@ -43,7 +43,7 @@ final class RealFeedStopTests: XCTestCase {
                     let d = PlainDistance.metres(lat, lon, stop.lat, stop.lon)
                     if abs(d - radius) < 0.05 { onTheEdge.insert(stop.id) } else if d < radius { expected.insert(stop.id) }
                 }
-                let found = try bundle.stopsNear(lat: lat, lon: lon, radius: radius, limit: 100_000)
+                let found = try bundle.stops(near: Coordinate(latitude: lat, longitude: lon), within: radius, limit: 100_000)
                 XCTAssertEqual(
                     Set(found.map(\.stopID)).subtracting(onTheEdge), expected, "seed \(seed): \(name) \(lat),\(lon) within \(radius) m")
             }
@@ -59,14 +59,14 @@ final class RealFeedStopTests: XCTestCase {
             let at = try QueryTime.parse(day + "T12:00")
             for id in try Self.referenceStops(name).ids {
                 do {
-                    _ = try bundle.departures(stop: id, at: at, windowMinutes: 1, limit: 1)
+                    _ = try bundle.departures(from: id, at: at, within: 1 * 60, limit: 1)
                 } catch TransitError.unknownStop(let unknown) {
                     XCTFail("\(name): stop \(unknown) is in stops.txt but not found")
                 } catch {
                     // Another answer (an entrance has no departures, ...) still found the stop.
                 }
             }
-            XCTAssertThrowsError(try bundle.departures(stop: "no such stop \u{1F68F}", at: at, windowMinutes: 1, limit: 1), name) {
+            XCTAssertThrowsError(try bundle.departures(from: "no such stop \u{1F68F}", at: at, within: 1 * 60, limit: 1), name) {
                 XCTAssertEqual($0 as? TransitError, .unknownStop("no such stop \u{1F68F}"))
             }
         }

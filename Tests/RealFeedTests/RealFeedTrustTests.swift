@@ -29,11 +29,11 @@ final class RealFeedTrustTests: XCTestCase {
         let bundle = try RealFeeds.bundle("trimet-2routes").bundle
         let feed = try bundle.info().feeds[0]
         XCTAssertEqual(feed.lastServiceDate?.description, "2022-05-14")
-        let stop = try XCTUnwrap(try bundle.stopsNear(lat: 45.52, lon: -122.68, radius: 50_000, limit: 1).first?.stopID)
+        let stop = try XCTUnwrap(try bundle.stops(near: Coordinate(latitude: 45.52, longitude: -122.68), within: 50_000, limit: 1).first?.stopID)
         XCTAssertFalse(
-            try bundle.departures(stop: stop, at: try QueryTime.parse("2021-11-16T00:00"), windowMinutes: 1440, limit: 1).isEmpty)
-        XCTAssertEqual(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-03-13T08:00"), windowMinutes: 600), [])
-        XCTAssertThrowsError(try bundle.departures(stop: stop, at: try QueryTime.parse("2022-06-20T08:00"))) { error in
+            try bundle.departures(from: stop, at: try QueryTime.parse("2021-11-16T00:00"), within: 1440 * 60, limit: 1).isEmpty)
+        XCTAssertEqual(try bundle.departures(from: stop, at: try QueryTime.parse("2022-03-13T08:00"), within: 600 * 60), [])
+        XCTAssertThrowsError(try bundle.departures(from: stop, at: try QueryTime.parse("2022-06-20T08:00"))) { error in
             guard case .dateOutOfRange(_, _, "2021-10-17", "2022-05-14")? = error as? TransitError else { return XCTFail("\(error)") }
         }
     }

@@ -83,7 +83,7 @@ final class RealFeedUpdateTests: XCTestCase {
         var nonEmpty = 0
         func answer(_ bundle: TransitBundle, _ stop: String, _ at: Date) -> String {
             do {
-                return try bundle.departures(stop: stop, at: .instant(at), windowMinutes: 120, limit: 30).map { "\($0)" }.joined(
+                return try bundle.departures(from: stop, at: .instant(at), within: 120 * 60, limit: 30).map { "\($0)" }.joined(
                     separator: "\n")
             } catch {
                 return "error \(error)"
@@ -99,7 +99,7 @@ final class RealFeedUpdateTests: XCTestCase {
         }
         XCTAssertGreaterThan(nonEmpty, 25, "\(name): the boards compared were not all empty")
         for word in ["a", "e", "gare", "st", "center"] {
-            XCTAssertEqual(try a.searchStops(word).map(\.stopID), try b.searchStops(word).map(\.stopID), "\(name) search \(word)")
+            XCTAssertEqual(try a.stops(matching: word).map(\.stopID), try b.stops(matching: word).map(\.stopID), "\(name) search \(word)")
         }
     }
 

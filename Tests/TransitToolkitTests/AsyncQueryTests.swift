@@ -9,12 +9,12 @@ final class AsyncQueryTests: XCTestCase {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         let at = try QueryTime.parse("2026-03-30T08:00")
         // A synchronous closure calls the synchronous query.
-        let sync = try { try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 120) }()
-        let async = try await bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 120)
+        let sync = try { try bundle.departures(from: "CENTRAL", at: at, within: 120 * 60) }()
+        let async = try await bundle.departures(from: "CENTRAL", at: at, within: 120 * 60)
         XCTAssertFalse(sync.isEmpty)
         XCTAssertEqual(async, sync)
-        let stops = try await bundle.searchStops("zurich")
-        XCTAssertEqual(stops, try { try bundle.searchStops("zurich") }())
+        let stops = try await bundle.stops(matching: "zurich")
+        XCTAssertEqual(stops, try { try bundle.stops(matching: "zurich") }())
         let info = try await bundle.info()
         XCTAssertEqual(info, try { try bundle.info() }())
     }
@@ -24,7 +24,7 @@ final class AsyncQueryTests: XCTestCase {
         let at = try QueryTime.parse("2026-03-30T08:00")
         let task = Task { () async throws -> [Departure] in
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await bundle.departures(stop: "CENTRAL", at: at)
+            return try await bundle.departures(from: "CENTRAL", at: at)
         }
         do {
             _ = try await task.value
@@ -37,23 +37,23 @@ final class AsyncQueryTests: XCTestCase {
     func testCoordinateFormsAnswerAsLatitudeAndLongitude() async throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         let point = Coordinate(latitude: 47.3667, longitude: 8.5450)
-        let near = try { try bundle.stopsNear(point, within: 800) }()
+        let near = try { try bundle.stops(near: point, within: 800) }()
         XCTAssertFalse(near.isEmpty)
-        XCTAssertEqual(near, try { try bundle.stopsNear(lat: 47.3667, lon: 8.5450, radius: 800) }())
-        let nearAsync = try await bundle.stopsNear(point, within: 800)
+        XCTAssertEqual(near, try { try bundle.stops(near: Coordinate(latitude: 47.3667, longitude: 8.5450), within: 800) }())
+        let nearAsync = try await bundle.stops(near: point, within: 800)
         XCTAssertEqual(nearAsync, near)
         let cities = try { try bundle.nearestCities(to: point, limit: 2) }()
-        XCTAssertEqual(cities, try { try bundle.nearestCities(lat: 47.3667, lon: 8.5450, limit: 2) }())
+        XCTAssertEqual(cities, try { try bundle.nearestCities(to: Coordinate(latitude: 47.3667, longitude: 8.5450), limit: 2) }())
         XCTAssertEqual(cities.first?.id, "zurich")
     }
 
     func testPurgeKeepsTheAnswers() throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         let at = try QueryTime.parse("2026-03-30T08:00")
-        let before = try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 240)
+        let before = try bundle.departures(from: "CENTRAL", at: at, within: 240 * 60)
         let line = try bundle.shape(trip: "T4_WK_0800")
         bundle.purge()
-        XCTAssertEqual(try bundle.departures(stop: "CENTRAL", at: at, windowMinutes: 240), before)
+        XCTAssertEqual(try bundle.departures(from: "CENTRAL", at: at, within: 240 * 60), before)
         XCTAssertEqual(try bundle.shape(trip: "T4_WK_0800"), line)
     }
 }

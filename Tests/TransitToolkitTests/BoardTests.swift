@@ -44,13 +44,13 @@ final class BoardTests: XCTestCase {
         let (log, path) = TestSupport.compile(Self.feed)
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
         // S2: T1 does not let riders off there; T2 does.
-        XCTAssertEqual(try bundle.arrivals(stops: ["S2"], at: try day("08:00"), windowMinutes: 120).map(\.tripID), ["T2"])
+        XCTAssertEqual(try bundle.arrivals(to: ["S2"], at: try day("08:00"), within: 120 * 60).map(\.tripID), ["T2"])
         // S1 is T2's terminus (an arrival) and T1's first stop (not one).
-        let atS1 = try bundle.arrivals(stops: ["S1"], at: try day("07:00"), windowMinutes: 300)
+        let atS1 = try bundle.arrivals(to: ["S1"], at: try day("07:00"), within: 300 * 60)
         XCTAssertEqual(atS1.map(\.tripID), ["T2"])
         XCTAssertEqual(atS1.first?.stopsRemaining, 0)
         // S3 is T1's and F's terminus: F arrives at 10:15 and 10:45.
-        let atS3 = try bundle.arrivals(stops: ["S3"], at: try day("08:00"), windowMinutes: 240)
+        let atS3 = try bundle.arrivals(to: ["S3"], at: try day("08:00"), within: 240 * 60)
         XCTAssertEqual(atS3.map(\.tripID), ["T1", "F", "F"])
         XCTAssertEqual(
             atS3.map(\.arrivalLocal.description), ["2026-03-04T08:20:00+01:00", "2026-03-04T10:15:00+01:00", "2026-03-04T10:45:00+01:00"])
@@ -61,17 +61,17 @@ final class BoardTests: XCTestCase {
     func testSeveralStopsMergeInTimeOrder() throws {
         let (log, path) = TestSupport.compile(Self.feed)
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
-        let board = try bundle.departures(stops: ["S3", "S1"], at: try day("07:00"), windowMinutes: 240)
+        let board = try bundle.departures(from: ["S3", "S1"], at: try day("07:00"), within: 240 * 60)
         XCTAssertEqual(board.map { "\($0.stopID) \($0.tripID)" }, ["S1 T1", "S3 T2", "S1 F", "S1 F"])
         XCTAssertEqual(
-            try bundle.departures(stops: ["S1", "S1"], at: try day("07:00"), windowMinutes: 240).count, 3, "a stop given twice counts once")
-        XCTAssertThrowsError(try bundle.departures(stops: [], at: try day("07:00")))
+            try bundle.departures(from: ["S1", "S1"], at: try day("07:00"), within: 240 * 60).count, 3, "a stop given twice counts once")
+        XCTAssertThrowsError(try bundle.departures(from: [], at: try day("07:00")))
     }
 
     func testEachCallCarriesItsTripAndStopFields() throws {
         let (log, path) = TestSupport.compile(Self.feed)
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
-        let t2 = try XCTUnwrap(try bundle.departures(stop: "S2", at: try day("09:00"), windowMinutes: 30).first)
+        let t2 = try XCTUnwrap(try bundle.departures(from: "S2", at: try day("09:00"), within: 30 * 60).first)
         XCTAssertEqual(t2.tripID, "T2")
         XCTAssertEqual(t2.stopSequence, 6)
         XCTAssertEqual(t2.arrivalLocal.description, "2026-03-04T09:10:00+01:00")
@@ -83,7 +83,7 @@ final class BoardTests: XCTestCase {
         XCTAssertEqual(t2.agencyName, "Agency")
         XCTAssertEqual(t2.stopsRemaining, 1)
         XCTAssertTrue(t2.timepoint)
-        let t1 = try XCTUnwrap(try bundle.departures(stop: "S2", at: try day("08:00"), windowMinutes: 30).first)
+        let t1 = try XCTUnwrap(try bundle.departures(from: "S2", at: try day("08:00"), within: 30 * 60).first)
         XCTAssertEqual(t1.dropOffType, PickupDropOffType.none)
         XCTAssertNil(t1.tripShortName)
         XCTAssertEqual(t1.bikesAllowed, .unknown)

@@ -30,22 +30,22 @@ final class CityTests: XCTestCase {
     }
 
     func testSearchFindsAlternateNamesDiacriticsAndPrefixes() throws {
-        XCTAssertEqual(try bundle.searchCities("lisboa").map(\.id), ["lisbon"])
-        XCTAssertEqual(try bundle.searchCities("LISSABON").map(\.id), ["lisbon"])
-        XCTAssertEqual(try bundle.searchCities("san fr").map(\.id), ["sf"])
-        XCTAssertEqual(try bundle.searchCities("san").map(\.id), ["sf", "sfernando"], "partial matches by population")
-        XCTAssertEqual(try bundle.searchCities("Цюрих").map(\.id), ["zurich"])
-        XCTAssertEqual(try bundle.searchCities("  ").count, 0)
+        XCTAssertEqual(try bundle.cities(matching: "lisboa").map(\.id), ["lisbon"])
+        XCTAssertEqual(try bundle.cities(matching: "LISSABON").map(\.id), ["lisbon"])
+        XCTAssertEqual(try bundle.cities(matching: "san fr").map(\.id), ["sf"])
+        XCTAssertEqual(try bundle.cities(matching: "san").map(\.id), ["sf", "sfernando"], "partial matches by population")
+        XCTAssertEqual(try bundle.cities(matching: "Цюрих").map(\.id), ["zurich"])
+        XCTAssertEqual(try bundle.cities(matching: "  ").count, 0)
     }
 
     func testFullNameMatchesComeBeforeLargerPartialMatches() throws {
         // Zürichsee Shores has more people, but "zurich" is Zürich's own name.
-        XCTAssertEqual(try bundle.searchCities("zurich").map(\.id), ["zurich", "zurichsee"])
-        XCTAssertEqual(try bundle.searchCities("zurich", limit: 1).map(\.id), ["zurich"])
+        XCTAssertEqual(try bundle.cities(matching: "zurich").map(\.id), ["zurich", "zurichsee"])
+        XCTAssertEqual(try bundle.cities(matching: "zurich", limit: 1).map(\.id), ["zurich"])
     }
 
     func testNearestByGreatCircleDistance() throws {
-        let near = try bundle.nearestCities(lat: 47.37, lon: 8.54, limit: 2)
+        let near = try bundle.nearestCities(to: Coordinate(latitude: 47.37, longitude: 8.54), limit: 2)
         XCTAssertEqual(near.map(\.id), ["zurich", "zurichsee"])
         let expected =
             2 * 6_371_008.8
@@ -57,7 +57,7 @@ final class CityTests: XCTestCase {
         // From the equator at 179.9°E the great-circle angle is acos(cos(lat) * cos(lon - 179.9)):
         // Zürich 132.0°, Zürichsee 132.1°, Lisbon 140.4° (worked out by hand), after the Americas.
         XCTAssertEqual(
-            try bundle.nearestCities(lat: 0, lon: 179.9, limit: 10).map(\.id),
+            try bundle.nearestCities(to: Coordinate(latitude: 0, longitude: 179.9), limit: 10).map(\.id),
             ["sf", "sfernando", "valleyton", "zurich", "zurichsee", "lisbon"])
     }
 
@@ -66,18 +66,18 @@ final class CityTests: XCTestCase {
         XCTAssertEqual(try bundle.cities(filter: CityFilter(country: "US", category: "tech", minInternetSpeed: 100)).map(\.id), ["sf"])
         XCTAssertEqual(try bundle.cities(filter: CityFilter(maxCostOfLiving: 3000)).map(\.id), ["lisbon", "valleyton"])
         XCTAssertEqual(try bundle.cities(filter: CityFilter(minSafetyRating: 4.5)).map(\.id), ["zurich"])
-        XCTAssertEqual(try bundle.searchCities("san", filter: CityFilter(category: "tech")).map(\.id), ["sf"])
+        XCTAssertEqual(try bundle.cities(matching: "san", filter: CityFilter(category: "tech")).map(\.id), ["sf"])
         XCTAssertEqual(
-            try bundle.nearestCities(lat: 47.37, lon: 8.54, filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
+            try bundle.nearestCities(to: Coordinate(latitude: 47.37, longitude: 8.54), filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
     }
 
     func testFromACityToItsTransit() throws {
         let zurich = try bundle.city(id: "zurich")
         // The three Hauptbahnhof entries lie 150-160 m from the city point; platform 2 is nearest.
-        let stops = try bundle.stopsNear(lat: zurich.lat, lon: zurich.lon, radius: 400)
+        let stops = try bundle.stops(near: Coordinate(latitude: zurich.lat, longitude: zurich.lon), within: 400)
         XCTAssertEqual(stops.map(\.stopID), ["CENTRAL_2", "CENTRAL", "CENTRAL_1"])
         let board = try bundle.departures(
-            stop: "CENTRAL", feed: zurich.feeds.first, at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1)
+            from: "CENTRAL", feed: zurich.feeds.first, at: try QueryTime.parse("2026-03-30T08:00"), within: 60)
         XCTAssertEqual(board.map(\.tripID), ["T4_WK_0800", "S2_FREQ"])
     }
 

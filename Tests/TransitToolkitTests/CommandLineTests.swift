@@ -556,7 +556,7 @@ extension CommandLineTests {
             "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", at, "--window", "240", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let decoded = try JSONDecoder().decode([Departure].self, from: Data(result.stdout.utf8))
-        let library = try TransitBundle(path: bundle).departures(stop: "CENTRAL", at: try QueryTime.parse(at), windowMinutes: 240)
+        let library = try TransitBundle(path: bundle).departures(from: "CENTRAL", at: try QueryTime.parse(at), within: 240 * 60)
         XCTAssertFalse(library.isEmpty)
         XCTAssertEqual(decoded, library)
         let cli = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -591,7 +591,7 @@ extension CommandLineTests {
             let result = try run("transit-query", ["trip", "--bundle", bundle, "--trip", trip, "--date", "2026-03-30", "--json"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let decoded = try JSONDecoder().decode(TripDetails.self, from: Data(result.stdout.utf8))
-            XCTAssertEqual(decoded, try TransitBundle(path: bundle).trip(id: trip, date: ServiceDate("2026-03-30")!))
+            XCTAssertEqual(decoded, try TransitBundle(path: bundle).trip(trip, on: ServiceDate("2026-03-30")!))
             XCTAssertFalse(decoded.stopTimes.isEmpty)
         }
     }

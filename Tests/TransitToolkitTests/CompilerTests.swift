@@ -68,14 +68,14 @@ final class CompilerTests: XCTestCase {
     }
 
     func testEveryTripsStopTimesCanBeRebuilt() throws {
-        let trip = try TestSupport.sampleBundle.trip(id: "S2_FREQ", date: ServiceDate("2026-03-30")!)
+        let trip = try TestSupport.sampleBundle.trip("S2_FREQ", on: ServiceDate("2026-03-30")!)
         XCTAssertEqual(trip.stopTimes.map(\.stopSequence), [1, 2, 3])
         XCTAssertEqual(trip.stopTimes.map(\.arrivalSecs), [21_600, 22_020, 22_500])
         XCTAssertEqual(trip.stopTimes.map(\.departureSecs), [21_600, 22_080, 22_500])
         XCTAssertEqual(trip.frequencies.map(\.headwaySecs), [600, 900])
         XCTAssertEqual(trip.frequencies.map(\.exactTimes), [false, true])
         XCTAssertTrue(trip.runsOnDate)
-        XCTAssertFalse(try TestSupport.sampleBundle.trip(id: "S2_FREQ", date: ServiceDate("2026-03-28")!).runsOnDate)
+        XCTAssertFalse(try TestSupport.sampleBundle.trip("S2_FREQ", on: ServiceDate("2026-03-28")!).runsOnDate)
     }
 
     func testTripsWithEqualOffsetsSharePatterns() throws {
@@ -122,8 +122,8 @@ final class CompilerTests: XCTestCase {
         ])
         XCTAssertEqual(codes(result.log), [.duplicateID])
         let bundle = try TransitBundle(path: try XCTUnwrap(result.bundle))
-        XCTAssertEqual(try bundle.searchStops("one").map(\.name), ["One"])
-        XCTAssertEqual(try bundle.searchStops("again").count, 0)
+        XCTAssertEqual(try bundle.stops(matching: "one").map(\.name), ["One"])
+        XCTAssertEqual(try bundle.stops(matching: "again").count, 0)
     }
 
     func testBadTimesBackwardsTimesAndShortTripsAreReported() {
@@ -148,7 +148,7 @@ final class CompilerTests: XCTestCase {
         XCTAssertTrue(warning.message.contains("trip T1, stop S3 (stop_sequence 3): 8:09:00 is before 8:10:00 at stop S2"), warning.message)
         XCTAssertEqual(warning.line, 4)
         let bundle = try TransitBundle(path: try XCTUnwrap(result.bundle))
-        let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-30")!)
+        let trip = try bundle.trip("T1", on: ServiceDate("2026-03-30")!)
         XCTAssertEqual(trip.stopTimes.count, 4)
         let third = trip.stopTimes[2]
         XCTAssertTrue(third.interpolated)

@@ -12,7 +12,7 @@ final class DepartureSemanticsTests: XCTestCase {
     let bundle = TestSupport.sampleBundle
 
     private func board(_ stop: String, feed: String? = nil, _ at: String, window: Int = 60, limit: Int = 50) throws -> [Departure] {
-        try bundle.departures(stop: stop, feed: feed, at: try QueryTime.parse(at), windowMinutes: window, limit: limit)
+        try bundle.departures(from: stop, feed: feed, at: try QueryTime.parse(at), within: TimeInterval(window * 60), limit: limit)
     }
 
     private func summary(_ departures: [Departure]) -> [String] {
@@ -83,7 +83,7 @@ final class DepartureSemanticsTests: XCTestCase {
     }
 
     func testServiceDefinedNowhereNeverRuns() {
-        XCTAssertThrowsError(try bundle.trip(id: "S2_GHOST", date: ServiceDate("2026-03-30")!)) { error in
+        XCTAssertThrowsError(try bundle.trip("S2_GHOST", on: ServiceDate("2026-03-30")!)) { error in
             XCTAssertEqual(error as? TransitError, .unknownTrip("S2_GHOST"))
         }
     }
@@ -100,7 +100,7 @@ final class DepartureSemanticsTests: XCTestCase {
                 "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,06:55:00,07:35:00,900\nT1,07:30:00,08:00:00,600\n",
         ])
         let bundle = try TransitBundle(path: try XCTUnwrap(path, log.summaryText()))
-        let board = try bundle.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T05:00"), windowMinutes: 240, limit: 100)
+        let board = try bundle.departures(from: "S1", at: try QueryTime.parse("2026-03-30T05:00"), within: 240 * 60, limit: 100)
         let times = board.map { String($0.departureTime.dropFirst(11).prefix(5)) }
         // 06:00-06:50 every 10 min; 06:55, 07:10, 07:25 every 15; 07:30-07:50 every 10.
         XCTAssertEqual(
@@ -120,7 +120,7 @@ final class DepartureSemanticsTests: XCTestCase {
             "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nT1,06:00:00,07:00:00,600\nT1,06:50:00,07:30:00,600\n",
         ])
         let twice = try TransitBundle(path: try XCTUnwrap(sharedPath))
-        let times2 = try twice.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T05:00"), windowMinutes: 240, limit: 100)
+        let times2 = try twice.departures(from: "S1", at: try QueryTime.parse("2026-03-30T05:00"), within: 240 * 60, limit: 100)
             .map { String($0.departureTime.dropFirst(11).prefix(5)) }
         XCTAssertEqual(times2, ["06:00", "06:10", "06:20", "06:30", "06:40", "06:50", "07:00", "07:10", "07:20"])
         XCTAssertTrue(
@@ -184,7 +184,7 @@ final class DepartureSemanticsTests: XCTestCase {
         XCTAssertEqual(opera.map(\.tripID), ["T4_WK_0800"])
         XCTAssertEqual(opera.first?.departureSecs, expected)
         // Valley has shape_dist_traveled on every row: 1.5 of 2.0 between 01:30 and 01:45.
-        let trip = try bundle.trip(id: "V1_0130", date: ServiceDate("2026-11-01")!)
+        let trip = try bundle.trip("V1_0130", on: ServiceDate("2026-11-01")!)
         let cafe = try XCTUnwrap(trip.stopTimes.first { $0.stopID == "CAFE" })
         XCTAssertEqual(cafe.departureSecs, 3600 + 41 * 60 + 15)
         XCTAssertTrue(cafe.interpolated)

@@ -196,7 +196,7 @@ final class PackedColumnTests: XCTestCase {
         for _ in 0..<200 {
             let trip = "T\(random.next() % 300)"
             let day = CivilDate(yyyymmdd: 20_260_101)!.adding(days: Int(random.next() % 365))
-            let runs = try bundle.trip(id: trip, date: ServiceDate(day.iso)!).runsOnDate
+            let runs = try bundle.trip(trip, on: ServiceDate(day.iso)!).runsOnDate
             let listed = datesOf[serviceOf[Substring(trip)]!]?.contains(Substring(String(day.yyyymmdd))) == true
             XCTAssertEqual(runs, listed, "\(trip) on \(day.iso)")
         }
@@ -243,8 +243,8 @@ extension PackedColumnTests {
         let bundle = try TransitBundle(path: copy)
         let at = try QueryTime.parse("2026-03-30T08:00")
         for query in [
-            { _ = try bundle.departures(stop: "CENTRAL", at: at) },
-            { _ = try bundle.trip(id: "T4_WK_0800", date: ServiceDate("2026-03-30")!) },
+            { _ = try bundle.departures(from: "CENTRAL", at: at) },
+            { _ = try bundle.trip("T4_WK_0800", on: ServiceDate("2026-03-30")!) },
         ] {
             XCTAssertThrowsError(try query()) {
                 guard case .corruptBundle(let reason)? = $0 as? TransitError else { return XCTFail("\($0)") }

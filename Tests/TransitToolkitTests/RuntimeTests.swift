@@ -85,11 +85,11 @@ final class RuntimeTests: XCTestCase {
 
     func testStopSearchRanksStationsFirstAndMatchesPrefixes() throws {
         let bundle = TestSupport.sampleBundle
-        XCTAssertEqual(try bundle.searchStops("zurich").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "AIRPORT"])
-        XCTAssertEqual(try bundle.searchStops("ZÜRICH hauptb").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2"])
-        XCTAssertEqual(try bundle.searchStops("opern").map(\.name), ["Opernhaus"])
-        XCTAssertEqual(try bundle.searchStops("\"*:( ").count, 0, "FTS syntax in the query is only text")
-        XCTAssertEqual(try bundle.searchStops("cafe").map(\.name), ["Café \"Corner\""])
+        XCTAssertEqual(try bundle.stops(matching: "zurich").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2", "AIRPORT"])
+        XCTAssertEqual(try bundle.stops(matching: "ZÜRICH hauptb").map(\.stopID), ["CENTRAL", "CENTRAL_1", "CENTRAL_2"])
+        XCTAssertEqual(try bundle.stops(matching: "opern").map(\.name), ["Opernhaus"])
+        XCTAssertEqual(try bundle.stops(matching: "\"*:( ").count, 0, "FTS syntax in the query is only text")
+        XCTAssertEqual(try bundle.stops(matching: "cafe").map(\.name), ["Café \"Corner\""])
     }
 
     /// Names written without spaces are found by any part of them; German transliterations
@@ -107,16 +107,16 @@ final class RuntimeTests: XCTestCase {
             ("sao pa", ["São Paulo"]), ("paulo", ["São Paulo"]), ("aulo", []),
         ]
         for (text, expected) in cases {
-            XCTAssertEqual(Set(try bundle.searchStops(text).map(\.name)), Set(expected), text)
+            XCTAssertEqual(Set(try bundle.stops(matching: text).map(\.name)), Set(expected), text)
         }
     }
 
     func testNearbyStopsNearestFirstWithinRadius() throws {
-        let near = try TestSupport.sampleBundle.stopsNear(lat: 47.3667, lon: 8.5450, radius: 300)
+        let near = try TestSupport.sampleBundle.stops(near: Coordinate(latitude: 47.3667, longitude: 8.5450), within: 300)
         XCTAssertEqual(near.map(\.stopID), ["BELLEVUE", "OPERA"])
         XCTAssertEqual(try XCTUnwrap(near.first?.distanceMetres), 0, accuracy: 0.01)
         XCTAssertEqual(try XCTUnwrap(near.last?.distanceMetres), 229, accuracy: 5)
-        XCTAssertThrowsError(try TestSupport.sampleBundle.stopsNear(lat: 95, lon: 0)) {
+        XCTAssertThrowsError(try TestSupport.sampleBundle.stops(near: Coordinate(latitude: 95, longitude: 0))) {
             XCTAssertEqual($0 as? TransitError, .badArgument("coordinate 95.0,0.0 is out of range"))
         }
     }
@@ -129,12 +129,12 @@ final class RuntimeTests: XCTestCase {
             for at in ["2026-03-28T23:50", "2026-03-29T07:30", "2026-03-30T06:00", "2026-04-06T07:55"] {
                 let time = try QueryTime.parse(at)
                 XCTAssertEqual(
-                    try preloaded.departures(stop: stop, at: time, windowMinutes: 180, limit: 100),
-                    try lazy.departures(stop: stop, at: time, windowMinutes: 180, limit: 100), "\(stop) \(at)")
+                    try preloaded.departures(from: stop, at: time, within: 180 * 60, limit: 100),
+                    try lazy.departures(from: stop, at: time, within: 180 * 60, limit: 100), "\(stop) \(at)")
             }
         }
         XCTAssertEqual(
-            try preloaded.departures(stop: "CENTRAL", at: QueryTime.parse("2026-03-30T08:00"), windowMinutes: 1).map(\.tripID),
+            try preloaded.departures(from: "CENTRAL", at: QueryTime.parse("2026-03-30T08:00"), within: 1 * 60).map(\.tripID),
             ["T4_WK_0800", "S2_FREQ"])
     }
 
@@ -144,7 +144,7 @@ final class RuntimeTests: XCTestCase {
         let times = (0..<24).map { String(format: "2026-03-%02dT%02d:15", 28 + $0 % 4, $0) }
         @Sendable func answers() throws -> [String] {
             try stops.flatMap { stop in
-                try times.map { try bundle.departures(stop: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") }
+                try times.map { try bundle.departures(from: stop, at: QueryTime.parse($0)).map(\.departureTime).joined(separator: ",") }
             }
         }
         let expected = try answers()

@@ -78,7 +78,7 @@ final class ServiceBlockTests: XCTestCase {
         XCTAssertEqual(try svs(v1), ["B": 1, "C": 2, "D": 3], "without --base svs follow the text")
         XCTAssertEqual(try svs(v2), ["B": 1, "D": 3, "A": 4])
         let bundle = try TransitBundle(path: v2)
-        let trips = try bundle.departures(stop: "S1", at: try QueryTime.parse("2026-03-30T07:00"), windowMinutes: 180, limit: 10)
+        let trips = try bundle.departures(from: "S1", at: try QueryTime.parse("2026-03-30T07:00"), within: 180 * 60, limit: 10)
         XCTAssertEqual(trips.map(\.tripID), ["T1", "T2"], "both services run")
     }
 }

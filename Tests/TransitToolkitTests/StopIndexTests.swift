@@ -58,7 +58,7 @@ final class StopIndexTests: XCTestCase {
             let lat = base.lat + Double.random(in: -0.02...0.02, using: &random)
             let lon = base.lon + Double.random(in: -0.02...0.02, using: &random)
             let radius = [30, 300, 1_000, 5_000, 20_000][Int.random(in: 0..<5, using: &random)]
-            let found = try bundle.stopsNear(lat: lat, lon: lon, radius: Double(radius), limit: 10_000)
+            let found = try bundle.stops(near: Coordinate(latitude: lat, longitude: lon), within: Double(radius), limit: 10_000)
             var expected: [String: Double] = [:]
             var onTheEdge: Set<String> = []
             for stop in stops {
@@ -76,7 +76,7 @@ final class StopIndexTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10_000, "the queries found stops")
         // Coordinates come back as the feed wrote them.
         let sample = stops[stops.count / 2]
-        let back = try XCTUnwrap(try bundle.stopsNear(lat: sample.lat, lon: sample.lon, radius: 1).first { $0.stopID == sample.id })
+        let back = try XCTUnwrap(try bundle.stops(near: Coordinate(latitude: sample.lat, longitude: sample.lon), within: 1).first { $0.stopID == sample.id })
         XCTAssertEqual(back.lat, Double(String(format: "%.7f", sample.lat)))
         XCTAssertEqual(back.lon, Double(String(format: "%.7f", sample.lon)))
     }
@@ -126,10 +126,10 @@ final class StopIndexTests: XCTestCase {
             let bundle = try TransitBundle(path: path)
             let at = try QueryTime.parse("2026-03-30T08:00")
             for stop in all {
-                XCTAssertNoThrow(try bundle.departures(stop: stop.id, at: at, windowMinutes: 60, limit: 1), stop.id)
+                XCTAssertNoThrow(try bundle.departures(from: stop.id, at: at, within: 60 * 60, limit: 1), stop.id)
             }
             for missing in ["OCE", "0", "100000b", "S2_", "zzz", "", "S4", "OCE870000x", "S10_1"] {
-                XCTAssertThrowsError(try bundle.departures(stop: missing, at: at, windowMinutes: 60, limit: 1), missing) {
+                XCTAssertThrowsError(try bundle.departures(from: missing, at: at, within: 60 * 60, limit: 1), missing) {
                     XCTAssertEqual($0 as? TransitError, .unknownStop(missing))
                 }
             }

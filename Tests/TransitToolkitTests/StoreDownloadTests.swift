@@ -57,7 +57,7 @@ final class StoreDownloadTests: XCTestCase {
         XCTAssertEqual(status.first?.contentHash, try BundleFacts.contentHash(site.path("metro-1.db")))
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
         let bundle = try await store.open("metro")
-        let board = try await bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 60)
+        let board = try await bundle.departures(from: "CENTRAL", at: try QueryTime.parse("2026-03-30T08:00"), within: 60 * 60)
         XCTAssertFalse(board.isEmpty)
     }
 

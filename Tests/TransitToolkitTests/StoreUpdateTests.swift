@@ -9,7 +9,7 @@ final class StoreUpdateTests: XCTestCase {
     /// The departures board at CENTRAL on a Monday morning, as text: it differs between the
     /// metro sample's two versions (T4_WK_0845 runs two minutes later in the second).
     static func board(_ bundle: TransitBundle) throws -> String {
-        try bundle.departures(stop: "BELLEVUE", at: try QueryTime.parse("2026-03-30T08:00"), windowMinutes: 90)
+        try bundle.departures(from: "BELLEVUE", at: try QueryTime.parse("2026-03-30T08:00"), within: 90 * 60)
             .map { "\($0.tripID) \($0.departureTime)" }.joined(separator: ",")
     }
 

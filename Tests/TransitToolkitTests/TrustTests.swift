@@ -25,7 +25,7 @@ final class TrustTests: XCTestCase {
 
     private func times(_ bundle: String?, trip: String = "T1") throws -> [Int] {
         let path = try XCTUnwrap(bundle, "the feed compiles")
-        return try TransitBundle(path: path).trip(id: trip, date: ServiceDate("2026-03-30")!).stopTimes.map(\.departureSecs)
+        return try TransitBundle(path: path).trip(trip, on: ServiceDate("2026-03-30")!).stopTimes.map(\.departureSecs)
     }
 
     // MARK: - A feed is never abandoned silently
@@ -112,7 +112,7 @@ final class TrustTests: XCTestCase {
             // Through 0,0, S3 would come at 08:29; by position it is 08:20.
             XCTAssertEqual(try times(bundle), [28_800, 29_400, 30_000, 30_600], placeholder)
             XCTAssertEqual(log.diagnostics.first { $0.code == .badStopLocation }?.entityID, "S2", placeholder)
-            let stop = try TransitBundle(path: try XCTUnwrap(bundle)).searchStops("nowhere").first
+            let stop = try TransitBundle(path: try XCTUnwrap(bundle)).stops(matching: "nowhere").first
             XCTAssertNil(stop?.lat, placeholder)
         }
     }
@@ -199,7 +199,7 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(log.countsByCode[.lateTime], 2)
         XCTAssertEqual(log.diagnostics.first { $0.code == .timeLimit }?.line, 5)
         let path = try XCTUnwrap(bundle)
-        XCTAssertThrowsError(try TransitBundle(path: path).trip(id: "T2", date: ServiceDate("2026-03-30")!)) {
+        XCTAssertThrowsError(try TransitBundle(path: path).trip("T2", on: ServiceDate("2026-03-30")!)) {
             XCTAssertEqual($0 as? TransitError, .unknownTrip("T2"))
         }
         let db = try SQLiteDatabase(path: path, writable: false)
@@ -216,9 +216,9 @@ final class TrustTests: XCTestCase {
                 "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date\nP,https://example.org,en,20260101,20260831\n",
         ])
         let transit = try TransitBundle(path: try XCTUnwrap(bundle))
-        XCTAssertEqual(try transit.departures(stop: "S1", at: try QueryTime.parse("2026-01-05T07:30")).map(\.tripID), ["T1"])
-        XCTAssertEqual(try transit.departures(stop: "S1", at: try QueryTime.parse("2026-07-15T07:30")), [])
-        XCTAssertThrowsError(try transit.departures(stop: "S1", at: try QueryTime.parse("2026-10-01T07:30"))) { error in
+        XCTAssertEqual(try transit.departures(from: "S1", at: try QueryTime.parse("2026-01-05T07:30")).map(\.tripID), ["T1"])
+        XCTAssertEqual(try transit.departures(from: "S1", at: try QueryTime.parse("2026-07-15T07:30")), [])
+        XCTAssertThrowsError(try transit.departures(from: "S1", at: try QueryTime.parse("2026-10-01T07:30"))) { error in
             guard case .dateOutOfRange(_, _, let first, let last)? = error as? TransitError else { return XCTFail("\(error)") }
             XCTAssertEqual([first, last], ["2026-01-01", "2026-08-31"])
         }
@@ -238,7 +238,7 @@ final class TrustTests: XCTestCase {
         let (log, bundle) = TestSupport.compile([
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,Gare\u{0}Centrale,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"
         ])
-        let stop = try TransitBundle(path: try XCTUnwrap(bundle)).searchStops("garecentrale").first
+        let stop = try TransitBundle(path: try XCTUnwrap(bundle)).stops(matching: "garecentrale").first
         XCTAssertEqual(stop?.name, "GareCentrale")
         let warning = try XCTUnwrap(log.diagnostics.first { $0.code == .nulByte })
         XCTAssertEqual([warning.line, warning.column], [2, 2])

@@ -74,7 +74,7 @@ final class UpdateTests: XCTestCase {
         // Kept ids answer like fresh ones: lookups by text, departures in text order.
         let a = try TransitBundle(path: kept)
         let b = try TransitBundle(path: fresh)
-        XCTAssertEqual(try a.trip(id: "A_NEW", date: ServiceDate("2026-03-30")!).stopTimes.map(\.stopID), ["AAA_NEW", "CENTRAL_1"])
+        XCTAssertEqual(try a.trip("A_NEW", on: ServiceDate("2026-03-30")!).stopTimes.map(\.stopID), ["AAA_NEW", "CENTRAL_1"])
         try Self.assertSameAnswers(a, b)
     }
 
@@ -84,12 +84,12 @@ final class UpdateTests: XCTestCase {
             for at in ["2026-03-28T23:50", "2026-03-30T08:00", "2026-03-29T00:30", "2026-12-31T22:00"] {
                 let time = try QueryTime.parse(at)
                 XCTAssertEqual(
-                    try a.departures(stop: stop, at: time, windowMinutes: 240, limit: 50),
-                    try b.departures(stop: stop, at: time, windowMinutes: 240, limit: 50), "\(stop) \(at)", file: file, line: line)
+                    try a.departures(from: stop, at: time, within: 240 * 60, limit: 50),
+                    try b.departures(from: stop, at: time, within: 240 * 60, limit: 50), "\(stop) \(at)", file: file, line: line)
             }
         }
         for word in ["zurich", "bellevue", "a", "hub"] {
-            XCTAssertEqual(try a.searchStops(word).map(\.stopID), try b.searchStops(word).map(\.stopID), word, file: file, line: line)
+            XCTAssertEqual(try a.stops(matching: word).map(\.stopID), try b.stops(matching: word).map(\.stopID), word, file: file, line: line)
         }
     }
 
@@ -119,7 +119,7 @@ final class UpdateTests: XCTestCase {
         let bundle = try TransitBundle(path: patched)
         XCTAssertTrue(try bundle.verifyContentHash())
         try Self.assertSameAnswers(bundle, TransitBundle(path: v2))
-        XCTAssertEqual(try bundle.searchStops("bellevue platz").map(\.stopID), ["BELLEVUE"], "the rebuilt search index")
+        XCTAssertEqual(try bundle.stops(matching: "bellevue platz").map(\.stopID), ["BELLEVUE"], "the rebuilt search index")
         // Refused: the patch on the new version, a truncated patch, one flipped bit.
         let refusals: [(String, String)] = [
             ("wrong base", v2), ("truncated", v1), ("bit flipped", v1),

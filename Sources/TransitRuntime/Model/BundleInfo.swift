@@ -1,12 +1,17 @@
+import Foundation
+
 /// What a bundle holds: its identity, its feeds and their coverage, and counts.
+/// `Codable` as `transit-query info --json` writes it.
 ///
 /// ```swift
 /// let info = try bundle.info()
 /// if info.coverage.expires(withinDays: 7, from: ServiceDate("2026-06-28")!) { /* fetch an update */ }
 /// ```
-public struct BundleInfo: Sendable, Equatable {
-    public struct Feed: Sendable, Equatable {
+public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
+    /// One GTFS feed compiled into the bundle.
+    public struct Feed: Sendable, Hashable, Codable, Identifiable {
         public var feedID: String
+        /// The feed's IANA time zone name (agency_timezone), e.g. "Europe/Paris".
         public var timezone: String
         public var version: String?
         /// Declared coverage: feed_info dates, calendar ranges and calendar_dates together.
@@ -16,13 +21,47 @@ public struct BundleInfo: Sendable, Equatable {
         public var lastTripDate: ServiceDate?
         /// SHA-256 of the input feed (the zip file, or the folder's files in name order).
         public var sha256: String
+
+        public var id: String { feedID }
+
+        /// The feed's time zone; nil only for a name this system's time zone database lacks.
+        public var timeZone: TimeZone? { TimeZone(identifier: timezone) }
+
+        public init(
+            feedID: String, timezone: String, version: String? = nil, firstServiceDate: ServiceDate? = nil,
+            lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil, sha256: String = ""
+        ) {
+            self.feedID = feedID
+            self.timezone = timezone
+            self.version = version
+            self.firstServiceDate = firstServiceDate
+            self.lastServiceDate = lastServiceDate
+            self.lastTripDate = lastTripDate
+            self.sha256 = sha256
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case feedID = "feed"
+            case timezone
+            case version = "feed_version"
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
+            case sha256
+        }
     }
 
     /// The days a bundle (or one feed) answers for.
-    public struct Coverage: Sendable, Equatable {
+    public struct Coverage: Sendable, Hashable, Codable {
         public var firstServiceDate: ServiceDate?
         public var lastServiceDate: ServiceDate?
         public var lastTripDate: ServiceDate?
+
+        public init(firstServiceDate: ServiceDate? = nil, lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil) {
+            self.firstServiceDate = firstServiceDate
+            self.lastServiceDate = lastServiceDate
+            self.lastTripDate = lastTripDate
+        }
 
         /// True when `date` is after the last declared day: departures on it are out of range.
         public func isExpired(on date: ServiceDate) -> Bool {
@@ -34,6 +73,12 @@ public struct BundleInfo: Sendable, Equatable {
         public func expires(withinDays days: Int, from date: ServiceDate) -> Bool {
             guard let last = lastServiceDate else { return false }
             return date.adding(days: days) > last
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
         }
     }
 
@@ -54,4 +99,40 @@ public struct BundleInfo: Sendable, Equatable {
     public var patterns: Int
     public var stopTimes: Int
     public var cities: Int
+
+    /// The bundle id.
+    public var id: String { bundleID }
+
+    /// A bundle description built by hand (previews, tests); counts default to zero.
+    public init(
+        bundleID: String, label: String? = nil, compilerVersion: String? = nil, schemaVersion: Int, contentHash: String,
+        coverage: Coverage = Coverage(), feeds: [Feed] = [], stops: Int = 0, routes: Int = 0, trips: Int = 0, patterns: Int = 0,
+        stopTimes: Int = 0, cities: Int = 0
+    ) {
+        self.bundleID = bundleID
+        self.label = label
+        self.compilerVersion = compilerVersion
+        self.schemaVersion = schemaVersion
+        self.contentHash = contentHash
+        self.coverage = coverage
+        self.feeds = feeds
+        self.stops = stops
+        self.routes = routes
+        self.trips = trips
+        self.patterns = patterns
+        self.stopTimes = stopTimes
+        self.cities = cities
+    }
+
+    /// The keys of `transit-query info --json`.
+    private enum CodingKeys: String, CodingKey {
+        case bundleID = "bundle_id"
+        case label
+        case compilerVersion = "compiler_version"
+        case schemaVersion = "schema_version"
+        case contentHash = "content_sha256"
+        case coverage, feeds, stops, routes, trips, patterns
+        case stopTimes = "stop_times"
+        case cities
+    }
 }

@@ -33,7 +33,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 /// offset in force. `description` is ISO 8601 (`2026-03-29T08:00:00+02:00`).
 ///
 /// ```swift
-/// let d = try bundle.departures(stop: "CENTRAL").first!
+/// let d = try bundle.departures(from: "CENTRAL").first!
 /// print(d.departureLocal.hour, d.departureLocal.minute)
 /// ```
 public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codable {

@@ -5,7 +5,7 @@ import Foundation
 /// `errorDescription`, `failureReason` and `recoverySuggestion`.
 ///
 /// ```swift
-/// do { _ = try bundle.departures(stop: "NOPE") }
+/// do { _ = try bundle.departures(from: "NOPE") }
 /// catch let error as TransitError { print(error) }   // unknown stop "NOPE"
 /// ```
 public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {

@@ -2,7 +2,7 @@
 /// trip --json` writes it, `Identifiable` by feed, trip and service date.
 ///
 /// ```swift
-/// let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-28")!)
+/// let trip = try bundle.trip("T1", on: ServiceDate("2026-03-28")!)
 /// trip.stopTimes.map(\.departureTime)
 /// ```
 public struct TripDetails: Sendable, Hashable, Codable, Identifiable {

@@ -6,7 +6,7 @@ import Foundation
 /// milliseconds and is not interrupted), and gives the same answer as its synchronous twin.
 ///
 /// ```swift
-/// let board = try await bundle.departures(stop: "GARE_01", at: .instant(Date()))
+/// let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()))
 /// ```
 extension TransitBundle {
     /// Runs `body` on a task of the concurrency pool and waits for it (it never outlives the call).
@@ -18,33 +18,39 @@ extension TransitBundle {
     }
 
     public func departures(
-        stop: String, feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        from stop: String, feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) async throws -> [Departure] {
-        try await offCaller { try self.departures(stop: stop, feed: feed, at: at, windowMinutes: windowMinutes, limit: limit) }
+        try await offCaller { try self.departures(from: stop, feed: feed, at: time, within: window, limit: limit) }
     }
 
     public func departures(
-        stops: [String], feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        from stops: [String], feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) async throws -> [Departure] {
-        try await offCaller { try self.departures(stops: stops, feed: feed, at: at, windowMinutes: windowMinutes, limit: limit) }
+        try await offCaller { try self.departures(from: stops, feed: feed, at: time, within: window, limit: limit) }
     }
 
     public func arrivals(
-        stops: [String], feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        to stop: String, feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) async throws -> [Departure] {
-        try await offCaller { try self.arrivals(stops: stops, feed: feed, at: at, windowMinutes: windowMinutes, limit: limit) }
+        try await offCaller { try self.arrivals(to: stop, feed: feed, at: time, within: window, limit: limit) }
     }
 
-    public func searchStops(_ text: String, limit: Int = 20) async throws -> [Stop] {
-        try await offCaller { try self.searchStops(text, limit: limit) }
+    public func arrivals(
+        to stops: [String], feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
+    ) async throws -> [Departure] {
+        try await offCaller { try self.arrivals(to: stops, feed: feed, at: time, within: window, limit: limit) }
     }
 
-    public func stopsNear(lat: Double, lon: Double, radius: Double = 500, limit: Int = 20) async throws -> [Stop] {
-        try await offCaller { try self.stopsNear(lat: lat, lon: lon, radius: radius, limit: limit) }
+    public func stops(matching text: String, limit: Int = 20) async throws -> [Stop] {
+        try await offCaller { try self.stops(matching: text, limit: limit) }
     }
 
-    public func stopsNear(_ point: Coordinate, within radius: Double = 500, limit: Int = 20) async throws -> [Stop] {
-        try await offCaller { try self.stopsNear(point, within: radius, limit: limit) }
+    public func stops(near point: Coordinate, within radius: Double = 500, limit: Int = 20) async throws -> [Stop] {
+        try await offCaller { try self.stops(near: point, within: radius, limit: limit) }
     }
 
     public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) async throws -> [City] {
@@ -55,8 +61,8 @@ extension TransitBundle {
         try await offCaller { try self.nearestStops(to: point, count: count, maxDistance: maxDistance) }
     }
 
-    public func trip(id: String, feed: String? = nil, date: ServiceDate) async throws -> TripDetails {
-        try await offCaller { try self.trip(id: id, feed: feed, date: date) }
+    public func trip(_ id: String, feed: String? = nil, on date: ServiceDate) async throws -> TripDetails {
+        try await offCaller { try self.trip(id, feed: feed, on: date) }
     }
 
     public func shape(trip: String, feed: String? = nil) async throws -> Shape {
@@ -95,11 +101,15 @@ extension TransitBundle {
         try await offCaller { try self.city(id: id) }
     }
 
-    public func searchCities(_ text: String, filter: CityFilter = CityFilter(), limit: Int = 20) async throws -> [City] {
-        try await offCaller { try self.searchCities(text, filter: filter, limit: limit) }
+    public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) async throws -> [City] {
+        try await offCaller { try self.cities(matching: text, filter: filter, limit: limit) }
     }
 
-    public func nearestCities(lat: Double, lon: Double, filter: CityFilter = CityFilter(), limit: Int = 10) async throws -> [City] {
-        try await offCaller { try self.nearestCities(lat: lat, lon: lon, filter: filter, limit: limit) }
+    public func cities(filter: CityFilter, limit: Int = 20) async throws -> [City] {
+        try await offCaller { try self.cities(filter: filter, limit: limit) }
+    }
+
+    public func verifyContentHash() async throws -> Bool {
+        try await offCaller { try self.verifyContentHash() }
     }
 }

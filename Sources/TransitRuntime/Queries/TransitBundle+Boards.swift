@@ -6,19 +6,20 @@ extension TransitBundle {
     /// ordered by instant, feed, stop_id, trip_id.
     ///
     /// ```swift
-    /// let board = try bundle.departures(stop: "CENTRAL", at: try QueryTime.parse("2026-03-28T23:50"), windowMinutes: 90)
+    /// let board = try bundle.departures(from: "CENTRAL", at: try QueryTime.parse("2026-03-28T23:50"), within: 90 * 60)
     /// ```
     /// - Parameters:
     ///   - stop: the stop_id.
     ///   - feed: the feed id, needed only when several feeds use the stop_id.
-    ///   - at: the window's start; a local time is read in the stop's feed timezone.
-    ///   - windowMinutes: the window's length (default 60).
+    ///   - time: the window's start; a local time is read in the stop's feed timezone.
+    ///   - window: the window's length in seconds, 0 to 7 days (default one hour).
     ///   - limit: the most departures returned (default 20).
     /// - Throws: `TransitError.unknownStop`, `.ambiguousStop`, `.unknownFeed`, `.dateOutOfRange`.
     public func departures(
-        stop: String, feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        from stop: String, feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) throws -> [Departure] {
-        try board(.departures, stops: [stop], feed: feed, at: at, windowMinutes: windowMinutes, limit: limit)
+        try board(.departures, stops: [stop], feed: feed, at: time, window: window, limit: limit)
     }
 
     /// Departures from several stops at once (every platform at a street corner, say),
@@ -26,13 +27,14 @@ extension TransitBundle {
     /// stop's feed timezone.
     ///
     /// ```swift
-    /// let corner = try bundle.departures(stops: ["1021", "1022", "1187"], at: .instant(Date()))
+    /// let corner = try bundle.departures(from: ["1021", "1022", "1187"], at: .instant(Date()))
     /// ```
-    /// - Throws: as `departures(stop:)`, for the first stop that fails.
+    /// - Throws: as `departures(from:feed:at:within:limit:)`, for the first stop that fails.
     public func departures(
-        stops: [String], feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        from stops: [String], feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) throws -> [Departure] {
-        try board(.departures, stops: stops, feed: feed, at: at, windowMinutes: windowMinutes, limit: limit)
+        try board(.departures, stops: stops, feed: feed, at: time, window: window, limit: limit)
     }
 
     /// Arrivals at a stop (or its platforms, or several stops) in `[at, at + window)`: trips
@@ -41,19 +43,33 @@ extension TransitBundle {
     /// element is the trip's call at the stop; `arrival` is the board's time.
     ///
     /// ```swift
-    /// let arriving = try bundle.arrivals(stops: ["GARE_01"], at: try QueryTime.parse("2026-03-29T08:00"))
+    /// let arriving = try bundle.arrivals(to: "GARE_01", at: try QueryTime.parse("2026-03-29T08:00"))
     /// ```
-    /// - Throws: as `departures(stop:)`.
+    /// - Throws: as `departures(from:feed:at:within:limit:)`.
     public func arrivals(
-        stops: [String], feed: String? = nil, at: QueryTime = .instant(Date()), windowMinutes: Int = 60, limit: Int = 20
+        to stop: String, feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
     ) throws -> [Departure] {
-        try board(.arrivals, stops: stops, feed: feed, at: at, windowMinutes: windowMinutes, limit: limit)
+        try board(.arrivals, stops: [stop], feed: feed, at: time, window: window, limit: limit)
+    }
+
+    /// Arrivals at several stops at once, merged in order as `departures(from:)` merges.
+    ///
+    /// ```swift
+    /// let arriving = try bundle.arrivals(to: ["1021", "1022"], at: .instant(Date()))
+    /// ```
+    public func arrivals(
+        to stops: [String], feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20
+    ) throws -> [Departure] {
+        try board(.arrivals, stops: stops, feed: feed, at: time, window: window, limit: limit)
     }
 
     private func board(
-        _ kind: DepartureFinder.Kind, stops: [String], feed: String?, at: QueryTime, windowMinutes: Int, limit: Int
+        _ kind: DepartureFinder.Kind, stops: [String], feed: String?, at: QueryTime, window: TimeInterval, limit: Int
     ) throws -> [Departure] {
-        guard windowMinutes >= 0, windowMinutes <= 7 * 1440 else { throw TransitError.badArgument("window must be 0 to 10080 minutes") }
+        guard window >= 0, window <= 7 * 86_400 else { throw TransitError.badArgument("the window must be 0 to 7 days") }
+        let windowSeconds = Int(window.rounded(.up))
         guard limit >= 0 else { throw TransitError.badArgument("limit must not be negative") }
         guard !stops.isEmpty else { throw TransitError.badArgument("no stop given") }
         return try pool.with { db in
@@ -70,11 +86,11 @@ extension TransitBundle {
             for (fid, sids) in sidsOfFeed.sorted(by: { $0.key < $1.key }) {
                 let source = catalog.feed(fid: fid)
                 let from = instant(at, in: source)
-                try checkRange(source, from: from, to: from + windowMinutes * 60)
+                try checkRange(source, from: from, to: from + windowSeconds)
                 let finder = DepartureFinder(
                     kind: kind, feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
                     patterns: patterns, entities: entities, db: db)
-                let found = try finder.candidates(at: sids, from: from, to: from + windowMinutes * 60, limit: limit)
+                let found = try finder.candidates(at: sids, from: from, to: from + windowSeconds, limit: limit)
                 all += found.map { ($0, source) }
             }
             // Within a feed the finder's order holds; feeds are merged by instant, then feed id.

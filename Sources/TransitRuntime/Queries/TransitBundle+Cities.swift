@@ -70,10 +70,10 @@ extension TransitBundle {
     /// first, then id.
     ///
     /// ```swift
-    /// try bundle.searchCities("lisboa").first?.name   // "Lisbon"
-    /// try bundle.searchCities("san fr", limit: 5)
+    /// try bundle.cities(matching: "lisboa").first?.name   // "Lisbon"
+    /// try bundle.cities(matching: "san fr", limit: 5)
     /// ```
-    public func searchCities(_ text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
+    public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
         let words = SearchKey.words(text)
         guard !words.isEmpty, limit > 0 else { return [] }
         let wanted = words.joined(separator: " ")
@@ -136,12 +136,13 @@ extension TransitBundle {
     }
 
     /// The `limit` cities nearest a coordinate by great-circle distance, nearest first
-    /// (ties by id), each with `distanceMetres`.
+    /// (ties by id), each with `distanceMetres`; `limit` defaults to 10.
     ///
     /// ```swift
-    /// try bundle.nearestCities(lat: 48.8566, lon: 2.3522, limit: 3)
+    /// let paris = try bundle.nearestCities(to: Coordinate(latitude: 48.8566, longitude: 2.3522), limit: 1)
     /// ```
-    public func nearestCities(lat: Double, lon: Double, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
+    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
+        let (lat, lon) = (point.latitude, point.longitude)
         guard (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw TransitError.badArgument("coordinate \(lat),\(lon) is out of range")
         }

@@ -8,10 +8,10 @@ extension TransitBundle {
     /// platforms; then by feed and stop_id.
     ///
     /// ```swift
-    /// let hits = try bundle.searchStops("zurich hb")
+    /// let hits = try bundle.stops(matching: "zurich hb")
     /// ```
-    /// An empty or punctuation-only query returns no stops.
-    public func searchStops(_ text: String, limit: Int = 20) throws -> [Stop] {
+    /// An empty or punctuation-only query returns no stops. `limit` defaults to 20.
+    public func stops(matching text: String, limit: Int = 20) throws -> [Stop] {
         guard let match = FullTextQuery.prefixMatch(text) else { return [] }
         let wanted = SearchKey.normalize(text)
         return try pool.with { db in
@@ -39,12 +39,14 @@ extension TransitBundle {
         }
     }
 
-    /// Stops within `radius` metres of a coordinate, nearest first, with their distance.
+    /// Stops within `radius` metres (0 to 100 km, default 500 m) of a point, nearest first,
+    /// with their distance; at most `limit` (default 20).
     ///
     /// ```swift
-    /// let near = try bundle.stopsNear(lat: 48.5839, lon: 7.7455, radius: 300)
+    /// let near = try bundle.stops(near: Coordinate(latitude: 48.5839, longitude: 7.7455), within: 300)
     /// ```
-    public func stopsNear(lat: Double, lon: Double, radius: Double = 500, limit: Int = 20) throws -> [Stop] {
+    public func stops(near point: Coordinate, within radius: Double = 500, limit: Int = 20) throws -> [Stop] {
+        let (lat, lon) = (point.latitude, point.longitude)
         guard (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw TransitError.badArgument("coordinate \(lat),\(lon) is out of range")
         }
@@ -112,30 +114,9 @@ extension TransitBundle {
         // A circle holding `count` stops holds the `count` nearest: widen it until it does.
         var radius = min(250, maxDistance)
         while true {
-            let found = try stopsNear(lat: point.latitude, lon: point.longitude, radius: radius, limit: count)
+            let found = try stops(near: point, within: radius, limit: count)
             if found.count >= count || radius >= maxDistance { return found }
             radius = min(maxDistance, radius * 4)
         }
-    }
-}
-
-extension TransitBundle {
-    /// Stops within `radius` metres of a point, nearest first, with their distance: the
-    /// `Coordinate` form of `stopsNear(lat:lon:radius:limit:)`.
-    ///
-    /// ```swift
-    /// let near = try bundle.stopsNear(Coordinate(latitude: 48.5839, longitude: 7.7455), within: 300)
-    /// ```
-    public func stopsNear(_ point: Coordinate, within radius: Double = 500, limit: Int = 20) throws -> [Stop] {
-        try stopsNear(lat: point.latitude, lon: point.longitude, radius: radius, limit: limit)
-    }
-
-    /// The `limit` cities nearest a point: the `Coordinate` form of `nearestCities(lat:lon:filter:limit:)`.
-    ///
-    /// ```swift
-    /// let paris = try bundle.nearestCities(to: Coordinate(latitude: 48.8566, longitude: 2.3522), limit: 1)
-    /// ```
-    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) throws -> [City] {
-        try nearestCities(lat: point.latitude, lon: point.longitude, filter: filter, limit: limit)
     }
 }

@@ -5,11 +5,11 @@ extension TransitBundle {
     /// are the template's, and `frequencies` lists its windows.
     ///
     /// ```swift
-    /// let trip = try bundle.trip(id: "T1", date: ServiceDate("2026-03-28")!)
+    /// let trip = try bundle.trip("T1", on: ServiceDate("2026-03-28")!)
     /// trip.stopTimes.map(\.departureTime)
     /// ```
     /// - Throws: `TransitError.unknownTrip`, `.ambiguousTrip`, `.unknownFeed`, `.dateOutOfRange`.
-    public func trip(id: String, feed: String? = nil, date: ServiceDate) throws -> TripDetails {
+    public func trip(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripDetails {
         try pool.with { db in
             let match = try resolve(.trip, id, feed: feed, db: db)
             let source = match.feed

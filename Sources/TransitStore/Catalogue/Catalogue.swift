@@ -10,16 +10,28 @@ import TransitRuntime
 /// let catalogue = try Catalogue(json: data, base: URL(string: "https://example.org/bundles/manifest.json")!)
 /// for entry in catalogue.bundles { print(entry.id, entry.bytes, entry.coverage.lastServiceDate?.description ?? "-") }
 /// ```
-public struct Catalogue: Sendable, Equatable {
-    /// Service dates (YYYY-MM-DD) a bundle covers: first and last service date, last day with a trip.
-    public struct Coverage: Sendable, Equatable {
+public struct Catalogue: Sendable, Hashable {
+    /// Service dates a bundle covers: first and last service date, last day with a trip.
+    public struct Coverage: Sendable, Hashable, Codable {
         public let firstServiceDate: ServiceDate?
         public let lastServiceDate: ServiceDate?
         public let lastTripDate: ServiceDate?
+
+        public init(firstServiceDate: ServiceDate? = nil, lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil) {
+            self.firstServiceDate = firstServiceDate
+            self.lastServiceDate = lastServiceDate
+            self.lastTripDate = lastTripDate
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case firstServiceDate = "first_service_date"
+            case lastServiceDate = "last_service_date"
+            case lastTripDate = "last_trip_date"
+        }
     }
 
-    /// One bundle on offer.
-    public struct Entry: Sendable, Equatable {
+    /// One bundle on offer; `Codable` with the manifest's keys (`url` resolved).
+    public struct Entry: Sendable, Hashable, Codable, Identifiable {
         public let id: String
         public let label: String?
         public let contentHash: String
@@ -28,19 +40,66 @@ public struct Catalogue: Sendable, Equatable {
         public let fileSHA256: String
         public let coverage: Coverage
         public let cityIDs: [String]
+
+        public init(
+            id: String, label: String? = nil, contentHash: String, url: URL, bytes: Int64, fileSHA256: String,
+            coverage: Coverage = Coverage(), cityIDs: [String] = []
+        ) {
+            self.id = id
+            self.label = label
+            self.contentHash = contentHash
+            self.url = url
+            self.bytes = bytes
+            self.fileSHA256 = fileSHA256
+            self.coverage = coverage
+            self.cityIDs = cityIDs
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, label
+            case contentHash = "content_sha256"
+            case url, bytes
+            case fileSHA256 = "file_sha256"
+            case coverage
+            case cityIDs = "city_ids"
+        }
     }
 
     /// A patch from one content hash to another.
-    public struct Patch: Sendable, Equatable {
+    public struct Patch: Sendable, Hashable, Codable, Identifiable {
         public let from: String
         public let to: String
         public let url: URL
         public let bytes: Int64
         public let fileSHA256: String
+
+        /// The two content hashes, "from>to".
+        public var id: String { "\(from)>\(to)" }
+
+        public init(from: String, to: String, url: URL, bytes: Int64, fileSHA256: String) {
+            self.from = from
+            self.to = to
+            self.url = url
+            self.bytes = bytes
+            self.fileSHA256 = fileSHA256
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case from = "from_content_sha256"
+            case to = "to_content_sha256"
+            case url, bytes
+            case fileSHA256 = "file_sha256"
+        }
     }
 
     public let bundles: [Entry]
     public let patches: [Patch]
+
+    /// A catalogue built by hand (previews, tests); apps read one with `init(json:base:)`.
+    public init(bundles: [Entry], patches: [Patch] = []) {
+        self.bundles = bundles
+        self.patches = patches
+    }
 
     public func entry(_ id: String) -> Entry? { bundles.first { $0.id == id } }
 
