@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema bench bench-store bench-peers fuzz sanitize lint format docs clean
+.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-store bench-peers fuzz sanitize lint format docs clean
 
 all: build
 
@@ -24,6 +24,11 @@ deps:
 	fi
 	@# The manifest test validates against schemas/manifest.schema.json with Python's jsonschema.
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
+
+# Copies the README's Swift blocks into Examples/ReadmeSnippets, which every build compiles
+# (ReadmeSnippetTests fails when the copy is not the README's).
+snippets:
+	python3 tools/readme_snippets.py
 
 # Regenerates the Swift copy of schemas/bundle.sql (a test fails when they differ).
 schema:

@@ -64,12 +64,16 @@ let package = Package(
             ]),
         // A program written as an app uses the libraries; ExampleAppTests runs it (README "Example").
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
+        // The README's Swift blocks, copied by `make snippets` so that every build compiles them
+        // (ReadmeSnippetTests fails when the copy differs from the README).
+        .target(name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "BundleFormat"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
         .target(name: "TestKit", dependencies: ["BundleFormat"], path: "Tests/TestKit"),
         .testTarget(
-            name: "TransitToolkitTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit"]),
+            name: "TransitToolkitTests",
+            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit", "ReadmeSnippets"]),
         .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -160,7 +160,9 @@ enum TransitBench {
         let words = ["gare", "homme", "place", "rue", "pont", "université", "hauptb", "st", "centre", "parc", "école", "route", "mairie"]
         try measure("stop search", 5_000) { i in try bundle.stops(matching: words[i % words.count], limit: 20).count }
         try measure("stops near (500 m)", 5_000) { i in
-            try bundle.stops(near: Coordinate(latitude: 48.58 + Double(i % 100) / 2000, longitude: 7.70 + Double(i % 37) / 500), within: 500).count
+            try bundle.stops(
+                near: Coordinate(latitude: 48.58 + Double(i % 100) / 2000, longitude: 7.70 + Double(i % 37) / 500), within: 500
+            ).count
         }
     }
 
@@ -181,7 +183,9 @@ enum TransitBench {
         let points = (0..<count).map { _ in
             (Double.random(in: -60...70, using: &generator), Double.random(in: -180...180, using: &generator))
         }
-        try measure("nearest 10 cities", count) { i in try bundle.nearestCities(to: Coordinate(latitude: points[i].0, longitude: points[i].1), limit: 10).count }
+        try measure("nearest 10 cities", count) { i in
+            try bundle.nearestCities(to: Coordinate(latitude: points[i].0, longitude: points[i].1), limit: 10).count
+        }
     }
 
     static func batchInput(_ path: String, _ count: Int) throws {

@@ -114,7 +114,9 @@ enum Query {
     func answer(from bundle: TransitBundle) throws -> Answer {
         switch self {
         case .departures(let stops, let feed, let at, let window, let limit, let arrivals):
-            if arrivals { return .arrivals(try bundle.arrivals(to: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit)) }
+            if arrivals {
+                return .arrivals(try bundle.arrivals(to: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit))
+            }
             return .departures(try bundle.departures(from: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit))
         case .stopsNamed(let text, let limit):
             return .stops(try bundle.stops(matching: text, limit: limit))

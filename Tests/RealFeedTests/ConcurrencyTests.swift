@@ -19,7 +19,10 @@ final class ConcurrencyTests: XCTestCase {
                 switch q % 4 {
                 case 0, 1: return try bundle.departures(from: stop, at: at, limit: 10).map { "\($0.tripID)\($0.departureTime)" }.joined()
                 case 2: return try bundle.stops(matching: ["gare", "homme", "place", "rue", "pont"][q % 5]).map(\.stopID).joined()
-                default: return try bundle.stops(near: Coordinate(latitude: 48.58 + Double(q % 100) / 5000, longitude: 7.75), within: 400).map(\.stopID).joined()
+                default:
+                    return try bundle.stops(near: Coordinate(latitude: 48.58 + Double(q % 100) / 5000, longitude: 7.75), within: 400).map(
+                        \.stopID
+                    ).joined()
                 }
             } catch {
                 return "error \(error)"

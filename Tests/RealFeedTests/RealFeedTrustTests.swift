@@ -29,7 +29,8 @@ final class RealFeedTrustTests: XCTestCase {
         let bundle = try RealFeeds.bundle("trimet-2routes").bundle
         let feed = try bundle.info().feeds[0]
         XCTAssertEqual(feed.lastServiceDate?.description, "2022-05-14")
-        let stop = try XCTUnwrap(try bundle.stops(near: Coordinate(latitude: 45.52, longitude: -122.68), within: 50_000, limit: 1).first?.stopID)
+        let stop = try XCTUnwrap(
+            try bundle.stops(near: Coordinate(latitude: 45.52, longitude: -122.68), within: 50_000, limit: 1).first?.stopID)
         XCTAssertFalse(
             try bundle.departures(from: stop, at: try QueryTime.parse("2021-11-16T00:00"), within: 1440 * 60, limit: 1).isEmpty)
         XCTAssertEqual(try bundle.departures(from: stop, at: try QueryTime.parse("2022-03-13T08:00"), within: 600 * 60), [])

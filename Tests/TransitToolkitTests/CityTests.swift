@@ -68,7 +68,8 @@ final class CityTests: XCTestCase {
         XCTAssertEqual(try bundle.cities(filter: CityFilter(minSafetyRating: 4.5)).map(\.id), ["zurich"])
         XCTAssertEqual(try bundle.cities(matching: "san", filter: CityFilter(category: "tech")).map(\.id), ["sf"])
         XCTAssertEqual(
-            try bundle.nearestCities(to: Coordinate(latitude: 47.37, longitude: 8.54), filter: CityFilter(category: "beach"), limit: 1).map(\.id), ["lisbon"])
+            try bundle.nearestCities(to: Coordinate(latitude: 47.37, longitude: 8.54), filter: CityFilter(category: "beach"), limit: 1).map(
+                \.id), ["lisbon"])
     }
 
     func testFromACityToItsTransit() throws {

@@ -19,7 +19,8 @@ extension CommandLineTests {
         XCTAssertNotNil(library.feeds.first?.timeZone, "the feed's zone is one the system knows")
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["content_sha256"] as? String, try BundleFacts.contentHash(bundle))
-        XCTAssertEqual((object["coverage"] as? [String: Any])?["first_service_date"] as? String, library.coverage.firstServiceDate?.description)
+        XCTAssertEqual(
+            (object["coverage"] as? [String: Any])?["first_service_date"] as? String, library.coverage.firstServiceDate?.description)
     }
 
     func testCityJSONIsTheCodableEncoding() throws {

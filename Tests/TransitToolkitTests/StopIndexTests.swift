@@ -76,7 +76,8 @@ final class StopIndexTests: XCTestCase {
         XCTAssertGreaterThan(checked, 10_000, "the queries found stops")
         // Coordinates come back as the feed wrote them.
         let sample = stops[stops.count / 2]
-        let back = try XCTUnwrap(try bundle.stops(near: Coordinate(latitude: sample.lat, longitude: sample.lon), within: 1).first { $0.stopID == sample.id })
+        let back = try XCTUnwrap(
+            try bundle.stops(near: Coordinate(latitude: sample.lat, longitude: sample.lon), within: 1).first { $0.stopID == sample.id })
         XCTAssertEqual(back.lat, Double(String(format: "%.7f", sample.lat)))
         XCTAssertEqual(back.lon, Double(String(format: "%.7f", sample.lon)))
     }

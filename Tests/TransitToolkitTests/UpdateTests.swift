@@ -89,7 +89,8 @@ final class UpdateTests: XCTestCase {
             }
         }
         for word in ["zurich", "bellevue", "a", "hub"] {
-            XCTAssertEqual(try a.stops(matching: word).map(\.stopID), try b.stops(matching: word).map(\.stopID), word, file: file, line: line)
+            XCTAssertEqual(
+                try a.stops(matching: word).map(\.stopID), try b.stops(matching: word).map(\.stopID), word, file: file, line: line)
         }
     }
 

@@ -1,0 +1,80 @@
+// swift-format-ignore-file
+// Generated from README.md by `make snippets` (tools/readme_snippets.py). Do not edit.
+import Foundation
+import TransitRuntime
+import TransitStore
+
+/// README.md, under "TransitRuntime (library)".
+func readmeBlock1() throws {
+
+    let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
+
+    // Departures in the next hour from a stop (a station gives its platforms' departures).
+    let board = try bundle.departures(from: "GARE_01", at: try QueryTime.parse("2026-03-29T08:00"),
+                                      within: 60 * 60, limit: 20)
+    for d in board { print(d.departureTime, d.routeShortName ?? d.routeID, d.headsign, d.platformCode ?? "") }
+    // Wall-clock values to format as the app likes: d.departureLocal.hour, .minute, .utcOffsetSeconds.
+    let later = try bundle.departures(from: "GARE_01", at: .local(LocalDate("2026-03-29")!, secondsOfDay: 17 * 3600))
+    let corner = try bundle.departures(from: ["1021", "1022"], at: .instant(Date()))  // several stops, merged by time
+    let arriving = try bundle.arrivals(to: ["GARE_01"], at: .instant(Date()))        // terminus included
+    // Each call also has stopSequence, arrival, dropOffType, timepoint, directionID, tripShortName,
+    // agencyID/agencyName, bikesAllowed, tripStart (frequency instances) and stopsRemaining.
+
+    let hits = try bundle.stops(matching: "hauptb")                      // prefix, case- and accent-insensitive
+    let near = try bundle.stops(near: Coordinate(latitude: 48.5839, longitude: 7.7455), within: 300)
+    let trip = try bundle.trip("T4_WK_0800", on: ServiceDate("2026-03-30")!)
+    let line = try bundle.shape(trip: "T4_WK_0800")                  // Shape: points [Coordinate] (shapes.txt, else through the stops)
+    let lines = try bundle.shapes(route: "T4")                       // each distinct line of a route
+    let agencies = try bundle.agencies()                              // [Agency]
+    let atStop = try bundle.routes(servingStop: "CENTRAL")            // [Route]; also routes(feed:agency:)
+    let t4 = try bundle.route("T4")                                   // RouteDetails: stops in order per direction
+    let closest = try bundle.nearestStops(to: Coordinate(latitude: 47.37, longitude: 8.54), count: 10)
+    let within = try bundle.stops(near: Coordinate(latitude: 47.37, longitude: 8.54), within: 300)  // every stop within 300 m
+    let cityHere = try bundle.nearestCities(to: Coordinate(latitude: 47.37, longitude: 8.54), limit: 1)
+    let changes = try bundle.transfers(at: "CENTRAL")                 // [Transfer] from transfers.txt
+    let info = try bundle.info()
+    try bundle.preload()                                             // optional: servers and batch jobs (~30 ms per 500k stop_times)
+
+    let lisbon = try bundle.cities(matching: "lisboa").first             // finds Lisbon by an alternate name
+    let nearest = try bundle.nearestCities(to: Coordinate(latitude: 48.8566, longitude: 2.3522), limit: 3)
+    let cheap = try bundle.cities(filter: CityFilter(country: "PT", minInternetSpeed: 100, maxCostOfLiving: 2000))
+    let stopsNearCity = try bundle.stops(near: Coordinate(latitude: lisbon!.lat, longitude: lisbon!.lon), within: 1000)  // city -> transit
+
+    // A new version from a downloaded patch: checked, applied to a copy, verified, renamed into place.
+    let newHash = try BundleUpdate.apply(patch: "cts-1-2.patch", to: "city.db")  // throws .patchRefused(reason)
+    _ = (bundle, board, later, corner, arriving, hits, near, trip, line, lines, agencies, atStop, t4, closest, within, cityHere, changes, info, lisbon, nearest, cheap, stopsNearCity, newHash)
+}
+
+/// README.md, under "From an app".
+func readmeBlock2() async throws {
+
+    let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
+    _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished
+
+    // Catalogue: the last good manifest is kept; a failed fetch leaves it in place.
+    let catalogue = try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
+    for city in catalogue.bundles { print(city.id, city.bytes, city.coverage.lastServiceDate?.description ?? "-") }
+
+    // Download a city the user asked for, with progress.
+    let job = try await store.download("lisbon", explicit: true)      // explicit: never evicted automatically
+    for await state in job.updates {
+        switch state {
+        case .downloading(let done, let total): progressView.progress = Double(done) / Double(total)
+        case .failed(let error): showAlert(error.description)          // StoreError, e.g. hashMismatch, overBudget
+        default: statusLabel.text = state.name                         // queued, verifying, installing, done, paused
+        }
+    }
+    let lisbon = try await store.open("lisbon")                       // a TransitBundle; records the access
+
+    // Update everything the manifest has newer versions of (patches when listed and smaller).
+    for update in try await store.updateAll() { await update.finished() }
+
+    // A storage budget: cached bundles (viewed, not saved) go least recently accessed first.
+    try await store.setPreferences(StorePreferences(maxBytes: 200_000_000, autoUpdate: true, staleDays: 7))
+    for city in try await store.status() where city.isExpired || city.isStale { print(city.id, "needs an update") }
+    // InstalledBundle: downloadedAt and lastAccessedAt are Dates, the coverage ServiceDates;
+    // the manifest's coverage (Catalogue.Coverage) is ServiceDates too. Errors are StoreError,
+    // a LocalizedError with text an app shows (errorDescription, recoverySuggestion).
+    try await store.remove("chiang-mai")                               // bytes freed now; open readers keep their file
+    _ = (store, catalogue, job, lisbon)
+}
