@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .library(name: "TransitRuntime", targets: ["TransitRuntime"]),
+        .library(name: "TransitCities", targets: ["TransitCities"]),
         .library(name: "TransitStore", targets: ["TransitStore"]),
         .library(name: "GTFSCompiler", targets: ["GTFSCompiler"]),
         .executable(name: "gtfs-compile", targets: ["gtfs-compile"]),
@@ -26,18 +27,30 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // SHA-256 on Linux (Apple platforms use CommonCrypto): chosen by measurement, README "SHA-256".
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
-        // The bundle file format both sides share: schema, SQLite access, dates, geo, search keys.
-        .target(
-            name: "BundleFormat", dependencies: ["CSQLite", .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+        // SQLite for the bundle readers and writers and for the store's own state database.
+        .target(name: "TransitSQLite", dependencies: ["CSQLite"]),
+        // SHA-256 and durable file writes (fsync, copies): bundles, patches and the store's downloads.
+        .target(name: "FileIntegrity", dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
+        // The bundle file format both sides share: schema, packed columns, dates, geo, search keys.
+        .target(name: "BundleFormat", dependencies: ["TransitSQLite", "FileIntegrity"]),
+        // Patches between two versions of a bundle: make (compiler), check and apply (runtime).
+        .target(name: "PatchEngine", dependencies: ["BundleFormat", "TransitSQLite", "FileIntegrity"]),
+        // The download server's manifest document: written by the compiler, read by the store.
+        .target(name: "ManifestFormat"),
         // Text read by the compiler and the command line only: JSON (catalogues, batch) and UTF-8 checks.
         .target(name: "TransitJSON"),
-        .target(name: "GTFSCompiler", dependencies: ["BundleFormat", "TransitJSON", "CZlib"]),
-        .target(name: "TransitRuntime", dependencies: ["BundleFormat"]),
+        .target(
+            name: "GTFSCompiler",
+            dependencies: ["BundleFormat", "TransitSQLite", "FileIntegrity", "PatchEngine", "ManifestFormat", "TransitJSON", "CZlib"]),
+        .target(name: "TransitRuntime", dependencies: ["BundleFormat", "TransitSQLite", "PatchEngine"]),
+        // The bundle's city catalogue (search, nearest, filters): a separate product, so an app
+        // that only shows departures does not carry it.
+        .target(name: "TransitCities", dependencies: ["TransitRuntime", "BundleFormat", "TransitSQLite"]),
         // The on-device store: download, verify, update and evict bundles (no compiler inside).
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitRuntime", "BundleFormat", "CZlib",
+                "TransitRuntime", "TransitSQLite", "FileIntegrity", "ManifestFormat", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
@@ -51,7 +64,8 @@ let package = Package(
         .executableTarget(
             name: "transit-query",
             dependencies: [
-                "TransitRuntime", "BundleFormat", "TransitJSON", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransitRuntime", "TransitCities", "BundleFormat", "TransitJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "transit-store",
@@ -66,15 +80,21 @@ let package = Package(
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).
-        .target(name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/ReadmeSnippets"),
+        .target(name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities"], path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
-        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "BundleFormat"]),
+        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "TransitCities", "BundleFormat", "TransitSQLite"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
-        .target(name: "TestKit", dependencies: ["BundleFormat"], path: "Tests/TestKit"),
+        .target(name: "TestKit", dependencies: ["BundleFormat", "TransitSQLite"], path: "Tests/TestKit"),
         .testTarget(
             name: "TransitToolkitTests",
-            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit", "ReadmeSnippets"]),
-        .testTarget(name: "RealFeedTests", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TestKit"]),
+            dependencies: [
+                "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity", "PatchEngine",
+                "TestKit",
+                "ReadmeSnippets",
+            ]),
+        .testTarget(
+            name: "RealFeedTests",
+            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TransitSQLite", "PatchEngine", "TestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@ import Foundation
 // FUZZ_TARGET chooses what the input feeds: csv, zip, fields, json or packed (the bundle's
 // packed columns, as a damaged bundle would hand them to the runtime).
 import TransitJSON
+import PatchEngine
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "csv"
 private let scratch = NSTemporaryDirectory() + "gtfs-fuzz-\(getpid()).zip"

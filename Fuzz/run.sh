@@ -10,13 +10,16 @@ ROOT=$(pwd)
 OUT=$ROOT/.build/fuzz
 mkdir -p "$OUT" Fuzz/findings
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CCrypto")
-swiftc "${FLAGS[@]}" -wmo -module-name BundleFormat -emit-module -emit-module-path "$OUT/BundleFormat.swiftmodule" \
-  -c -o "$OUT/BundleFormat.o" $(find Sources/BundleFormat -name '*.swift')
-swiftc "${FLAGS[@]}" -wmo -module-name TransitJSON -emit-module -emit-module-path "$OUT/TransitJSON.swiftmodule" \
-  -c -o "$OUT/TransitJSON.o" Sources/TransitJSON/*.swift
+# The compiler's module graph, one library module at a time in dependency order.
+LIBS=()
+for module in TransitSQLite FileIntegrity BundleFormat PatchEngine ManifestFormat TransitJSON; do
+  swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name $module -emit-module -emit-module-path "$OUT/$module.swiftmodule" \
+    -c -o "$OUT/$module.o" $(find Sources/$module -name '*.swift')
+  LIBS+=("$OUT/$module.o")
+done
 # Built from inside $OUT, where swiftc leaves its by-products.
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
-  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "$OUT/BundleFormat.o" "$OUT/TransitJSON.o" -lsqlite3 -lz -lcrypto)
+  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lcrypto)
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"

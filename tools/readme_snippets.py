@@ -44,7 +44,7 @@ def render(text):
     for index, (heading, body) in enumerate(blocks(text), 1):
         code = []
         for source in body:
-            match = re.match(r"^import (\w+)\s*$", source)
+            match = re.match(r"^import (\w+)\s*(//.*)?$", source)
             if match:
                 imports.add(match.group(1))
             else:

@@ -1,6 +1,7 @@
 // swift-format-ignore-file
 // Generated from README.md by `make snippets` (tools/readme_snippets.py). Do not edit.
 import Foundation
+import TransitCities
 import TransitRuntime
 import TransitStore
 

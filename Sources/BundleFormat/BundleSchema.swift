@@ -1,3 +1,5 @@
+import TransitSQLite
+
 /// The bundle format version and schema shared by the compiler and the runtime.
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {

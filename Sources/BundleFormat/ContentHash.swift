@@ -1,3 +1,6 @@
+import TransitSQLite
+import FileIntegrity
+
 /// The SHA-256 of a bundle's logical content: every row of every ordinary table of the
 /// schema, in a canonical order and encoding, so two bundles with the same content have the
 /// same hash whatever their page layout, history or the SQLite that wrote them.

@@ -1,3 +1,5 @@
+import TransitSQLite
+
 /// The search indexes derived from ordinary tables, filled by one piece of SQL that the
 /// compiler and the patch applier share, so a patched bundle searches exactly like a
 /// compiled one. They are left out of the content hash and out of patches.

@@ -1,4 +1,5 @@
 import CSQLite
+import TransitSQLite
 
 /// What the stop search index holds for a stop name: the name itself, plus words that let a
 /// search find it the ways people type it. The index is contentless (`content=''`), so these

@@ -1,4 +1,5 @@
 import BundleFormat
+import PatchEngine
 
 /// Brings a bundle to a newer version with a patch from `gtfs-compile diff`, on the device.
 ///

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 /// A compiled transit bundle, opened read-only. Answers departures, stop searches,
 /// trips and bundle facts offline. One instance may be shared by many threads.
@@ -11,7 +12,7 @@ import Foundation
 /// ```
 public final class TransitBundle: Sendable {
     public let path: String
-    let pool: ConnectionPool
+    package let pool: ConnectionPool
     let catalog: FeedCatalog
     let calendar: ServiceCalendar
     let entities = EntityCache()

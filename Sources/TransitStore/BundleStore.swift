@@ -1,6 +1,6 @@
-import BundleFormat
 import Foundation
 import TransitRuntime
+import TransitSQLite
 
 /// The offline store an app keeps its city bundles in: fetches the manifest, downloads,
 /// verifies and installs bundles, keeps them fresh with patches, evicts cached ones under a

@@ -1,6 +1,8 @@
 import BundleFormat
 import Foundation
+import TransitCities
 import TransitRuntime
+import TransitSQLite
 
 /// Times queries in-process on one thread and prints medians and 99th percentiles.
 ///

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitCities
 import TransitRuntime
 
 /// Answers as text for people: tables and short summaries.

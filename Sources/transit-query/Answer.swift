@@ -1,3 +1,4 @@
+import TransitCities
 import TransitRuntime
 
 /// What a `Query` returns, with one JSON shape per result type (`JSONOutput`) and one text

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TransitCities
 import TransitRuntime
 
 struct CityCommand: ParsableCommand {

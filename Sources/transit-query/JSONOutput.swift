@@ -1,4 +1,5 @@
 import Foundation
+import TransitCities
 import TransitRuntime
 
 /// The JSON shapes of the command's results, with GTFS-style snake_case keys.

@@ -1,4 +1,5 @@
 import TransitJSON
+import TransitCities
 import TransitRuntime
 
 /// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in the README.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TransitCities
 import TransitRuntime
 
 /// One question to a bundle: what a subcommand's options or a batch line ask. Both are

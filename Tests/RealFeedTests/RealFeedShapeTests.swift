@@ -3,6 +3,7 @@ import Foundation
 import TestKit
 import TransitRuntime
 import XCTest
+import TransitSQLite
 
 /// Shapes on every real feed that has them, against shapes.txt and trips.txt read plainly
 /// (`ReferenceTimetable.table`) and distances by the tests' own spherical formulas.

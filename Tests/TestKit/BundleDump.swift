@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Every trip of a bundle decoded from its packed columns, for tests that compare
 /// bundles or check what the compiler stored.

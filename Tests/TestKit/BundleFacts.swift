@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Facts read straight from a bundle file with SQL, for tests that compare bundles without
 /// going through the runtime (and, in async tests, without its async overloads).

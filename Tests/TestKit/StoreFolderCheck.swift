@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 /// What must hold in a store's folder after any operation or crash-and-resume: every
 /// installed bundle passes `PRAGMA integrity_check` and its content hash, and no temporary

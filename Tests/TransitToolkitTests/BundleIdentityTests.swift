@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 /// Every bundle says what it is (id, label, compiler, schema, application id), what it
 /// holds (a content hash independent of the file's layout) and for which days.

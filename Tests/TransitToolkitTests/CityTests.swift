@@ -1,5 +1,6 @@
 import Foundation
 import TestKit
+import TransitCities
 import TransitRuntime
 import XCTest
 

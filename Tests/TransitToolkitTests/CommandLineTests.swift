@@ -3,6 +3,7 @@ import Foundation
 import TestKit
 import TransitRuntime
 import XCTest
+import TransitSQLite
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
 final class CommandLineTests: XCTestCase {

@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 final class CompilerTests: XCTestCase {
     func testBundleSchemaEqualsSchemasBundleSQL() throws {

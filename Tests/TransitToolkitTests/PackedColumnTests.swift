@@ -4,6 +4,7 @@ import GTFSCompiler
 import TestKit
 import TransitRuntime
 import XCTest
+import TransitSQLite
 
 /// The packed BLOB columns of the bundle: exact bytes for hand-checked cases, round trips
 /// for awkward values, and damaged bytes refused with an error rather than a crash.

@@ -2,6 +2,7 @@ import BundleFormat
 import XCTest
 
 @testable import GTFSCompiler
+import FileIntegrity
 
 final class ParserTests: XCTestCase {
     private func time(_ text: String) -> Int32? {

@@ -4,6 +4,7 @@ import GTFSCompiler
 import TestKit
 import TransitRuntime
 import XCTest
+import TransitSQLite
 
 final class RuntimeTests: XCTestCase {
     private func refuses(

@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 /// Service ids in deflated blocks: round trips, damaged bytes, and svs kept by --base.
 final class ServiceBlockTests: XCTestCase {

@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 /// Shapes: the packed columns, the thinning, and what a compiled feed answers for a trip's
 /// and a route's lines.

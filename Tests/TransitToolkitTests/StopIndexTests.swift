@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 /// The stop tables of a bundle: the grid index behind `stopsNear`, the id groups behind
 /// lookups by text, and what they cost per stop.

@@ -5,6 +5,7 @@ import TransitRuntime
 import XCTest
 
 @testable import GTFSCompiler
+import TransitSQLite
 
 /// The compiler never writes a wrong bundle silently: each case here was reproduced as a
 /// wrong result with exit 0 before its fix.

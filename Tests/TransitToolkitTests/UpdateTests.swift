@@ -4,6 +4,8 @@ import GTFSCompiler
 import TestKit
 import TransitRuntime
 import XCTest
+import PatchEngine
+import TransitSQLite
 
 /// Versions of the metro sample: ids kept by --base, patches, and what a patch refuses.
 final class UpdateTests: XCTestCase {

@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Inserts the transit rows of a model, table by table, with prepared statements that
 /// name their columns (all but the patterns, which `insertPatterns` writes).

@@ -1,5 +1,7 @@
 import BundleFormat
 import Foundation
+import FileIntegrity
+import TransitSQLite
 
 /// Writes a `BundleModel` as a SQLite bundle, atomically: everything goes to a
 /// temporary file beside the output, which is renamed over it only when complete.

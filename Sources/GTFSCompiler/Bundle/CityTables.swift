@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Inserts a checked city catalogue. `insertRows` fills the ordinary tables (cities,
 /// alternate names, categories, attractions, images, links, grid cells) and

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import FileIntegrity
 
 /// One GTFS feed as a set of named files: a folder or a zip archive.
 protocol FeedSource {

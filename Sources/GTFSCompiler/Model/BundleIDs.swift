@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// The ids of every table `--base` keeps stable, read from an earlier bundle: what exists
 /// in both versions keeps its integer id, so a patch between them only carries what changed.

@@ -1,5 +1,7 @@
 import BundleFormat
 import Foundation
+import PatchEngine
+import TransitSQLite
 
 /// `gtfs-compile diff OLD.db NEW.db -o PATCH`: the rows that differ between two bundles of
 /// the same schema, as a `BundlePatch` from OLD's content hash to NEW's. Each table is read

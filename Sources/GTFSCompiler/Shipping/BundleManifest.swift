@@ -1,5 +1,8 @@
 import BundleFormat
 import Foundation
+import ManifestFormat
+import PatchEngine
+import TransitSQLite
 
 /// What a download server publishes about its bundles (`gtfs-compile manifest`): per bundle
 /// its identity, content hash, file name, sizes (raw and gzip), the file's SHA-256, schema

@@ -1,4 +1,5 @@
 import BundleFormat
+import PatchEngine
 
 /// `gtfs-compile patch OLD.db PATCH -o OUT.db`: the runtime's `PatchApplier`, with its
 /// refusals as diagnostics.

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 /// Read-only SQLite connections to one bundle, handed to one thread at a time.
 /// A thread that finds none idle opens another, so queries never wait on each other, as long
@@ -7,7 +8,7 @@ import Foundation
 /// replaced (a store installing a newer version renames over it), the pool opens no more
 /// connections and threads share the ones it has: every answer keeps coming from the version
 /// this bundle was opened on, until it is closed.
-final class ConnectionPool: @unchecked Sendable {
+package final class ConnectionPool: @unchecked Sendable {
     private let path: String
     private let identity: FileIdentity?
     private var idle: [SQLiteDatabase] = []
@@ -20,7 +21,7 @@ final class ConnectionPool: @unchecked Sendable {
         idle = [first]
     }
 
-    func with<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    package func with<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         let db = try take()
         defer {
             condition.lock()

@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Small, often-needed rows (stops, routes, headsigns, a station's platforms), read on first
 /// use and kept. Safe to share between threads.

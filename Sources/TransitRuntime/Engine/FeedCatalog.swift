@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 /// The bundle's feeds, loaded once at open (a handful of rows).
 struct FeedCatalog: Sendable {

@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Patterns decoded from their packed columns on first use and kept (their stops, their
 /// trips by start time, their frequency templates), where each stop is a departure, and

@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Which services run on a date: calendar weekdays within the date range, plus the dates a
 /// service's calendar_dates add, minus those they remove. The exceptions (`service_dates`,

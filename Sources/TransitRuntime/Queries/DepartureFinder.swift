@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// Computes departures from a set of stops in a half-open window of instants,
 /// following `departures-semantics.md`:

@@ -10,7 +10,7 @@ import Foundation
 /// ```
 extension TransitBundle {
     /// Runs `body` on a task of the concurrency pool and waits for it (it never outlives the call).
-    private func offCaller<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func offCaller<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
         let value = try await Task.detached(priority: Task.currentPriority) { try body() }.value
         try Task.checkCancellation()
@@ -53,10 +53,6 @@ extension TransitBundle {
         try await offCaller { try self.stops(near: point, within: radius, limit: limit) }
     }
 
-    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) async throws -> [City] {
-        try await offCaller { try self.nearestCities(to: point, filter: filter, limit: limit) }
-    }
-
     public func nearestStops(to point: Coordinate, count: Int = 10, maxDistance: Double = 50_000) async throws -> [Stop] {
         try await offCaller { try self.nearestStops(to: point, count: count, maxDistance: maxDistance) }
     }
@@ -95,18 +91,6 @@ extension TransitBundle {
 
     public func info() async throws -> BundleInfo {
         try await offCaller { try self.info() }
-    }
-
-    public func city(id: String) async throws -> City {
-        try await offCaller { try self.city(id: id) }
-    }
-
-    public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) async throws -> [City] {
-        try await offCaller { try self.cities(matching: text, filter: filter, limit: limit) }
-    }
-
-    public func cities(filter: CityFilter, limit: Int = 20) async throws -> [City] {
-        try await offCaller { try self.cities(filter: filter, limit: limit) }
     }
 
     public func verifyContentHash() async throws -> Bool {

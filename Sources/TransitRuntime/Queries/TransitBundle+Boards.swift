@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 extension TransitBundle {
     /// Departures from a stop (or, for a station, from its platforms) in `[at, at + window)`,

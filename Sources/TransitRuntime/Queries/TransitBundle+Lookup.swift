@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 /// The kinds of text id a query names, with their dictionary table.
 enum TextIDKind {

@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 extension TransitBundle {
     /// The line trip `trip` follows: its shape, or the line through its stops when it has none.

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TransitSQLite
 
 extension TransitBundle {
     /// Stops whose names match `text`: case- and diacritics-insensitive, each word a

@@ -1,5 +1,5 @@
-import BundleFormat
 import Foundation
+import FileIntegrity
 
 /// Where the store keeps its files, and the file steps that must survive a crash.
 ///

@@ -1,5 +1,5 @@
-import BundleFormat
 import Foundation
+import FileIntegrity
 
 /// File hashing for verification, with the platform's SHA-256 (README, "SHA-256").
 ///

@@ -1,5 +1,5 @@
-import BundleFormat
 import Foundation
+import TransitSQLite
 
 /// What the store knows, in its own small SQLite file (`store.sqlite` in the store's folder):
 /// installed bundles, pending jobs, preferences and the last good manifest. Every change is

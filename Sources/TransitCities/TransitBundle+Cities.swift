@@ -1,5 +1,7 @@
 import BundleFormat
 import Foundation
+import TransitRuntime
+import TransitSQLite
 
 extension TransitBundle {
     /// Columns read for every city (`city(from:)` reads them by name).

@@ -1,3 +1,5 @@
+import TransitSQLite
+
 /// A patch: the row changes that turn one bundle into another, named by the content hashes
 /// it goes from and to. Written by `gtfs-compile diff`, applied by `PatchApplier`.
 ///

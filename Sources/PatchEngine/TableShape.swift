@@ -1,3 +1,6 @@
+import TransitSQLite
+import BundleFormat
+
 /// A content table's columns in order and how many leading ones form its primary key:
 /// what a patch section must agree with. Every table of `schemas/bundle.sql` puts its key
 /// columns first (a test checks it), so a key is a prefix of a row.

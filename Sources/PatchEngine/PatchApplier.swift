@@ -1,4 +1,7 @@
 import Foundation
+import BundleFormat
+import FileIntegrity
+import TransitSQLite
 
 /// Why a patch was not applied. The bundle it was given is untouched either way.
 package struct PatchRefused: Error, CustomStringConvertible {

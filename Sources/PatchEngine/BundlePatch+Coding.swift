@@ -1,4 +1,7 @@
 import Foundation
+import BundleFormat
+import FileIntegrity
+import TransitSQLite
 
 /// Why a patch file cannot be read.
 package struct PatchFormatError: Error, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import TransitRuntime
+
 /// A city from the bundle's catalogue. Lookups by id fill every field; searches,
 /// nearest and filter queries fill the scalar fields and leave the lists empty.
 /// `Codable` as `transit-query city --json` writes it (the catalogue's keys; an empty list

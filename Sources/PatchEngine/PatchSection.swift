@@ -1,3 +1,5 @@
+import TransitSQLite
+
 /// Applies one table's operations of a patch, refusing any that does not fit the bundle:
 /// an unknown table or columns, a delete or update of a row that is not there, edits
 /// longer than the value it edits.

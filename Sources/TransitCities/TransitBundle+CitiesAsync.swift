@@ -1,0 +1,20 @@
+import TransitRuntime
+
+/// The city queries as `async` functions of the same names, run as the other queries' twins are.
+extension TransitBundle {
+    public func nearestCities(to point: Coordinate, filter: CityFilter = CityFilter(), limit: Int = 10) async throws -> [City] {
+        try await offCaller { try self.nearestCities(to: point, filter: filter, limit: limit) }
+    }
+
+    public func city(id: String) async throws -> City {
+        try await offCaller { try self.city(id: id) }
+    }
+
+    public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) async throws -> [City] {
+        try await offCaller { try self.cities(matching: text, filter: filter, limit: limit) }
+    }
+
+    public func cities(filter: CityFilter, limit: Int = 20) async throws -> [City] {
+        try await offCaller { try self.cities(filter: filter, limit: limit) }
+    }
+}
