@@ -1,11 +1,11 @@
 import BundleFormat
 import Foundation
+import PatchEngine
 // libFuzzer entry point for the compiler's input readers. Built by `make fuzz` together
 // with the GTFSCompiler sources as one module (so the readers' internal API is reachable);
 // FUZZ_TARGET chooses what the input feeds: csv, zip, fields, json or packed (the bundle's
 // packed columns, as a damaged bundle would hand them to the runtime).
 import TransitJSON
-import PatchEngine
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "csv"
 private let scratch = NSTemporaryDirectory() + "gtfs-fuzz-\(getpid()).zip"

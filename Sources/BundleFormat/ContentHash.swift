@@ -1,5 +1,5 @@
-import TransitSQLite
 import FileIntegrity
+import TransitSQLite
 
 /// The SHA-256 of a bundle's logical content: every row of every ordinary table of the
 /// schema, in a canonical order and encoding, so two bundles with the same content have the

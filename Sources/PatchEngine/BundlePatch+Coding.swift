@@ -1,6 +1,6 @@
-import Foundation
 import BundleFormat
 import FileIntegrity
+import Foundation
 import TransitSQLite
 
 /// Why a patch file cannot be read.

@@ -1,6 +1,6 @@
-import Foundation
 import BundleFormat
 import FileIntegrity
+import Foundation
 import TransitSQLite
 
 /// Why a patch was not applied. The bundle it was given is untouched either way.

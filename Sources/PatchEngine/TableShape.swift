@@ -1,5 +1,5 @@
-import TransitSQLite
 import BundleFormat
+import TransitSQLite
 
 /// A content table's columns in order and how many leading ones form its primary key:
 /// what a patch section must agree with. Every table of `schemas/bundle.sql` puts its key

@@ -1,5 +1,5 @@
-import TransitJSON
 import TransitCities
+import TransitJSON
 import TransitRuntime
 
 /// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in the README.

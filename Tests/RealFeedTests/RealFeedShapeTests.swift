@@ -2,8 +2,8 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
-import XCTest
 import TransitSQLite
+import XCTest
 
 /// Shapes on every real feed that has them, against shapes.txt and trips.txt read plainly
 /// (`ReferenceTimetable.table`) and distances by the tests' own spherical formulas.

@@ -3,8 +3,8 @@ import Foundation
 import GTFSCompiler
 import TestKit
 import TransitRuntime
-import XCTest
 import TransitSQLite
+import XCTest
 
 /// Updates on real feeds: the next version of each feed (`evolve_feed.py`) compiled with
 /// `--base`, diffed and patched, must equal the new bundle in content and answers.

@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 /// Every bundle says what it is (id, label, compiler, schema, application id), what it
 /// holds (a content hash independent of the file's layout) and for which days.

@@ -2,8 +2,8 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
-import XCTest
 import TransitSQLite
+import XCTest
 
 /// Runs the built `gtfs-compile` and `transit-query` binaries and checks output and exit codes.
 final class CommandLineTests: XCTestCase {

@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 final class CompilerTests: XCTestCase {
     func testBundleSchemaEqualsSchemasBundleSQL() throws {

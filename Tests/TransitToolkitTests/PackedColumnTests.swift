@@ -3,8 +3,8 @@ import Foundation
 import GTFSCompiler
 import TestKit
 import TransitRuntime
-import XCTest
 import TransitSQLite
+import XCTest
 
 /// The packed BLOB columns of the bundle: exact bytes for hand-checked cases, round trips
 /// for awkward values, and damaged bytes refused with an error rather than a crash.

@@ -1,8 +1,8 @@
 import BundleFormat
+import FileIntegrity
 import XCTest
 
 @testable import GTFSCompiler
-import FileIntegrity
 
 final class ParserTests: XCTestCase {
     private func time(_ text: String) -> Int32? {

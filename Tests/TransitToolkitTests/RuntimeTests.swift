@@ -3,8 +3,8 @@ import Foundation
 import GTFSCompiler
 import TestKit
 import TransitRuntime
-import XCTest
 import TransitSQLite
+import XCTest
 
 final class RuntimeTests: XCTestCase {
     private func refuses(

@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 /// Service ids in deflated blocks: round trips, damaged bytes, and svs kept by --base.
 final class ServiceBlockTests: XCTestCase {

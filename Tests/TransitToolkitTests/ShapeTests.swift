@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 /// Shapes: the packed columns, the thinning, and what a compiled feed answers for a trip's
 /// and a route's lines.

@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 /// The stop tables of a bundle: the grid index behind `stopsNear`, the id groups behind
 /// lookups by text, and what they cost per stop.

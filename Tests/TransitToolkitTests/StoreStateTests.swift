@@ -1,9 +1,9 @@
 import BundleFormat
 import Foundation
 import TestKit
+import TransitSQLite
 import TransitStore
 import XCTest
-import TransitSQLite
 
 /// The state file's layout version: an unversioned file of the first release migrates and
 /// keeps everything; a file from a newer release is refused, never set aside as damaged.

@@ -2,10 +2,10 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
-import TransitSQLite
 
 /// The compiler never writes a wrong bundle silently: each case here was reproduced as a
 /// wrong result with exit 0 before its fix.

@@ -1,11 +1,11 @@
 import BundleFormat
 import Foundation
 import GTFSCompiler
+import PatchEngine
 import TestKit
 import TransitRuntime
-import XCTest
-import PatchEngine
 import TransitSQLite
+import XCTest
 
 /// Versions of the metro sample: ids kept by --base, patches, and what a patch refuses.
 final class UpdateTests: XCTestCase {

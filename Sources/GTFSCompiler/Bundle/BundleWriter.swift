@@ -1,6 +1,6 @@
 import BundleFormat
-import Foundation
 import FileIntegrity
+import Foundation
 import TransitSQLite
 
 /// Writes a `BundleModel` as a SQLite bundle, atomically: everything goes to a

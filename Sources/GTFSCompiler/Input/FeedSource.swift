@@ -1,6 +1,6 @@
 import BundleFormat
-import Foundation
 import FileIntegrity
+import Foundation
 
 /// One GTFS feed as a set of named files: a folder or a zip archive.
 protocol FeedSource {

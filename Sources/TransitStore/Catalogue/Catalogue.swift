@@ -1,6 +1,6 @@
 import Foundation
-import TransitRuntime
 import ManifestFormat
+import TransitRuntime
 
 /// A download server's manifest as the store reads it (`gtfs-compile manifest` writes it;
 /// `schemas/manifest.schema.json` documents it): the bundles on offer and the patches between

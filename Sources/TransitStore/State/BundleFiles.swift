@@ -1,5 +1,5 @@
-import Foundation
 import FileIntegrity
+import Foundation
 
 /// Where the store keeps its files, and the file steps that must survive a crash.
 ///

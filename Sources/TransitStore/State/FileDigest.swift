@@ -1,5 +1,5 @@
-import Foundation
 import FileIntegrity
+import Foundation
 
 /// File hashing for verification, with the platform's SHA-256 (README, "SHA-256").
 ///
