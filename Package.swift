@@ -80,7 +80,8 @@ let package = Package(
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).
-        .target(name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities"], path: "Examples/ReadmeSnippets"),
+        .target(
+            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities"], path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "TransitCities", "BundleFormat", "TransitSQLite"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
@@ -88,7 +89,8 @@ let package = Package(
         .testTarget(
             name: "TransitToolkitTests",
             dependencies: [
-                "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity", "PatchEngine",
+                "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity",
+                "PatchEngine",
                 "TestKit",
                 "ReadmeSnippets",
             ]),
