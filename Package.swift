@@ -85,14 +85,12 @@ let package = Package(
         // In-process query timings for `make bench`.
         .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "TransitCities", "BundleFormat", "TransitSQLite"]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
-        .target(name: "TestKit", dependencies: ["BundleFormat", "TransitSQLite"], path: "Tests/TestKit"),
+        .target(name: "TestKit", dependencies: ["BundleFormat", "TransitSQLite", "TransitRuntime"], path: "Tests/TestKit"),
         .testTarget(
             name: "TransitToolkitTests",
             dependencies: [
                 "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity",
-                "PatchEngine",
-                "TestKit",
-                "ReadmeSnippets",
+                "PatchEngine", "CSQLite", "TestKit", "ReadmeSnippets",
             ]),
         .testTarget(
             name: "RealFeedTests",

@@ -38,20 +38,20 @@ package enum SQLValue: Hashable, Sendable {
 }
 
 extension SQLValue: SQLiteValue {
-    package func bind(to statement: OpaquePointer, at index: Int32) {
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
-        case .null: sqlite3_bind_null(statement, index)
-        case .integer(let v): sqlite3_bind_int64(statement, index, v)
-        case .real(let v): sqlite3_bind_double(statement, index, v)
+        case .null: return sqlite3_bind_null(statement, index)
+        case .integer(let v): return sqlite3_bind_int64(statement, index, v)
+        case .real(let v): return sqlite3_bind_double(statement, index, v)
         case .text(let bytes):
-            bytes.withUnsafeBufferPointer { raw in
-                _ = raw.withMemoryRebound(to: CChar.self) {
+            return bytes.withUnsafeBufferPointer { raw in
+                raw.withMemoryRebound(to: CChar.self) {
                     sqlite3_bind_text(
                         statement, index, $0.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(raw.count),
                         unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
             }
-        case .blob(let bytes): bytes.bind(to: statement, at: index)
+        case .blob(let bytes): return bytes.bind(to: statement, at: index)
         }
     }
 }

@@ -8,6 +8,8 @@ package final class SQLiteStatement {
     package let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
     package let sql: String
+    /// The first bind SQLite refused since the last reset: thrown by the next `step`.
+    private var bindFailure: (code: Int32, index: Int32)?
 
     init(database: SQLiteDatabase, sql: String) throws {
         var pointer: OpaquePointer?
@@ -44,22 +46,33 @@ package final class SQLiteStatement {
     package func reset() {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
+        bindFailure = nil
     }
 
     /// Binds `values` to parameters 1, 2, ... (after clearing earlier bindings).
     package func bind(_ values: [any SQLiteValue]) {
         reset()
-        for (offset, value) in values.enumerated() { value.bind(to: statement, at: Int32(offset + 1)) }
+        for (offset, value) in values.enumerated() { check(value.bind(to: statement, at: Int32(offset + 1)), Int32(offset + 1)) }
     }
 
     /// Binds one parameter (1-based), leaving the others as they are.
     package func bind(_ index: Int32, _ value: some SQLiteValue) {
-        value.bind(to: statement, at: index)
+        check(value.bind(to: statement, at: index), index)
     }
 
-    /// Advances to the next row; false when done.
+    private func check(_ rc: Int32, _ index: Int32) {
+        if rc != SQLITE_OK && bindFailure == nil { bindFailure = (rc, index) }
+    }
+
+    /// Advances to the next row; false when done. A bind SQLite refused is thrown here.
     @discardableResult
     package func step() throws -> Bool {
+        if let failure = bindFailure {
+            bindFailure = nil
+            sqlite3_reset(statement)
+            let reason = String(cString: sqlite3_errstr(failure.code))
+            throw SQLiteError(code: failure.code, message: "cannot bind parameter \(failure.index): \(reason)", sql: sql)
+        }
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -77,10 +90,11 @@ package final class SQLiteStatement {
     /// without being boxed.
     package func run<each Value: SQLiteValue>(_ values: repeat each Value) throws {
         sqlite3_reset(statement)
+        bindFailure = nil
         var index: Int32 = 0
         for value in repeat each values {
             index += 1
-            value.bind(to: statement, at: index)
+            check(value.bind(to: statement, at: index), index)
         }
         try run()
     }

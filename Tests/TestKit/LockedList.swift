@@ -1,21 +1,17 @@
 import Foundation
+import TransitRuntime
 
 /// Values appended from many threads (e.g. inside `DispatchQueue.concurrentPerform`).
-public final class LockedList<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
+public final class LockedList<Value: Sendable>: Sendable {
+    private let storage = Locked<[Value]>([])
 
     public init() {}
 
     public func append(_ value: Value) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
+        storage.withLock { $0.append(value) }
     }
 
     public var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
+        storage.withLock { $0 }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitRuntime
 
 /// Where a download job is. `downloading` carries bytes done and the total.
 public enum JobState: Sendable, Equatable, CustomStringConvertible {
@@ -110,20 +111,5 @@ public final class DownloadJob: Sendable {
             watcher.yield(state)
             if state.isStopped { watcher.finish() }
         }
-    }
-}
-
-/// A value guarded by a lock (the standard library's `Mutex` needs newer Apple systems than
-/// the package supports).
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
