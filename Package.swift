@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TransitRuntime", targets: ["TransitRuntime"]),
         .library(name: "TransitCities", targets: ["TransitCities"]),
+        .library(name: "TransitRealtime", targets: ["TransitRealtime"]),
         .library(name: "TransitStore", targets: ["TransitStore"]),
         .library(name: "GTFSCompiler", targets: ["GTFSCompiler"]),
         .executable(name: "gtfs-compile", targets: ["gtfs-compile"]),
@@ -19,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // GTFS-Realtime decoding (TransitRealtime only; the generated code is committed: README "Realtime").
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `make docs`: the DocC catalogues of the three libraries (a plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -46,6 +49,10 @@ let package = Package(
         // The bundle's city catalogue (search, nearest, filters): a separate product, so an app
         // that only shows departures does not carry it.
         .target(name: "TransitCities", dependencies: ["TransitRuntime", "BundleFormat", "TransitSQLite"]),
+        // GTFS-Realtime over the bundle's boards: a separate product, so apps without it do not link protobuf.
+        .target(
+            name: "TransitRealtime",
+            dependencies: ["TransitRuntime", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // The on-device store: download, verify, update and evict bundles (no compiler inside).
         .target(
             name: "TransitStore",
@@ -90,7 +97,7 @@ let package = Package(
             name: "TransitToolkitTests",
             dependencies: [
                 "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity",
-                "PatchEngine", "CSQLite", "TestKit", "ReadmeSnippets",
+                "PatchEngine", "CSQLite", "TestKit", "ReadmeSnippets", "TransitRealtime",
             ]),
         .testTarget(
             name: "RealFeedTests",

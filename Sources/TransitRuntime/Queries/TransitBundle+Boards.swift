@@ -105,6 +105,16 @@ extension TransitBundle {
         }
     }
 
+    /// The instant a board at `stop` starting at `time` starts: a local time read in the
+    /// stop's feed time zone (for live boards, which widen the window around it).
+    package func windowStart(_ time: QueryTime, stop: String, feed: String?) throws -> Date {
+        if case .instant(let date) = time { return date }
+        return try pool.with { db in
+            let source = try resolve(.stop, stop, feed: feed, db: db).feed
+            return Date(timeIntervalSince1970: TimeInterval(instant(time, in: source)))
+        }
+    }
+
     func instant(_ time: QueryTime, in feed: FeedCatalog.Feed) -> Int {
         switch time {
         case .instant(let date): return Int(date.timeIntervalSince1970.rounded(.down))

@@ -1,0 +1,157 @@
+/// The GTFS-Realtime rules that turn a trip's stop time updates into a prediction for each
+/// of its stops (docs/realtime-semantics.md, "Propagation"):
+/// - a stop with an update takes its times: `time`, else the schedule plus `delay`; a
+///   missing departure takes the arrival's delay, a missing arrival the delay carried in;
+/// - the delay of the last update propagates downstream to stops without one, never
+///   upstream (stops before the first update keep the schedule, state `scheduled`);
+/// - SKIPPED marks its stop and does not stop propagation; NO_DATA stops it: that stop and
+///   the following ones without an update keep the schedule with state `noData`;
+/// - predicted times never decrease along the trip: a time earlier than the one before is
+///   raised to it, and counted.
+enum DelayPropagation {
+    /// One stop of a trip instance as scheduled, as Unix times.
+    struct ScheduledCall: Sendable {
+        var stopID: String
+        var stopSequence: Int
+        var arrival: Int
+        var departure: Int
+    }
+
+    /// An arrival or departure event of an update.
+    struct Event: Sendable, Equatable {
+        var delay: Int?
+        var time: Int?
+        var uncertainty: Int?
+    }
+
+    enum Relationship: Sendable { case scheduled, skipped, noData }
+
+    /// A stop time update matched to the stop at `index` of the trip.
+    struct CallUpdate: Sendable {
+        var index: Int
+        var relationship: Relationship
+        var arrival: Event?
+        var departure: Event?
+        var assignedStopID: String?
+    }
+
+    static func predict(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (calls: [CallPrediction], clamps: Int) {
+        var byIndex: [Int: CallUpdate] = [:]
+        for update in updates where byIndex[update.index] == nil { byIndex[update.index] = update }
+        var calls: [CallPrediction] = []
+        calls.reserveCapacity(schedule.count)
+        var carried: (delay: Int, uncertainty: Int?)?
+        var noData = false
+        for (index, call) in schedule.enumerated() {
+            var prediction = CallPrediction(state: .scheduled)
+            if let update = byIndex[index] {
+                prediction.assignedStopID = update.assignedStopID
+                switch update.relationship {
+                case .noData:
+                    noData = true
+                    carried = nil
+                    prediction.state = .noData
+                case .skipped:
+                    prediction.state = .skipped
+                case .scheduled:
+                    noData = false
+                    let arrivalDelay = delay(update.arrival, scheduled: call.arrival) ?? carried?.delay
+                    let departureDelay = delay(update.departure, scheduled: call.departure) ?? arrivalDelay
+                    let uncertainty = update.departure?.uncertainty ?? update.arrival?.uncertainty
+                    if let departureDelay {
+                        let arrival = arrivalDelay ?? departureDelay
+                        prediction = CallPrediction(
+                            state: .updated, arrival: call.arrival + arrival, departure: call.departure + departureDelay,
+                            arrivalDelay: arrival, departureDelay: departureDelay, uncertainty: uncertainty,
+                            assignedStopID: update.assignedStopID)
+                        carried = (departureDelay, uncertainty)
+                    }
+                }
+            } else if noData {
+                prediction.state = .noData
+            } else if let carried {
+                prediction = CallPrediction(
+                    state: .updated, arrival: call.arrival + carried.delay, departure: call.departure + carried.delay,
+                    arrivalDelay: carried.delay, departureDelay: carried.delay, uncertainty: carried.uncertainty)
+            }
+            calls.append(prediction)
+        }
+        return clampToOrder(schedule, calls)
+    }
+
+    /// The delay an event gives: its time against the schedule, else its delay.
+    private static func delay(_ event: Event?, scheduled: Int) -> Int? {
+        guard let event else { return nil }
+        if let time = event.time { return time - scheduled }
+        return event.delay
+    }
+
+    /// Raises predicted times that would run the trip backwards (skipped stops are left out
+    /// of the order; stops without a prediction keep their scheduled times and bound the
+    /// next prediction from below).
+    private static func clampToOrder(_ schedule: [ScheduledCall], _ calls: [CallPrediction]) -> ([CallPrediction], Int) {
+        var calls = calls
+        var clamps = 0
+        var last = Int.min
+        for index in calls.indices where calls[index].state != .skipped {
+            guard calls[index].state == .updated, var arrival = calls[index].arrival, var departure = calls[index].departure else {
+                last = max(last, schedule[index].departure)
+                continue
+            }
+            if arrival < last {
+                arrival = last
+                clamps += 1
+            }
+            if departure < arrival {
+                departure = arrival
+                clamps += 1
+            }
+            calls[index].arrival = arrival
+            calls[index].departure = departure
+            calls[index].arrivalDelay = arrival - schedule[index].arrival
+            calls[index].departureDelay = departure - schedule[index].departure
+            last = departure
+        }
+        return (calls, clamps)
+    }
+}
+
+/// What the live data says about one stop of a trip instance.
+public struct CallPrediction: Sendable, Hashable {
+    public var state: LiveState
+    /// Predicted instants as Unix seconds; nil when the state carries no prediction.
+    public var arrival: Int?
+    public var departure: Int?
+    /// Seconds against the schedule (positive: late).
+    public var arrivalDelay: Int?
+    public var departureDelay: Int?
+    /// The producer's uncertainty in seconds, when it gives one.
+    public var uncertainty: Int?
+    /// A stop (platform) the update assigns instead of the scheduled one.
+    public var assignedStopID: String?
+
+    public init(
+        state: LiveState, arrival: Int? = nil, departure: Int? = nil, arrivalDelay: Int? = nil, departureDelay: Int? = nil,
+        uncertainty: Int? = nil, assignedStopID: String? = nil
+    ) {
+        self.state = state
+        self.arrival = arrival
+        self.departure = departure
+        self.arrivalDelay = arrivalDelay
+        self.departureDelay = departureDelay
+        self.uncertainty = uncertainty
+        self.assignedStopID = assignedStopID
+    }
+}
+
+/// The live state of a call: `scheduled` (no live data for it), `updated` (a prediction),
+/// `noData` (the producer says it has none), `skipped` (the vehicle will not stop),
+/// `cancelled` (the trip will not run), `added` (a trip not in the timetable).
+public enum LiveState: String, Sendable, Hashable, Codable {
+    case scheduled
+    case updated
+    case noData = "no_data"
+    case skipped
+    case cancelled
+    case added
+}

@@ -1,0 +1,96 @@
+import Foundation
+import TransitRuntime
+
+/// A service alert and what it concerns. An alert concerns a departure when one of its
+/// informed entities matches it (entities OR-ed), an entity matching when every field it
+/// sets matches (fields AND-ed: agency, route, route type, direction, trip, stop), and
+/// when one of its active periods holds the moment asked about (none: always).
+public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
+    /// One informed entity (EntitySelector); nil fields are not part of the selection.
+    public struct Selector: Sendable, Hashable, Codable {
+        public var agencyID: String?
+        public var routeID: String?
+        public var routeType: Int?
+        public var directionID: Int?
+        public var tripID: String?
+        public var stopID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case agencyID = "agency_id"
+            case routeID = "route_id"
+            case routeType = "route_type"
+            case directionID = "direction_id"
+            case tripID = "trip_id"
+            case stopID = "stop_id"
+        }
+    }
+
+    public var id: String
+    public var cause: String
+    public var effect: String
+    /// Texts by language tag ("" when the producer gives none).
+    public var headerText: [String: String]
+    public var descriptionText: [String: String]
+    public var url: [String: String]
+    /// Unix-second ranges; an open end is nil.
+    public var activePeriods: [ClosedRange<Int>]
+    public var informedEntities: [Selector]
+
+    /// The text in `language` (a tag like "en" matches "en-US"), else the untagged one, else any.
+    public func header(in language: String? = nil) -> String? { Self.pick(headerText, language) }
+    public func description(in language: String? = nil) -> String? { Self.pick(descriptionText, language) }
+
+    /// True when the alert is active at `time` and concerns `departure`.
+    public func concerns(_ departure: Departure, at time: Date) -> Bool {
+        let now = Int(time.timeIntervalSince1970)
+        guard activePeriods.isEmpty || activePeriods.contains(where: { $0.contains(now) }) else { return false }
+        return informedEntities.contains { s in
+            (s.agencyID == nil || s.agencyID == departure.agencyID) && (s.routeID == nil || s.routeID == departure.routeID)
+                && (s.routeType == nil || s.routeType == departure.routeType.rawValue)
+                && (s.directionID == nil || s.directionID == departure.directionID)
+                && (s.tripID == nil || s.tripID == departure.tripID) && (s.stopID == nil || s.stopID == departure.stopID)
+        }
+    }
+
+    private static func pick(_ texts: [String: String], _ language: String?) -> String? {
+        if let language {
+            if let exact = texts[language] { return exact }
+            if let close = texts.first(where: { $0.key.lowercased().hasPrefix(language.lowercased() + "-") }) { return close.value }
+        }
+        return texts[""] ?? texts.sorted { $0.key < $1.key }.first?.value
+    }
+
+    init(_ alert: TransitRealtime_Alert, id: String) {
+        func texts(_ has: Bool, _ t: TransitRealtime_TranslatedString) -> [String: String] {
+            guard has else { return [:] }
+            var out: [String: String] = [:]
+            for translation in t.translation { out[translation.language] = translation.text }
+            return out
+        }
+        self.id = id
+        cause = alert.hasCause ? VehicleStatus.name(alert.cause) : "UNKNOWN_CAUSE"
+        effect = alert.hasEffect ? VehicleStatus.name(alert.effect) : "UNKNOWN_EFFECT"
+        headerText = texts(alert.hasHeaderText, alert.headerText)
+        descriptionText = texts(alert.hasDescriptionText, alert.descriptionText)
+        url = texts(alert.hasURL, alert.url)
+        activePeriods = alert.activePeriod.map {
+            ($0.hasStart ? Int($0.start) : Int.min)...($0.hasEnd ? Int($0.end) : Int.max)
+        }
+        informedEntities = alert.informedEntity.map { e in
+            Selector(
+                agencyID: e.hasAgencyID ? e.agencyID : nil, routeID: e.hasRouteID ? e.routeID : nil,
+                routeType: e.hasRouteType ? Int(e.routeType) : nil,
+                directionID: e.hasDirectionID ? Int(e.directionID) : (e.hasTrip && e.trip.hasDirectionID ? Int(e.trip.directionID) : nil),
+                tripID: e.hasTrip && e.trip.hasTripID ? e.trip.tripID : nil, stopID: e.hasStopID ? e.stopID : nil)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, cause, effect
+        case headerText = "header_text"
+        case descriptionText = "description_text"
+        case url
+        case activePeriods = "active_periods"
+        case informedEntities = "informed_entities"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TransitRuntime
+
+/// A departure (or arrival) with what the live data says about it. Without live data for
+/// its trip it is the timetable's departure with state `scheduled` and no prediction.
+public struct LiveDeparture: Sendable, Hashable, Identifiable {
+    /// The timetable's call, as the offline board gives it.
+    public var scheduled: Departure
+    public var state: LiveState
+    public var predictedDeparture: Date?
+    public var predictedArrival: Date?
+    /// Seconds late (negative: early) at this stop's departure, when predicted.
+    public var delay: Int?
+    public var uncertainty: Int?
+    /// The platform the update assigns, when it moves the call to another stop.
+    public var assignedStopID: String?
+    public var vehicle: VehicleStatus?
+    public var alerts: [LiveAlert]
+
+    /// The board's id of the call: the scheduled departure's.
+    public var id: String { scheduled.id }
+    /// True when a prediction was applied.
+    public var isRealtime: Bool { predictedDeparture != nil }
+    /// The instant to show and sort by: the prediction, else the timetable.
+    public var departure: Date { predictedDeparture ?? scheduled.departure }
+    public var arrival: Date { predictedArrival ?? scheduled.arrival }
+
+    public init(
+        scheduled: Departure, state: LiveState = .scheduled, predictedDeparture: Date? = nil, predictedArrival: Date? = nil,
+        delay: Int? = nil, uncertainty: Int? = nil, assignedStopID: String? = nil, vehicle: VehicleStatus? = nil,
+        alerts: [LiveAlert] = []
+    ) {
+        self.scheduled = scheduled
+        self.state = state
+        self.predictedDeparture = predictedDeparture
+        self.predictedArrival = predictedArrival
+        self.delay = delay
+        self.uncertainty = uncertainty
+        self.assignedStopID = assignedStopID
+        self.vehicle = vehicle
+        self.alerts = alerts
+    }
+}
+
+/// A board with live data: the calls, and whether the snapshot was applied (when it was
+/// not, `notApplied` says why and the calls are the timetable's).
+public struct LiveBoard: Sendable, Hashable {
+    public var departures: [LiveDeparture]
+    public var realtimeApplied: Bool
+    public var notApplied: String?
+
+    public init(departures: [LiveDeparture], realtimeApplied: Bool, notApplied: String? = nil) {
+        self.departures = departures
+        self.realtimeApplied = realtimeApplied
+        self.notApplied = notApplied
+    }
+}
+
+/// How old a snapshot's messages may be, at the moment a board is asked, to be applied.
+public struct RealtimeFreshness: Sendable, Hashable {
+    public var tripUpdates: TimeInterval
+    public var vehicles: TimeInterval
+
+    /// 5 minutes for trip updates, 15 for vehicle positions.
+    public init(tripUpdates: TimeInterval = 300, vehicles: TimeInterval = 900) {
+        self.tripUpdates = tripUpdates
+        self.vehicles = vehicles
+    }
+}

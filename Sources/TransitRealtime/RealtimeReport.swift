@@ -1,0 +1,73 @@
+/// What a message matched in the timetable, like MOTIS's statistics: entities, trip
+/// updates, stop time updates and vehicles matched, clamps applied, and each entity or
+/// update not matched with its reason. `Codable` as `transit-query realtime --json` prints it.
+public struct RealtimeReport: Sendable, Hashable, Codable {
+    /// Why an entity or a stop time update was not applied.
+    public enum Reason: String, Sendable, Hashable, Codable {
+        case unknownTrip = "unknown_trip"
+        case notRunning = "trip_not_running_that_day"
+        case unknownStop = "unknown_stop"
+        case sequenceMismatch = "sequence_mismatch"
+        case stopVisitedTwice = "stop_visited_twice_without_sequence"
+        case frequencyWithoutStartTime = "frequency_trip_without_start_time"
+        case noTripID = "no_trip_id"
+        case unsupported = "unsupported_relationship"
+        case badTime = "bad_time"
+    }
+
+    /// One entity (or one of its stop time updates) left out.
+    public struct Unmatched: Sendable, Hashable, Codable {
+        public var entityID: String
+        public var tripID: String?
+        public var stopID: String?
+        public var stopSequence: Int?
+        public var reason: Reason
+        /// Words for a person, e.g. the service days tried.
+        public var detail: String?
+
+        public init(
+            entityID: String, tripID: String? = nil, stopID: String? = nil, stopSequence: Int? = nil, reason: Reason,
+            detail: String? = nil
+        ) {
+            self.entityID = entityID
+            self.tripID = tripID
+            self.stopID = stopID
+            self.stopSequence = stopSequence
+            self.reason = reason
+            self.detail = detail
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case entityID = "entity_id"
+            case tripID = "trip_id"
+            case stopID = "stop_id"
+            case stopSequence = "stop_sequence"
+            case reason, detail
+        }
+    }
+
+    public var entities = 0
+    public var tripUpdates = 0
+    public var tripUpdatesMatched = 0
+    public var stopTimeUpdates = 0
+    public var stopTimeUpdatesMatched = 0
+    public var vehicles = 0
+    public var vehiclesMatched = 0
+    public var alerts = 0
+    /// Predicted times raised so that a trip never runs backwards.
+    public var clamps = 0
+    public var unmatched: [Unmatched] = []
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case entities
+        case tripUpdates = "trip_updates"
+        case tripUpdatesMatched = "trip_updates_matched"
+        case stopTimeUpdates = "stop_time_updates"
+        case stopTimeUpdatesMatched = "stop_time_updates_matched"
+        case vehicles
+        case vehiclesMatched = "vehicles_matched"
+        case alerts, clamps, unmatched
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import TransitRuntime
+
+/// GTFS-Realtime messages of one feed matched against a bundle: an immutable value, built
+/// once per message and replaced whole by the next (a board reads one snapshot or another,
+/// never half of one). Trips without live data take no memory.
+///
+/// ```swift
+/// let updates = try RealtimeMessage(contentsOf: "trip-updates.pb")
+/// let snapshot = try RealtimeSnapshot(messages: [updates], bundle: bundle)
+/// print(snapshot.report.tripUpdatesMatched, "of", snapshot.report.tripUpdates, "trips matched")
+/// let board = try bundle.departures(from: "70012", realtime: snapshot)
+/// ```
+public struct RealtimeSnapshot: Sendable {
+    /// What the live data says about one trip instance.
+    struct LiveTrip: Sendable {
+        enum State: Sendable { case running, cancelled, deleted }
+        var state: State
+        /// By stop_sequence.
+        var calls: [Int: CallPrediction] = [:]
+        var vehicle: VehicleStatus?
+    }
+
+    /// The newest header time of the messages with trip updates, vehicles or alerts.
+    public let tripUpdatesTime: Date?
+    public let vehiclesTime: Date?
+    public let alertsTime: Date?
+    public let report: RealtimeReport
+    let trips: [TripInstance: LiveTrip]
+    let alerts: [LiveAlert]
+    /// The largest lateness and earliness of any prediction, seconds (bounds a board's search).
+    let maxDelay: Int
+    let maxEarliness: Int
+
+    /// Matches `messages` (trip updates, vehicle positions and alerts, in one message or
+    /// several) against the bundle's timetable of `feed` (the bundle's only feed when nil).
+    /// - Throws: `TransitError.unknownFeed`; a bundle that cannot be read.
+    public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil) throws {
+        var report = RealtimeReport()
+        var trips: [TripInstance: LiveTrip] = [:]
+        var alerts: [LiveAlert] = []
+        var times: (updates: Date?, vehicles: Date?, alerts: Date?) = (nil, nil, nil)
+        var maxDelay = 0
+        var maxEarliness = 0
+        for message in messages {
+            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.feed.header.timestamp))
+            for entity in message.feed.entity {
+                report.entities += 1
+                if entity.hasTripUpdate {
+                    times.updates = max(times.updates ?? message.timestamp, message.timestamp)
+                    report.tripUpdates += 1
+                    let update = entity.tripUpdate
+                    guard let live = Self.apply(update, entityID: entity.id, matcher: matcher, report: &report) else { continue }
+                    report.tripUpdatesMatched += 1
+                    var trip = live.1
+                    trip.vehicle = trips[live.0]?.vehicle
+                    trips[live.0] = trip
+                    for call in trip.calls.values {
+                        maxDelay = max(maxDelay, call.departureDelay ?? 0, call.arrivalDelay ?? 0)
+                        maxEarliness = max(maxEarliness, -(call.departureDelay ?? 0), -(call.arrivalDelay ?? 0))
+                    }
+                }
+                if entity.hasVehicle {
+                    times.vehicles = max(times.vehicles ?? message.timestamp, message.timestamp)
+                    report.vehicles += 1
+                    let vehicle = entity.vehicle
+                    guard vehicle.hasTrip else {
+                        report.unmatched.append(.init(entityID: entity.id, reason: .noTripID, detail: "a vehicle without a trip"))
+                        continue
+                    }
+                    switch matcher.match(vehicle.trip, entityID: entity.id) {
+                    case .failure(let miss): report.unmatched.append(miss)
+                    case .success(let match):
+                        report.vehiclesMatched += 1
+                        trips[match.instance, default: LiveTrip(state: .running)].vehicle = VehicleStatus(vehicle)
+                    }
+                }
+                if entity.hasAlert {
+                    times.alerts = max(times.alerts ?? message.timestamp, message.timestamp)
+                    report.alerts += 1
+                    alerts.append(LiveAlert(entity.alert, id: entity.id))
+                }
+            }
+        }
+        self.report = report
+        self.trips = trips
+        self.alerts = alerts
+        self.tripUpdatesTime = times.updates
+        self.vehiclesTime = times.vehicles
+        self.alertsTime = times.alerts
+        self.maxDelay = min(maxDelay, 6 * 3600)
+        self.maxEarliness = min(maxEarliness, 6 * 3600)
+    }
+
+    /// One trip update: matched, its stops matched, its delays propagated.
+    private static func apply(
+        _ update: TransitRealtime_TripUpdate, entityID: String, matcher: TripMatcher, report: inout RealtimeReport
+    ) -> (TripInstance, LiveTrip)? {
+        report.stopTimeUpdates += update.stopTimeUpdate.count
+        let match: TripMatcher.Match
+        switch update.trip.scheduleRelationship {
+        case .scheduled, .canceled, .deleted:
+            switch matcher.match(update.trip, entityID: entityID) {
+            case .failure(let miss):
+                report.unmatched.append(miss)
+                return nil
+            case .success(let found): match = found
+            }
+        default:
+            report.unmatched.append(
+                .init(
+                    entityID: entityID, tripID: update.trip.tripID, reason: .unsupported,
+                    detail: "schedule_relationship \(update.trip.scheduleRelationship) is not applied yet"))
+            return nil
+        }
+        if update.trip.scheduleRelationship == .canceled { return (match.instance, LiveTrip(state: .cancelled)) }
+        if update.trip.scheduleRelationship == .deleted { return (match.instance, LiveTrip(state: .deleted)) }
+        var updates: [DelayPropagation.CallUpdate] = []
+        for stopUpdate in update.stopTimeUpdate {
+            guard let index = stopIndex(stopUpdate, in: match.schedule, entityID: entityID, tripID: update.trip.tripID, report: &report)
+            else { continue }
+            report.stopTimeUpdatesMatched += 1
+            updates.append(callUpdate(stopUpdate, index: index))
+        }
+        let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
+        report.clamps += clamps
+        var trip = LiveTrip(state: .running)
+        for (call, prediction) in zip(match.schedule, calls) where prediction.state != .scheduled {
+            trip.calls[call.stopSequence] = prediction
+        }
+        return (match.instance, trip)
+    }
+
+    /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
+    /// visits that stop once.
+    private static func stopIndex(
+        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], entityID: String,
+        tripID: String, report: inout RealtimeReport
+    ) -> Int? {
+        func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
+            report.unmatched.append(
+                .init(
+                    entityID: entityID, tripID: tripID, stopID: update.hasStopID ? update.stopID : nil,
+                    stopSequence: update.hasStopSequence ? Int(update.stopSequence) : nil, reason: reason, detail: detail))
+        }
+        if update.hasStopSequence {
+            guard let index = schedule.firstIndex(where: { $0.stopSequence == Int(update.stopSequence) }) else {
+                miss(.sequenceMismatch, "the trip has no stop_sequence \(update.stopSequence)")
+                return nil
+            }
+            // Both given and disagreeing (a message made for another version of the timetable):
+            // counted, not guessed.
+            if update.hasStopID, !update.stopID.isEmpty, update.stopID != schedule[index].stopID {
+                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(schedule[index].stopID) in the timetable")
+                return nil
+            }
+            return index
+        }
+        guard update.hasStopID else {
+            miss(.unknownStop)
+            return nil
+        }
+        let indices = schedule.indices.filter { schedule[$0].stopID == update.stopID }
+        guard indices.count == 1 else {
+            miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
+            return nil
+        }
+        return indices[0]
+    }
+
+    private static func callUpdate(_ update: TransitRealtime_TripUpdate.StopTimeUpdate, index: Int) -> DelayPropagation.CallUpdate {
+        func event(_ has: Bool, _ e: TransitRealtime_TripUpdate.StopTimeEvent) -> DelayPropagation.Event? {
+            guard has, e.hasDelay || e.hasTime else { return nil }
+            return .init(
+                delay: e.hasDelay ? Int(e.delay) : nil, time: e.hasTime ? Int(e.time) : nil,
+                uncertainty: e.hasUncertainty ? Int(e.uncertainty) : nil)
+        }
+        let relationship: DelayPropagation.Relationship
+        switch update.scheduleRelationship {
+        case .skipped: relationship = .skipped
+        case .noData: relationship = .noData
+        default: relationship = .scheduled
+        }
+        let assigned = update.hasStopTimeProperties && update.stopTimeProperties.hasAssignedStopID
+        return .init(
+            index: index, relationship: relationship, arrival: event(update.hasArrival, update.arrival),
+            departure: event(update.hasDeparture, update.departure),
+            assignedStopID: assigned ? update.stopTimeProperties.assignedStopID : nil)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import TransitRuntime
+
+/// One run of a trip: the feed, the trip_id, the service date and, for an instance of a
+/// frequency-based trip, the Unix time it leaves its first stop.
+struct TripInstance: Hashable, Sendable {
+    var feedID: String
+    var tripID: String
+    var serviceDate: ServiceDate
+    var start: Int?
+}
+
+/// Finds the trip instance a GTFS-Realtime trip descriptor names, and its stops' schedule
+/// (docs/realtime-semantics.md, "Matching"):
+/// - by trip_id and start_date; without start_date, the service day among yesterday, today
+///   and tomorrow (in the feed's time zone, around the message's time) on which the trip
+///   runs nearest that time, never blindly the UTC day;
+/// - a frequency-based trip also by start_time (trip_id + start_time + start_date is the
+///   identity of its instances); without start_time it is not matched.
+final class TripMatcher {
+    struct Match {
+        var instance: TripInstance
+        var schedule: [DelayPropagation.ScheduledCall]
+    }
+
+    private let bundle: TransitBundle
+    private let feedID: String?
+    private let timeZone: TimeZone
+    private let now: Int
+
+    init(bundle: TransitBundle, feedID: String?, messageTime: Int) throws {
+        self.bundle = bundle
+        let feeds = try bundle.info().feeds
+        let feed = try feedID.map { id in
+            guard let feed = feeds.first(where: { $0.feedID == id }) else { throw TransitError.unknownFeed(id) }
+            return feed
+        }
+        self.feedID = feedID
+        self.timeZone = (feed ?? feeds.first)?.timeZone ?? TimeZone(identifier: "UTC")!
+        self.now = messageTime
+    }
+
+    func match(_ trip: TransitRealtime_TripDescriptor, entityID: String) -> Result<Match, RealtimeReport.Unmatched> {
+        let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
+            RealtimeReport.Unmatched(entityID: entityID, tripID: trip.hasTripID ? trip.tripID : nil, reason: reason, detail: detail)
+        }
+        guard trip.hasTripID, !trip.tripID.isEmpty else {
+            return .failure(unmatched(.noTripID, "matching by route_id, direction_id and start time is not supported yet"))
+        }
+        var days: [ServiceDate]
+        if trip.hasStartDate {
+            guard let day = Self.serviceDate(trip.startDate) else { return .failure(unmatched(.badTime, "start_date \(trip.startDate)")) }
+            days = [day]
+        } else {
+            let today = localDate(of: now)
+            days = [today.adding(days: -1), today, today.adding(days: 1)]
+        }
+        var startSecs: Int?
+        if trip.hasStartTime {
+            guard let secs = Self.seconds(trip.startTime) else { return .failure(unmatched(.badTime, "start_time \(trip.startTime)")) }
+            startSecs = secs
+        }
+        var best: (match: Match, distance: Int)?
+        for day in days {
+            let details: TripDetails
+            do {
+                details = try bundle.trip(trip.tripID, feed: feedID, on: day)
+            } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
+                return .failure(unmatched(.unknownTrip, nil))
+            } catch {
+                continue  // a day outside the timetable
+            }
+            guard details.runsOnDate, let first = details.stopTimes.first else { continue }
+            var shift = 0
+            var start: Int?
+            let base = Int(first.departureLocal.instant.timeIntervalSince1970) - first.departureSecs
+            if !details.frequencies.isEmpty {
+                guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
+                guard details.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs <= $0.endSecs }) else { continue }
+                shift = startSecs - first.departureSecs
+                start = base + startSecs
+            }
+            let schedule = details.stopTimes.map {
+                DelayPropagation.ScheduledCall(
+                    stopID: $0.stopID, stopSequence: $0.stopSequence, arrival: base + $0.arrivalSecs + shift,
+                    departure: base + $0.departureSecs + shift)
+            }
+            let span = (schedule.first!.departure, schedule.last!.arrival)
+            let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
+            let match = Match(
+                instance: TripInstance(feedID: details.feedID, tripID: details.tripID, serviceDate: day, start: start), schedule: schedule)
+            if best == nil || distance < best!.distance { best = (match, distance) }
+        }
+        guard let best else {
+            let tried = days.map(\.description).joined(separator: ", ")
+            return .failure(
+                unmatched(
+                    .notRunning,
+                    startSecs == nil ? "service days tried: \(tried)" : "no instance at start_time \(trip.startTime) on \(tried)"))
+        }
+        return .success(best.match)
+    }
+
+    /// The calendar date of a Unix time in the feed's time zone.
+    private func localDate(of time: Int) -> ServiceDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
+        return ServiceDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    }
+
+    /// `YYYYMMDD` as a service date.
+    static func serviceDate(_ text: String) -> ServiceDate? {
+        guard text.utf8.count == 8, let number = Int(text) else { return nil }
+        return ServiceDate(year: number / 10_000, month: number / 100 % 100, day: number % 100)
+    }
+
+    /// `H:MM:SS` or `HH:MM:SS` (past 24:00 allowed) as seconds.
+    static func seconds(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]), h >= 0, h < 72,
+            (0..<60).contains(m), (0..<60).contains(s)
+        else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+}
+
+/// A miss travels as the failure of a match.
+extension RealtimeReport.Unmatched: Error {}

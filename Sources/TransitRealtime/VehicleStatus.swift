@@ -1,0 +1,58 @@
+import Foundation
+import TransitRuntime
+
+/// Where the vehicle running a trip instance was last seen, from a VehiclePosition.
+public struct VehicleStatus: Sendable, Hashable, Codable {
+    public var vehicleID: String?
+    public var label: String?
+    public var position: Coordinate?
+    /// When the position was measured.
+    public var timestamp: Date?
+    /// INCOMING_AT, STOPPED_AT or IN_TRANSIT_TO, as the specification spells it.
+    public var currentStatus: String?
+    /// The stop the status refers to.
+    public var stopID: String?
+    /// EMPTY ... FULL, NOT_BOARDABLE, as the specification spells it.
+    public var occupancy: String?
+
+    public init(
+        vehicleID: String? = nil, label: String? = nil, position: Coordinate? = nil, timestamp: Date? = nil,
+        currentStatus: String? = nil, stopID: String? = nil, occupancy: String? = nil
+    ) {
+        self.vehicleID = vehicleID
+        self.label = label
+        self.position = position
+        self.timestamp = timestamp
+        self.currentStatus = currentStatus
+        self.stopID = stopID
+        self.occupancy = occupancy
+    }
+
+    init(_ v: TransitRealtime_VehiclePosition) {
+        self.init(
+            vehicleID: v.hasVehicle && v.vehicle.hasID ? v.vehicle.id : nil,
+            label: v.hasVehicle && v.vehicle.hasLabel && !v.vehicle.label.isEmpty ? v.vehicle.label : nil,
+            position: v.hasPosition ? Coordinate(latitude: Double(v.position.latitude), longitude: Double(v.position.longitude)) : nil,
+            timestamp: v.hasTimestamp ? Date(timeIntervalSince1970: TimeInterval(v.timestamp)) : nil,
+            currentStatus: v.hasCurrentStatus ? Self.name(v.currentStatus) : nil, stopID: v.hasStopID ? v.stopID : nil,
+            occupancy: v.hasOccupancyStatus ? Self.name(v.occupancyStatus) : nil)
+    }
+
+    /// An enum value as the .proto spells it (`stoppedAt` -> `STOPPED_AT`).
+    static func name(_ value: Any) -> String {
+        var out = ""
+        for character in String(describing: value) {
+            if character.isUppercase { out += "_" }
+            out += character.uppercased()
+        }
+        return out
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case vehicleID = "vehicle_id"
+        case label, position, timestamp
+        case currentStatus = "current_status"
+        case stopID = "stop_id"
+        case occupancy
+    }
+}
