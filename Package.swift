@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "transit-query",
             dependencies: [
-                "TransitRuntime", "TransitCities", "BundleFormat", "TransitJSON",
+                "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

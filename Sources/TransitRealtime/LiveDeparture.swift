@@ -67,3 +67,48 @@ public struct RealtimeFreshness: Sendable, Hashable {
         self.vehicles = vehicles
     }
 }
+
+/// `Codable` as `transit-query departures --realtime --json` prints a call: the offline
+/// departure's keys, then the live ones (instants as ISO 8601 in UTC).
+extension LiveDeparture: Codable {
+    private enum LiveKeys: String, CodingKey {
+        case state = "realtime_state"
+        case predictedDeparture = "predicted_departure"
+        case predictedArrival = "predicted_arrival"
+        case delay, uncertainty
+        case assignedStopID = "assigned_stop_id"
+        case vehicle, alerts
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: LiveKeys.self)
+        let instant = { (key: LiveKeys) throws -> Date? in
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
+            }
+            return date
+        }
+        self.init(
+            scheduled: try Departure(from: decoder), state: try c.decode(LiveState.self, forKey: .state),
+            predictedDeparture: try instant(.predictedDeparture), predictedArrival: try instant(.predictedArrival),
+            delay: try c.decodeIfPresent(Int.self, forKey: .delay), uncertainty: try c.decodeIfPresent(Int.self, forKey: .uncertainty),
+            assignedStopID: try c.decodeIfPresent(String.self, forKey: .assignedStopID),
+            vehicle: try c.decodeIfPresent(VehicleStatus.self, forKey: .vehicle),
+            alerts: try c.decodeIfPresent([LiveAlert].self, forKey: .alerts) ?? [])
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try scheduled.encode(to: encoder)
+        var c = encoder.container(keyedBy: LiveKeys.self)
+        let format = ISO8601DateFormatter()
+        try c.encode(state, forKey: .state)
+        try c.encodeIfPresent(predictedDeparture.map(format.string), forKey: .predictedDeparture)
+        try c.encodeIfPresent(predictedArrival.map(format.string), forKey: .predictedArrival)
+        try c.encodeIfPresent(delay, forKey: .delay)
+        try c.encodeIfPresent(uncertainty, forKey: .uncertainty)
+        try c.encodeIfPresent(assignedStopID, forKey: .assignedStopID)
+        try c.encodeIfPresent(vehicle, forKey: .vehicle)
+        if !alerts.isEmpty { try c.encode(alerts, forKey: .alerts) }
+    }
+}

@@ -11,7 +11,10 @@ struct DeparturesCommand: ParsableCommand {
 
     func validate() throws { try board.validate() }
 
-    func run() throws { try options.ask { try board.query(arrivals: false) } }
+    func run() throws {
+        if !board.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: false, options: options) }
+        try options.ask { try board.query(arrivals: false) }
+    }
 }
 
 struct ArrivalsCommand: ParsableCommand {
@@ -24,7 +27,10 @@ struct ArrivalsCommand: ParsableCommand {
 
     func validate() throws { try board.validate() }
 
-    func run() throws { try options.ask { try board.query(arrivals: true) } }
+    func run() throws {
+        if !board.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: true, options: options) }
+        try options.ask { try board.query(arrivals: true) }
+    }
 }
 
 /// The options of a departures or arrivals board.
@@ -44,9 +50,16 @@ struct BoardOptions: ParsableArguments {
     @Option(help: "Most calls to show (default 20).")
     var limit: Int?
 
+    @Option(help: "A GTFS-Realtime file (trip updates, vehicle positions, alerts) to apply; repeat for several.")
+    var realtime: [String] = []
+
+    @Option(help: "The moment the live data is judged at (staleness, alerts), as --at (default: now).")
+    var now: String?
+
     /// A usage error (exit 64) without a stop; times and numbers are checked when asked.
     func validate() throws {
         if stop.isEmpty { throw ValidationError("give a stop: --stop ID (repeat it for several stops)") }
+        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
     }
 
     func query(arrivals: Bool) throws -> Query {

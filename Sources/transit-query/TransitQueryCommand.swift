@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TransitRealtime
 import TransitRuntime
 
 @main
@@ -12,7 +13,7 @@ struct TransitQueryCommand: ParsableCommand {
             DeparturesCommand.self, ArrivalsCommand.self, StopsCommand.self, TripCommand.self, ShapeCommand.self, AgenciesCommand.self,
             RoutesCommand.self,
             RouteCommand.self, NearestCommand.self, TransfersCommand.self, InfoCommand.self,
-            CityCommand.self, CitiesCommand.self, BatchCommand.self,
+            CityCommand.self, CitiesCommand.self, RealtimeCommand.self, BatchCommand.self,
         ])
 }
 
@@ -94,6 +95,9 @@ func reportingErrors(json: Bool = false, _ body: () throws -> Void) throws {
         throw report(text, code: error.code, message: error.description, status: ExitStatus.of(error))
     } catch let error as Query.Invalid {
         throw report(error.description, code: "bad_query", message: error.description, status: 64)
+    } catch let error as RealtimeError {
+        if case .unreadable = error { throw report(error.description, code: "unreadable_realtime", message: error.description, status: 66) }
+        throw report(error.description, code: "bad_realtime", message: error.description, status: 64)
     }
 }
 

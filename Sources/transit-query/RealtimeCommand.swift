@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import TransitRealtime
+import TransitRuntime
+
+/// `transit-query realtime FILE.pb ...`: what the messages match in the bundle.
+struct RealtimeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "realtime",
+        abstract: "Match GTFS-Realtime messages against the bundle: counts, and each entity not matched with its reason.")
+
+    @OptionGroup var options: BundleOptions
+
+    @Argument(help: "GTFS-Realtime files (trip updates, vehicle positions, alerts) of one feed.")
+    var files: [String] = []
+
+    @Option(help: "The feed the messages are for, when the bundle has several.")
+    var feed: String?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one GTFS-Realtime file") }
+    }
+
+    func run() throws {
+        try reportingErrors(json: options.json) {
+            let bundle = try options.open()
+            let snapshot = try RealtimeSnapshot(messages: try files.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: feed)
+            let report = snapshot.report
+            if options.json { return output(String(decoding: JSONOutput.encoded(report), as: UTF8.self)) }
+            var lines = [
+                "entities: \(report.entities)",
+                "trip updates: \(report.tripUpdatesMatched) of \(report.tripUpdates) matched",
+                "stop time updates: \(report.stopTimeUpdatesMatched) of \(report.stopTimeUpdates) matched",
+                "vehicles: \(report.vehiclesMatched) of \(report.vehicles) matched", "alerts: \(report.alerts)",
+                "clamps (predictions raised so a trip never runs backwards): \(report.clamps)",
+            ]
+            for miss in report.unmatched {
+                var line = "  \(miss.reason.rawValue): entity \(miss.entityID)"
+                if let trip = miss.tripID { line += " trip \(trip)" }
+                if let sequence = miss.stopSequence { line += " stop_sequence \(sequence)" }
+                if let stop = miss.stopID { line += " stop \(stop)" }
+                if let detail = miss.detail { line += " (\(detail))" }
+                lines.append(line)
+            }
+            output(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+/// A departures or arrivals board with `--realtime` files applied.
+enum LiveBoardOutput {
+    static func run(_ board: BoardOptions, arrivals: Bool, options: BundleOptions) throws {
+        try reportingErrors(json: options.json) {
+            let bundle = try options.open()
+            let messages = try board.realtime.map(RealtimeMessage.init(contentsOf:))
+            let snapshot = try RealtimeSnapshot(messages: messages, bundle: bundle, feed: board.feed)
+            guard let first = board.stop.first else { throw TransitError.badArgument("no stop given") }
+            let at = try board.at.map(QueryTime.parse) ?? .instant(Date())
+            let now = try board.now.map { try bundle.windowStart(QueryTime.parse($0), stop: first, feed: board.feed) } ?? Date()
+            let window = TimeInterval((board.window ?? 60) * 60)
+            guard (0...10_080).contains(board.window ?? 60) else { throw TransitError.badArgument("the window must be 0 to 10080 minutes") }
+            let limit = board.limit ?? 20
+            let live =
+                arrivals
+                ? try bundle.arrivals(to: board.stop, feed: board.feed, at: at, within: window, limit: limit, realtime: snapshot, now: now)
+                : try bundle.departures(
+                    from: board.stop, feed: board.feed, at: at, within: window, limit: limit, realtime: snapshot, now: now)
+            if let note = live.notApplied { FileHandle.standardError.write(Data("transit-query: live times not applied: \(note)\n".utf8)) }
+            if options.json { return output(String(decoding: JSONOutput.encoded(live.departures), as: UTF8.self)) }
+            output(text(live.departures, arrivals: arrivals))
+        }
+    }
+
+    /// One line per call: the time shown (local to the feed), the delay, the line, headsign, state.
+    static func text(_ calls: [LiveDeparture], arrivals: Bool) -> String {
+        guard !calls.isEmpty else { return "no \(arrivals ? "arrivals" : "departures") in the window" }
+        return calls.map { call in
+            let scheduled = arrivals ? call.scheduled.arrivalLocal : call.scheduled.departureLocal
+            let delay = call.delay ?? 0
+            let seconds = ((scheduled.secondsOfDay + delay) % 86_400 + 86_400) % 86_400
+            let time = String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
+            let late = call.delay.map { $0 == 0 ? "on time" : String(format: "%+d min", Int((Double($0) / 60).rounded())) } ?? ""
+            let route = call.scheduled.routeShortName ?? call.scheduled.routeID
+            var line = "\(time)  \(late.padding(toLength: 8, withPad: " ", startingAt: 0))  \(route)  \(call.scheduled.headsign)"
+            if call.state != .updated && call.state != .scheduled { line += "  [\(call.state.rawValue)]" }
+            if let alert = call.alerts.first {
+                let header = alert.header() ?? alert.effect
+                line += "  ! " + (header.count > 60 ? header.prefix(59) + "…" : header)
+            }
+            return line
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import TransitRuntime
+import XCTest
+
+@testable import TransitRealtime
+
+/// Each rule of docs/realtime-semantics.md on a hand-made feed (Europe/Paris) and hand-made
+/// messages: trips past midnight with and without start_date, a frequency instance, a stop
+/// visited twice, cancelled, deleted and skipped, stale data and a clock-change day.
+final class RealtimeRuleTests: XCTestCase {
+    private static let bundlePath: String = {
+        let result = TestSupport.compile([
+            "trips.txt": "route_id,service_id,trip_id\nR,D,T1\nR,D,N1\nR,D,F1\nR,D,L1\n",
+            "stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,S1,1
+            T1,08:10:00,08:10:00,S2,2
+            T1,08:20:00,08:20:00,S3,3
+            N1,23:50:00,23:50:00,S1,1
+            N1,24:10:00,24:10:00,S2,2
+            N1,24:30:00,24:30:00,S3,3
+            F1,07:00:00,07:00:00,S1,1
+            F1,07:05:00,07:05:00,S2,2
+            F1,07:10:00,07:10:00,S3,3
+            L1,09:00:00,09:00:00,S1,1
+            L1,09:10:00,09:10:00,S2,2
+            L1,09:20:00,09:20:00,S1,3
+            L1,09:30:00,09:30:00,S3,4
+
+            """,
+            "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nF1,07:00:00,08:00:00,600\n",
+        ])
+        return result.bundle!
+    }()
+
+    private var bundle: TransitBundle { try! TransitBundle(path: Self.bundlePath) }
+
+    /// A FULL_DATASET message at `header` (local Paris time) with the given trip updates.
+    private func message(_ header: String, _ updates: [TransitRealtime_TripUpdate]) throws -> RealtimeMessage {
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.incrementality = .fullDataset
+        feed.header.timestamp = UInt64(try instant(header).timeIntervalSince1970)
+        feed.entity = updates.enumerated().map { index, update in
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = "e\(index)"
+            entity.tripUpdate = update
+            return entity
+        }
+        return try RealtimeMessage(data: try feed.serializedData())
+    }
+
+    private func instant(_ local: String) throws -> Date {
+        guard case .local(let day, let seconds) = try QueryTime.parse(local) else { return try XCTUnwrap(nil) }
+        return try bundle.windowStart(.local(day, secondsOfDay: seconds), stop: "S1", feed: nil)
+    }
+
+    private func update(
+        _ trip: String, date: String? = nil, start: String? = nil,
+        relationship: TransitRealtime_TripDescriptor.ScheduleRelationship = .scheduled,
+        _ stops: [(sequence: Int?, stop: String?, delay: Int?, skip: Bool)] = []
+    ) -> TransitRealtime_TripUpdate {
+        var u = TransitRealtime_TripUpdate()
+        u.trip.tripID = trip
+        if let date { u.trip.startDate = date }
+        if let start { u.trip.startTime = start }
+        u.trip.scheduleRelationship = relationship
+        u.stopTimeUpdate = stops.map { s in
+            var st = TransitRealtime_TripUpdate.StopTimeUpdate()
+            if let sequence = s.sequence { st.stopSequence = UInt32(sequence) }
+            if let stop = s.stop { st.stopID = stop }
+            if let delay = s.delay { st.arrival.delay = Int32(delay) }
+            if s.skip { st.scheduleRelationship = .skipped }
+            return st
+        }
+        return u
+    }
+
+    private func board(_ stop: String, _ at: String, _ snapshot: RealtimeSnapshot, now: String, minutes: Int = 60) throws -> LiveBoard {
+        try bundle.departures(
+            from: stop, at: try QueryTime.parse(at), within: TimeInterval(minutes * 60), limit: 50, realtime: snapshot,
+            now: try instant(now))
+    }
+
+    func testATripPastMidnightWithStartDate() throws {
+        let snapshot = try RealtimeSnapshot(
+            messages: [try message("2026-03-10T23:55", [update("N1", date: "20260310", [(2, "S2", 120, false)])])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        let calls = try board("S2", "2026-03-11T00:00", snapshot, now: "2026-03-10T23:56").departures.filter { $0.scheduled.tripID == "N1" }
+        XCTAssertEqual(calls.count, 1)
+        XCTAssertEqual(calls.first?.scheduled.serviceDate, ServiceDate("2026-03-10"))
+        XCTAssertEqual(calls.first?.delay, 120)
+        XCTAssertEqual(calls.first?.predictedDeparture, try instant("2026-03-11T00:12"))
+    }
+
+    func testATripPastMidnightWithoutStartDateIsTheRunUnderWay() throws {
+        // At 00:05 on the 11th the run of the 10th is under way (23:50 to 00:30): not the 11th's.
+        let snapshot = try RealtimeSnapshot(
+            messages: [try message("2026-03-11T00:05", [update("N1", [(3, "S3", 300, false)])])], bundle: bundle)
+        let calls = try board("S2", "2026-03-11T00:00", snapshot, now: "2026-03-11T00:06").departures.filter { $0.scheduled.tripID == "N1" }
+        XCTAssertEqual(calls.first?.scheduled.serviceDate, ServiceDate("2026-03-10"))
+        XCTAssertEqual(calls.first?.state, .scheduled, "upstream of the update: no prediction")
+        let last = try bundle.arrivals(
+            to: ["S3"], at: try QueryTime.parse("2026-03-11T00:20"), within: 1800, realtime: snapshot, now: try instant("2026-03-11T00:06"))
+        XCTAssertEqual(last.departures.first { $0.scheduled.tripID == "N1" }?.delay, 300)
+    }
+
+    func testAFrequencyInstanceIsNamedByItsStartTime() throws {
+        let snapshot = try RealtimeSnapshot(
+            messages: [
+                try message(
+                    "2026-03-10T07:15",
+                    [update("F1", date: "20260310", start: "07:20:00", [(1, "S1", 180, false)]), update("F1", date: "20260310")])
+            ], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.frequencyWithoutStartTime])
+        let calls = try board("S1", "2026-03-10T07:10", snapshot, now: "2026-03-10T07:16", minutes: 30).departures
+        let updated = calls.filter { $0.state == .updated }
+        XCTAssertEqual(updated.count, 1, "only the 07:20 instance")
+        XCTAssertEqual(updated.first?.scheduled.departureLocal.secondsOfDay, 7 * 3600 + 20 * 60)
+        XCTAssertEqual(updated.first?.predictedDeparture, try instant("2026-03-10T07:23"))
+    }
+
+    func testAStopVisitedTwiceNeedsItsSequence() throws {
+        let snapshot = try RealtimeSnapshot(
+            messages: [
+                try message("2026-03-10T08:55", [update("L1", date: "20260310", [(nil, "S1", 60, false), (nil, "S3", 60, false)])])
+            ],
+            bundle: bundle)
+        XCTAssertEqual(snapshot.report.stopTimeUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.stopVisitedTwice])
+    }
+
+    func testCancelledStaysDeletedGoesSkippedStopIsNotADeparture() throws {
+        let march10 = "2026-03-10T07:55"
+        let cancelled = try RealtimeSnapshot(
+            messages: [try message(march10, [update("T1", date: "20260310", relationship: .canceled)])], bundle: bundle)
+        let deleted = try RealtimeSnapshot(
+            messages: [try message(march10, [update("T1", date: "20260310", relationship: .deleted)])], bundle: bundle)
+        let skipped = try RealtimeSnapshot(
+            messages: [try message(march10, [update("T1", date: "20260310", [(1, "S1", 60, false), (2, "S2", nil, true)])])],
+            bundle: bundle)
+        let now = "2026-03-10T07:56"
+        XCTAssertEqual(
+            try board("S1", "2026-03-10T07:59", cancelled, now: now).departures.first { $0.scheduled.tripID == "T1" }?.state, .cancelled)
+        XCTAssertNil(try board("S1", "2026-03-10T07:59", deleted, now: now).departures.first { $0.scheduled.tripID == "T1" })
+        XCTAssertNil(try board("S2", "2026-03-10T08:00", skipped, now: now).departures.first { $0.scheduled.tripID == "T1" })
+        let arriving = try bundle.arrivals(
+            to: ["S3"], at: try QueryTime.parse("2026-03-10T08:15"), within: 1800, realtime: skipped, now: try instant(now))
+        XCTAssertEqual(arriving.departures.first { $0.scheduled.tripID == "T1" }?.delay, 60, "propagated through the skipped stop")
+    }
+
+    func testStaleUpdatesAreNotAppliedAndTheBoardSaysWhy() throws {
+        let snapshot = try RealtimeSnapshot(
+            messages: [try message("2026-03-10T07:50", [update("T1", date: "20260310", [(1, "S1", 240, false)])])], bundle: bundle)
+        let fresh = try board("S1", "2026-03-10T07:55", snapshot, now: "2026-03-10T07:54")
+        XCTAssertTrue(fresh.realtimeApplied)
+        XCTAssertEqual(fresh.departures.first { $0.scheduled.tripID == "T1" }?.delay, 240)
+        let stale = try board("S1", "2026-03-10T07:55", snapshot, now: "2026-03-10T07:56")
+        XCTAssertFalse(stale.realtimeApplied)
+        XCTAssertTrue(stale.notApplied?.contains("360 s old") ?? false, stale.notApplied ?? "")
+        let offline = try bundle.departures(from: "S1", at: try QueryTime.parse("2026-03-10T07:55"), within: 3600, limit: 50)
+        XCTAssertEqual(stale.departures.map(\.scheduled), offline, "without live data the board is the offline one")
+        XCTAssertTrue(stale.departures.allSatisfy { $0.state == .scheduled && $0.predictedDeparture == nil })
+    }
+
+    func testAClockChangeDay() throws {
+        // 29 March 2026: Paris moves from +01:00 to +02:00 at 02:00; 08:00 is +02:00.
+        let snapshot = try RealtimeSnapshot(
+            messages: [try message("2026-03-29T07:55", [update("T1", date: "20260329", [(1, "S1", 90, false)])])], bundle: bundle)
+        let call = try board("S1", "2026-03-29T07:59", snapshot, now: "2026-03-29T07:56").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(call?.scheduled.departureTime, "2026-03-29T08:00:00+02:00")
+        XCTAssertEqual(call?.predictedDeparture, ISO8601DateFormatter().date(from: "2026-03-29T06:01:30Z"))
+    }
+}
