@@ -146,7 +146,8 @@ public struct CallPrediction: Sendable, Hashable {
 
 /// The live state of a call: `scheduled` (no live data for it), `updated` (a prediction),
 /// `noData` (the producer says it has none), `skipped` (the vehicle will not stop),
-/// `cancelled` (the trip will not run), `added` (a trip not in the timetable).
+/// `cancelled` (the trip will not run), `added` (a trip not in the timetable),
+/// `duplicated` (a copy of a timetable trip at another start).
 public enum LiveState: String, Sendable, Hashable, Codable {
     case scheduled
     case updated
@@ -154,4 +155,5 @@ public enum LiveState: String, Sendable, Hashable, Codable {
     case skipped
     case cancelled
     case added
+    case duplicated
 }

@@ -27,6 +27,8 @@ public struct RealtimeSnapshot: Sendable {
     public let alertsTime: Date?
     public let report: RealtimeReport
     let trips: [TripInstance: LiveTrip]
+    /// ADDED/NEW, DUPLICATED and REPLACEMENT trips, with their own stops and times.
+    let added: [AddedTrip]
     let alerts: [LiveAlert]
     /// The largest lateness and earliness of any prediction, seconds (bounds a board's search).
     let maxDelay: Int
@@ -38,26 +40,54 @@ public struct RealtimeSnapshot: Sendable {
     public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil) throws {
         var report = RealtimeReport()
         var trips: [TripInstance: LiveTrip] = [:]
+        var added: [AddedTrip] = []
         var alerts: [LiveAlert] = []
         var times: (updates: Date?, vehicles: Date?, alerts: Date?) = (nil, nil, nil)
         var maxDelay = 0
         var maxEarliness = 0
         for message in messages {
             let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.feed.header.timestamp))
+            let builder = AddedTripBuilder(bundle: bundle, feedID: feed, timeZone: matcher.timeZone, matcher: matcher)
             for entity in message.feed.entity {
                 report.entities += 1
                 if entity.hasTripUpdate {
                     times.updates = max(times.updates ?? message.timestamp, message.timestamp)
                     report.tripUpdates += 1
                     let update = entity.tripUpdate
-                    guard let live = Self.apply(update, entityID: entity.id, matcher: matcher, report: &report) else { continue }
-                    report.tripUpdatesMatched += 1
-                    var trip = live.1
-                    trip.vehicle = trips[live.0]?.vehicle
-                    trips[live.0] = trip
-                    for call in trip.calls.values {
-                        maxDelay = max(maxDelay, call.departureDelay ?? 0, call.arrivalDelay ?? 0)
-                        maxEarliness = max(maxEarliness, -(call.departureDelay ?? 0), -(call.arrivalDelay ?? 0))
+                    report.stopTimeUpdates += update.stopTimeUpdate.count
+                    var outcome: AddedTripBuilder.Outcome?
+                    switch update.trip.scheduleRelationship {
+                    case .added, .new: outcome = builder.fromUpdates(update, entityID: entity.id, state: .added, report: &report)
+                    case .duplicated: outcome = builder.duplicate(update, entityID: entity.id, report: &report)
+                    case .replacement:
+                        // The timetable's run is replaced whole by the update's stops and times.
+                        guard case .success(let match) = matcher.match(update.trip, entityID: entity.id) else { break }
+                        trips[match.instance] = LiveTrip(state: .deleted)
+                        outcome = builder.fromUpdates(update, entityID: entity.id, state: .updated, report: &report)
+                        if case .success(var trip) = outcome {
+                            trip.serviceDate = match.instance.serviceDate
+                            outcome = .success(trip)
+                        }
+                    default:
+                        guard let live = Self.apply(update, entityID: entity.id, matcher: matcher, report: &report) else { continue }
+                        report.tripUpdatesMatched += 1
+                        var trip = live.1
+                        trip.vehicle = trips[live.0]?.vehicle
+                        trips[live.0] = trip
+                        for call in trip.calls.values {
+                            maxDelay = max(maxDelay, call.departureDelay ?? 0, call.arrivalDelay ?? 0)
+                            maxEarliness = max(maxEarliness, -(call.departureDelay ?? 0), -(call.arrivalDelay ?? 0))
+                        }
+                        continue
+                    }
+                    switch outcome {
+                    case .success(let trip):
+                        report.tripUpdatesMatched += 1
+                        added.append(trip)
+                    case .failure(let miss): report.unmatched.append(miss)
+                    case nil:
+                        report.unmatched.append(
+                            .init(entityID: entity.id, tripID: update.trip.tripID, reason: .unknownTrip, detail: "the trip to replace"))
                     }
                 }
                 if entity.hasVehicle {
@@ -84,6 +114,7 @@ public struct RealtimeSnapshot: Sendable {
         }
         self.report = report
         self.trips = trips
+        self.added = added
         self.alerts = alerts
         self.tripUpdatesTime = times.updates
         self.vehiclesTime = times.vehicles
@@ -96,7 +127,6 @@ public struct RealtimeSnapshot: Sendable {
     private static func apply(
         _ update: TransitRealtime_TripUpdate, entityID: String, matcher: TripMatcher, report: inout RealtimeReport
     ) -> (TripInstance, LiveTrip)? {
-        report.stopTimeUpdates += update.stopTimeUpdate.count
         let match: TripMatcher.Match
         switch update.trip.scheduleRelationship {
         case .scheduled, .canceled, .deleted:
@@ -133,7 +163,7 @@ public struct RealtimeSnapshot: Sendable {
 
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
-    private static func stopIndex(
+    static func stopIndex(
         _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], entityID: String,
         tripID: String, report: inout RealtimeReport
     ) -> Int? {
@@ -168,7 +198,7 @@ public struct RealtimeSnapshot: Sendable {
         return indices[0]
     }
 
-    private static func callUpdate(_ update: TransitRealtime_TripUpdate.StopTimeUpdate, index: Int) -> DelayPropagation.CallUpdate {
+    static func callUpdate(_ update: TransitRealtime_TripUpdate.StopTimeUpdate, index: Int) -> DelayPropagation.CallUpdate {
         func event(_ has: Bool, _ e: TransitRealtime_TripUpdate.StopTimeEvent) -> DelayPropagation.Event? {
             guard has, e.hasDelay || e.hasTime else { return nil }
             return .init(

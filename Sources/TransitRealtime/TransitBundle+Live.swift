@@ -95,6 +95,18 @@ extension TransitBundle {
             call.alerts = snapshot.alerts.filter { $0.concerns(departure, at: now) }
             calls.append(call)
         }
+        if applyUpdates {
+            let wanted = Set(stops)
+            for trip in snapshot.added {
+                for call in trip.boardCalls(at: wanted, arrivals: arrivals) {
+                    let shown = arrivals ? call.arrival : call.departure
+                    guard shown >= start, shown < start.addingTimeInterval(window) else { continue }
+                    var call = call
+                    call.alerts = snapshot.alerts.filter { $0.concerns(call.scheduled, at: now) }
+                    calls.append(call)
+                }
+            }
+        }
         // Stable: calls shown at the same instant keep the offline board's order.
         let ordered = calls.enumerated().sorted { a, b in
             let (x, y) = arrivals ? (a.element.arrival, b.element.arrival) : (a.element.departure, b.element.departure)

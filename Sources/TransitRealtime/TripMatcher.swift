@@ -25,7 +25,7 @@ final class TripMatcher {
 
     private let bundle: TransitBundle
     private let feedID: String?
-    private let timeZone: TimeZone
+    let timeZone: TimeZone
     private let now: Int
 
     init(bundle: TransitBundle, feedID: String?, messageTime: Int) throws {

@@ -172,4 +172,48 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(call?.scheduled.departureTime, "2026-03-29T08:00:00+02:00")
         XCTAssertEqual(call?.predictedDeparture, ISO8601DateFormatter().date(from: "2026-03-29T06:01:30Z"))
     }
+
+    func testAnAddedTripAppearsOnTheBoardsOfItsStops() throws {
+        var added = update("X9", date: "20260310", relationship: .new)
+        added.trip.routeID = "R"
+        added.stopTimeUpdate = try [("S1", "2026-03-10T08:30"), ("S3", "2026-03-10T08:45"), ("NOWHERE", "2026-03-10T08:50")].map {
+            var st = TransitRealtime_TripUpdate.StopTimeUpdate()
+            st.stopID = $0.0
+            st.departure.time = Int64(try instant($0.1).timeIntervalSince1970)
+            return st
+        }
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T08:20", [added])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.unknownStop], "a stop the timetable lacks is counted")
+        let call = try board("S1", "2026-03-10T08:25", snapshot, now: "2026-03-10T08:21").departures.first { $0.scheduled.tripID == "X9" }
+        XCTAssertEqual(call?.state, .added)
+        XCTAssertEqual(call?.departure, try instant("2026-03-10T08:30"))
+        XCTAssertEqual(call?.scheduled.routeShortName, "1")
+        XCTAssertEqual(call?.scheduled.headsign, "Three")
+        XCTAssertNil(
+            try board("S3", "2026-03-10T08:25", snapshot, now: "2026-03-10T08:21").departures.first { $0.scheduled.tripID == "X9" },
+            "no departure from its last stop")
+    }
+
+    func testADuplicatedTripCopiesTheTimetableTripToItsNewStart() throws {
+        var copy = update("T1", relationship: .duplicated, [(2, "S2", 120, false)])
+        copy.tripProperties.tripID = "T1-extra"
+        copy.tripProperties.startDate = "20260310"
+        copy.tripProperties.startTime = "10:00:00"
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T09:55", [copy])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1, "\(snapshot.report.unmatched)")
+        let first = try board("S1", "2026-03-10T09:50", snapshot, now: "2026-03-10T09:56").departures.first {
+            $0.scheduled.tripID == "T1-extra"
+        }
+        XCTAssertEqual(first?.state, .duplicated)
+        XCTAssertEqual(first?.departure, try instant("2026-03-10T10:00"))
+        let second = try board("S2", "2026-03-10T10:00", snapshot, now: "2026-03-10T09:56").departures.first {
+            $0.scheduled.tripID == "T1-extra"
+        }
+        XCTAssertEqual(second?.delay, 120)
+        XCTAssertEqual(second?.departure, try instant("2026-03-10T10:12"))
+        // The original keeps its own run.
+        XCTAssertNotNil(
+            try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T09:56").departures.first { $0.scheduled.tripID == "T1" })
+    }
 }

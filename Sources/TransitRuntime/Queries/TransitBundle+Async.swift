@@ -45,6 +45,10 @@ extension TransitBundle {
         try await offCaller { try self.arrivals(to: stops, feed: feed, at: time, within: window, limit: limit) }
     }
 
+    public func stop(_ id: String, feed: String? = nil) async throws -> Stop {
+        try await offCaller { try self.stop(id, feed: feed) }
+    }
+
     public func stops(matching text: String, limit: Int = 20) async throws -> [Stop] {
         try await offCaller { try self.stops(matching: text, limit: limit) }
     }

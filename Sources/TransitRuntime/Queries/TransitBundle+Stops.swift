@@ -3,6 +3,18 @@ import Foundation
 import TransitSQLite
 
 extension TransitBundle {
+    /// One stop by its stop_id (a station, a platform, an entrance).
+    ///
+    /// ```swift
+    /// let gare = try bundle.stop("GARE", feed: "cts")
+    /// ```
+    /// - Throws: `TransitError.unknownStop`, `.ambiguousStop` (give `feed`), `.unknownFeed`.
+    public func stop(_ id: String, feed: String? = nil) throws -> Stop {
+        try pool.with { db in
+            try publicStop(try entities.stop(try resolve(.stop, id, feed: feed, db: db).id, db: db), distance: nil, db: db)
+        }
+    }
+
     /// Stops whose names match `text`: case- and diacritics-insensitive, each word a
     /// prefix ("hauptb" finds "Hauptbahnhof"). Best matches first: names equal to the
     /// query, then names starting with it, then shorter names; a station before its

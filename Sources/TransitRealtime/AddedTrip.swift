@@ -1,0 +1,71 @@
+import Foundation
+import TransitRuntime
+
+/// A trip the timetable does not have: ADDED/NEW (stops and times from the update) or
+/// DUPLICATED (a timetable trip copied to another start, its times then updated as any trip's).
+struct AddedTrip: Sendable {
+    struct Call: Sendable {
+        var stop: Stop
+        var stopSequence: Int
+        /// The times to show (Unix seconds): the update's, or the copy's schedule moved by its delays.
+        var arrival: Int
+        var departure: Int
+        var prediction: CallPrediction
+    }
+
+    var feedID: String
+    var tripID: String
+    var serviceDate: ServiceDate
+    var state: LiveState
+    var route: Route?
+    var headsign: String
+    var calls: [Call]
+    var timeZone: TimeZone
+
+    /// The board calls of this trip at `stops` (ids of stops or of their stations).
+    func boardCalls(at stops: Set<String>, arrivals: Bool) -> [LiveDeparture] {
+        calls.indices.compactMap { index in
+            let call = calls[index]
+            guard stops.contains(call.stop.stopID) || call.stop.parentStation.map(stops.contains) == true else { return nil }
+            // No departure from the last stop, no arrival at the first.
+            guard arrivals ? index > 0 : index < calls.count - 1 else { return nil }
+            let departure = departure(index)
+            return LiveDeparture(
+                scheduled: departure, state: state, predictedDeparture: Date(timeIntervalSince1970: TimeInterval(call.departure)),
+                predictedArrival: Date(timeIntervalSince1970: TimeInterval(call.arrival)),
+                delay: arrivals ? call.prediction.arrivalDelay : call.prediction.departureDelay, uncertainty: call.prediction.uncertainty,
+                assignedStopID: call.prediction.assignedStopID)
+        }
+    }
+
+    /// The call as a `Departure` value, its times those shown.
+    private func departure(_ index: Int) -> Departure {
+        let call = calls[index]
+        let departureLocal = local(call.departure)
+        return Departure(
+            feedID: feedID, stopID: call.stop.stopID, stopName: call.stop.name, platformCode: call.stop.platformCode, tripID: tripID,
+            routeID: route?.routeID ?? "", routeShortName: route?.shortName, routeLongName: route?.longName,
+            routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
+            serviceDate: serviceDate, departureSecs: secondsAfterServiceDay(departureLocal), departureLocal: departureLocal,
+            arrivalLocal: local(call.arrival), stopSequence: call.stopSequence, agencyID: route?.agencyID,
+            stopsRemaining: calls.count - 1 - index)
+    }
+
+    /// A Unix time as a wall-clock time in the feed's zone.
+    private func local(_ time: Int) -> LocalDateTime {
+        let date = Date(timeIntervalSince1970: TimeInterval(time))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let day = LocalDate(String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!))!
+        return LocalDateTime(
+            date: day, secondsOfDay: p.hour! * 3600 + p.minute! * 60 + p.second!, utcOffsetSeconds: timeZone.secondsFromGMT(for: date))
+    }
+
+    /// GTFS-style seconds on the service day (past 24:00 on the next day).
+    private func secondsAfterServiceDay(_ time: LocalDateTime) -> Int {
+        var days = 0
+        while days < 7, ServiceDate(time.date.description).map({ serviceDate.adding(days: days) < $0 }) == true { days += 1 }
+        return days * 86_400 + time.secondsOfDay
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import TransitRuntime
+
+/// Builds the trips a message adds: ADDED/NEW and REPLACEMENT from their stop time updates
+/// (each with a stop_id and an absolute time), DUPLICATED by copying a timetable trip to
+/// the start date and time of its TripProperties.
+struct AddedTripBuilder {
+    let bundle: TransitBundle
+    let feedID: String?
+    let timeZone: TimeZone
+    let matcher: TripMatcher
+
+    typealias Outcome = Result<AddedTrip, RealtimeReport.Unmatched>
+
+    /// ADDED, NEW, REPLACEMENT: the update's own stops and times.
+    func fromUpdates(_ update: TransitRealtime_TripUpdate, entityID: String, state: LiveState, report: inout RealtimeReport) -> Outcome {
+        let trip = update.trip
+        guard trip.hasTripID, !trip.tripID.isEmpty else {
+            return .failure(.init(entityID: entityID, reason: .noTripID, detail: "an added trip needs a trip_id"))
+        }
+        var calls: [AddedTrip.Call] = []
+        for (index, stopUpdate) in update.stopTimeUpdate.enumerated() {
+            func miss(_ reason: RealtimeReport.Reason, _ detail: String) {
+                report.unmatched.append(
+                    .init(
+                        entityID: entityID, tripID: trip.tripID, stopID: stopUpdate.hasStopID ? stopUpdate.stopID : nil,
+                        stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : index + 1, reason: reason, detail: detail)
+                )
+            }
+            if stopUpdate.scheduleRelationship == .skipped { continue }
+            guard stopUpdate.hasStopID, let stop = try? bundle.stop(stopUpdate.stopID, feed: feedID) else {
+                miss(.unknownStop, "a stop of an added trip must be a stop of the timetable")
+                continue
+            }
+            let arrival = stopUpdate.hasArrival && stopUpdate.arrival.hasTime ? Int(stopUpdate.arrival.time) : nil
+            let departure = stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? Int(stopUpdate.departure.time) : nil
+            guard let shown = departure ?? arrival else {
+                miss(.badTime, "a stop of an added trip needs an arrival or departure time")
+                continue
+            }
+            report.stopTimeUpdatesMatched += 1
+            let uncertainty = stopUpdate.hasDeparture && stopUpdate.departure.hasUncertainty ? Int(stopUpdate.departure.uncertainty) : nil
+            calls.append(
+                .init(
+                    stop: stop, stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : index + 1,
+                    arrival: arrival ?? shown, departure: max(shown, arrival ?? shown),
+                    prediction: CallPrediction(state: state, uncertainty: uncertainty)))
+        }
+        guard let first = calls.first else {
+            return .failure(
+                .init(entityID: entityID, tripID: trip.tripID, reason: .unknownStop, detail: "no stop of the added trip is usable"))
+        }
+        let serviceDate =
+            trip.hasStartDate ? TripMatcher.serviceDate(trip.startDate) : localDate(of: first.departure)
+        guard let serviceDate else {
+            return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .badTime, detail: trip.startDate))
+        }
+        let headsign =
+            update.hasTripProperties && update.tripProperties.hasTripHeadsign ? update.tripProperties.tripHeadsign : calls.last!.stop.name
+        return .success(
+            AddedTrip(
+                feedID: first.stop.feedID, tripID: trip.tripID, serviceDate: serviceDate, state: state,
+                route: trip.hasRouteID ? (try? bundle.route(trip.routeID, feed: feedID))?.route : nil, headsign: headsign, calls: calls,
+                timeZone: timeZone))
+    }
+
+    /// DUPLICATED: the descriptor's trip copied to the new trip_id, start date and time of
+    /// its TripProperties; the update's stop times then apply to the copy as to any trip.
+    func duplicate(_ update: TransitRealtime_TripUpdate, entityID: String, report: inout RealtimeReport) -> Outcome {
+        let trip = update.trip
+        let properties = update.tripProperties
+        guard trip.hasTripID, update.hasTripProperties, properties.hasTripID, properties.hasStartDate, properties.hasStartTime,
+            let day = TripMatcher.serviceDate(properties.startDate), let start = TripMatcher.seconds(properties.startTime)
+        else {
+            return .failure(
+                .init(
+                    entityID: entityID, tripID: trip.hasTripID ? trip.tripID : nil, reason: .badTime,
+                    detail: "DUPLICATED needs trip_properties with trip_id, start_date and start_time"))
+        }
+        let details: TripDetails
+        do {
+            details = try bundle.trip(trip.tripID, feed: feedID, on: day)
+        } catch {
+            return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip to duplicate"))
+        }
+        guard let first = details.stopTimes.first else {
+            return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip has no stops"))
+        }
+        // The service day's origin: the instant of its first stop less its GTFS seconds.
+        let base = Int(first.departureLocal.instant.timeIntervalSince1970) - first.departureSecs
+        let shift = start - first.departureSecs
+        let schedule = details.stopTimes.map {
+            DelayPropagation.ScheduledCall(
+                stopID: $0.stopID, stopSequence: $0.stopSequence, arrival: base + $0.arrivalSecs + shift,
+                departure: base + $0.departureSecs + shift)
+        }
+        let updates = update.stopTimeUpdate.compactMap { stopUpdate -> DelayPropagation.CallUpdate? in
+            guard let index = RealtimeSnapshot.stopIndex(stopUpdate, in: schedule, entityID: entityID, tripID: trip.tripID, report: &report)
+            else { return nil }
+            report.stopTimeUpdatesMatched += 1
+            return RealtimeSnapshot.callUpdate(stopUpdate, index: index)
+        }
+        let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
+        report.clamps += clamps
+        var calls: [AddedTrip.Call] = []
+        for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
+            guard let stop = try? bundle.stop(call.stopID, feed: details.feedID) else { continue }
+            var prediction = predictions[index]
+            if prediction.state == .scheduled { prediction.state = .duplicated }
+            calls.append(
+                .init(
+                    stop: stop, stopSequence: call.stopSequence, arrival: prediction.arrival ?? call.arrival,
+                    departure: prediction.departure ?? call.departure, prediction: prediction))
+        }
+        return .success(
+            AddedTrip(
+                feedID: details.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated,
+                route: try? bundle.route(details.routeID, feed: details.feedID).route, headsign: details.headsign, calls: calls,
+                timeZone: timeZone))
+    }
+
+    private func localDate(of time: Int) -> ServiceDate? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let p = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
+        return ServiceDate(year: p.year!, month: p.month!, day: p.day!)
+    }
+}
