@@ -88,9 +88,14 @@ let package = Package(
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).
         .target(
-            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities"], path: "Examples/ReadmeSnippets"),
+            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime"], path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
-        .executableTarget(name: "transit-bench", dependencies: ["TransitRuntime", "TransitCities", "BundleFormat", "TransitSQLite"]),
+        .executableTarget(
+            name: "transit-bench",
+            dependencies: [
+                "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitSQLite",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.
         .target(name: "TestKit", dependencies: ["BundleFormat", "TransitSQLite", "TransitRuntime"], path: "Tests/TestKit"),
         .testTarget(

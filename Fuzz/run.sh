@@ -20,6 +20,21 @@ done
 # Built from inside $OUT, where swiftc leaves its by-products.
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
   $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lcrypto)
+# The realtime harness: swift-protobuf (from the package's checkout), the runtime's modules
+# and TransitRealtime with Fuzz/RealtimeFuzzTarget.swift as one module.
+[ -d .build/checkouts/swift-protobuf ] || swift package resolve
+swiftc "${FLAGS[@]}" -wmo -module-name SwiftProtobuf -emit-module -emit-module-path "$OUT/SwiftProtobuf.swiftmodule" \
+  -enable-upcoming-feature ExistentialAny -c -o "$OUT/SwiftProtobuf.o" $(find .build/checkouts/swift-protobuf/Sources/SwiftProtobuf -name '*.swift')
+swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name TransitRuntime -emit-module -emit-module-path "$OUT/TransitRuntime.swiftmodule" \
+  -c -o "$OUT/TransitRuntime.o" $(find Sources/TransitRuntime -name '*.swift')
+(cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name TransitRealtime -I "$OUT" -o "$OUT/realtime-fuzz" \
+  $(find "$ROOT/Sources/TransitRealtime" -name '*.swift') "$ROOT/Fuzz/RealtimeFuzzTarget.swift" \
+  "$OUT/SwiftProtobuf.o" "$OUT/TransitRuntime.o" "$OUT/TransitSQLite.o" "$OUT/FileIntegrity.o" "$OUT/BundleFormat.o" \
+  "$OUT/PatchEngine.o" -lsqlite3 -lz -lcrypto)
+# The bundle the merge is fuzzed against: BART's static feed, paired with its captures.
+if [ -f "$SHARED/realtime/bart-rt.zip" ] && [ ! -f "$OUT/bart-rt.db" ]; then
+  swift build --product gtfs-compile >/dev/null && .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" >/dev/null
+fi
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"
@@ -33,15 +48,18 @@ seed() {
     packed) if [ -f out/demo.db ] && command -v sqlite3 >/dev/null && command -v xxd >/dev/null; then sqlite3 out/demo.db "SELECT hex(stops) FROM patterns UNION ALL SELECT hex(trips) FROM patterns UNION ALL SELECT hex(entries) FROM trip_blocks" \
               | while read -r h; do printf '%s' "$h" | xxd -r -p > "$dir/$(printf '%s' "$h" | md5sum | cut -c1-12)"; done; fi
             printf '\x00\x02\x02' > "$dir/seed" ;;
+    realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/" 2>/dev/null || true; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
 
-for target in ${FUZZ_TARGETS:-csv zip fields json packed}; do
+for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge}; do
   seed "$target"
   mkdir -p "Fuzz/findings/$target"
   echo "== $target: $SECONDS_PER_TARGET s"
-  FUZZ_TARGET=$target "$OUT/gtfs-fuzz" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+  harness="$OUT/gtfs-fuzz"
+  case $target in realtime*) harness="$OUT/realtime-fuzz" ;; esac
+  FUZZ_TARGET=$target FUZZ_BUNDLE="$OUT/bart-rt.db" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true
   summary=$(grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" "$OUT/$target.log" | tr '\n' ' ')
   echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${SECONDS_PER_TARGET}s $summary" | tee -a Fuzz/findings/log.txt

@@ -2,6 +2,7 @@
 // Generated from README.md by `make snippets` (tools/readme_snippets.py). Do not edit.
 import Foundation
 import TransitCities
+import TransitRealtime
 import TransitRuntime
 import TransitStore
 
@@ -46,8 +47,27 @@ func readmeBlock1() throws {
     _ = (bundle, board, later, corner, arriving, hits, near, trip, line, lines, agencies, atStop, t4, closest, within, cityHere, changes, info, lisbon, nearest, cheap, stopsNearCity, newHash)
 }
 
+/// README.md, under "Realtime (TransitRealtime)".
+func readmeBlock2() throws {
+
+    let timetable = try TransitBundle(path: "bart.db")
+    // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
+    // the next fetch builds the next one and the app swaps it in whole.
+    let updates = try RealtimeMessage(data: try Data(contentsOf: URL(fileURLWithPath: "trip-updates.pb")))
+    let snapshot = try RealtimeSnapshot(messages: [updates], bundle: timetable)
+    print(snapshot.report.tripUpdatesMatched, "of", snapshot.report.tripUpdates, "trips matched")
+    let live = try timetable.departures(from: "MONT", at: .instant(Date()), realtime: snapshot)
+    for call in live.departures {
+        // call.departure: the prediction, else the timetable; call.state: .scheduled, .updated,
+        // .noData, .cancelled, .added, .duplicated; call.delay in seconds; call.vehicle; call.alerts.
+        print(call.departure, call.scheduled.headsign, call.state, call.delay ?? 0)
+    }
+    if !live.realtimeApplied { print("live times not shown:", live.notApplied ?? "") }  // e.g. stale
+    _ = (timetable, updates, snapshot, live)
+}
+
 /// README.md, under "From an app".
-func readmeBlock2() async throws {
+func readmeBlock3() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

@@ -1,0 +1,91 @@
+import Foundation
+import SwiftProtobuf
+import TransitRuntime
+
+import TransitRealtime
+
+/// `transit-bench realtime BUNDLE N [CAPTURE.pb]`: decoding, matching and indexing a real
+/// capture (the BART one against its bundle), then a synthetic FULL_DATASET of N trip
+/// updates over BUNDLE (a delay at one stop of N trips running at the boards' times), its
+/// memory, and boards with and without it.
+extension TransitBench {
+    static func realtime(_ path: String, _ count: Int, capture: String?) throws {
+        if let capture {
+            try timeCapture(path, capture)
+            return
+        }
+        let bundle = try TransitBundle(path: path)
+        let queries = try randomStopsAndTimes(bundle, 2000)
+        // The message's time: the boards' times are spread over the timetable, so the
+        // snapshot is judged fresh at each board's own time below.
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        var seen = Set<String>()
+        var generator = SystemRandomNumberGenerator()
+        for q in queries where feed.entity.count < count {
+            for d in try bundle.departures(from: q.0, feed: q.1, at: .instant(q.2), within: 7200, limit: 200) where feed.entity.count < count {
+                let key = "\(d.tripID)/\(d.serviceDate)/\(d.tripStartLocal?.description ?? "")"
+                guard seen.insert(key).inserted else { continue }
+                var entity = TransitRealtime_FeedEntity()
+                entity.id = "\(feed.entity.count)"
+                entity.tripUpdate.trip.tripID = d.tripID
+                entity.tripUpdate.trip.startDate = d.serviceDate.description.replacingOccurrences(of: "-", with: "")
+                if let start = d.tripStartLocal {
+                    let secs = d.departureSecs - d.departureLocal.secondsOfDay + start.secondsOfDay
+                    entity.tripUpdate.trip.startTime = String(format: "%02d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60)
+                }
+                var stop = TransitRealtime_TripUpdate.StopTimeUpdate()
+                stop.stopSequence = UInt32(d.stopSequence)
+                stop.departure.delay = Int32.random(in: 0...600, using: &generator)
+                entity.tripUpdate.stopTimeUpdate = [stop]
+                feed.entity.append(entity)
+            }
+        }
+        feed.header.timestamp = UInt64(queries[0].2.timeIntervalSince1970)
+        let bytes = try feed.serializedData()
+        let before = residentBytes()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: bytes)], bundle: bundle)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let grown = Double(residentBytes() - before) / 1e6
+        print(
+            String(
+                format: "synthetic FULL_DATASET: %d trip updates (%d bytes) decoded, matched, indexed in %.1f ms; resident memory +%.1f MB; %d matched",
+                feed.entity.count, bytes.count, ms, grown, snapshot.report.tripUpdatesMatched))
+        let fresh = RealtimeFreshness(tripUpdates: .infinity, vehicles: .infinity)
+        try measure("board (60 min, limit 20) offline", queries.count) { i in
+            try bundle.departures(from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 3600, limit: 20).count
+        }
+        try measure("board (60 min, limit 20) live", queries.count) { i in
+            try bundle.departures(
+                from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 3600, limit: 20, realtime: snapshot,
+                now: queries[i].2, freshness: fresh
+            ).departures.count
+        }
+    }
+
+    /// A real capture against its bundle: decode, match and index, best of repeated runs.
+    private static func timeCapture(_ path: String, _ capture: String) throws {
+        let bundle = try TransitBundle(path: path)
+        let data = try Data(contentsOf: URL(fileURLWithPath: capture))
+        var samples: [Double] = []
+        var report = RealtimeReport()
+        for _ in 0..<50 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            report = try RealtimeSnapshot(messages: [try RealtimeMessage(data: data)], bundle: bundle).report
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        samples.sort()
+        print(
+            String(
+                format: "%@: %d trip updates, %d stop time updates: decode + match + index median %.2f ms (min %.2f)",
+                (capture as NSString).lastPathComponent, report.tripUpdates, report.stopTimeUpdates, samples[samples.count / 2], samples[0]))
+    }
+
+    /// The process's resident set, from /proc (0 where there is none).
+    private static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+}
