@@ -16,9 +16,32 @@ public struct RealtimeSnapshot: Sendable {
     struct LiveTrip: Sendable {
         enum State: Sendable { case running, cancelled, deleted }
         var state: State
-        /// By stop_sequence.
-        var calls: [Int: CallPrediction] = [:]
+        /// The calls with live data, in stop_sequence order, 20 bytes each: a board adds
+        /// the delays to its scheduled instants.
+        var calls: [PackedCall] = []
+        /// The rare platform changes, by stop_sequence.
+        var assignedStops: [Int32: String] = [:]
         var vehicle: VehicleStatus?
+
+        /// The live data of the call at `sequence`, when it has any.
+        func call(_ sequence: Int) -> PackedCall? {
+            var (low, high) = (0, calls.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if calls[mid].sequence < sequence { low = mid + 1 } else { high = mid }
+            }
+            return low < calls.count && calls[low].sequence == sequence ? calls[low] : nil
+        }
+    }
+
+    /// A call's live state and delays (seconds; meaningful when `state` is `updated`).
+    struct PackedCall: Sendable {
+        var sequence: Int32
+        var state: LiveState
+        var arrivalDelay: Int32
+        var departureDelay: Int32
+        /// -1: none given.
+        var uncertainty: Int32
     }
 
     /// The newest header time of the messages with trip updates, vehicles or alerts.
@@ -74,9 +97,9 @@ public struct RealtimeSnapshot: Sendable {
                         var trip = live.1
                         trip.vehicle = trips[live.0]?.vehicle
                         trips[live.0] = trip
-                        for call in trip.calls.values {
-                            maxDelay = max(maxDelay, call.departureDelay ?? 0, call.arrivalDelay ?? 0)
-                            maxEarliness = max(maxEarliness, -(call.departureDelay ?? 0), -(call.arrivalDelay ?? 0))
+                        for call in trip.calls where call.state == .updated {
+                            maxDelay = max(maxDelay, Int(call.departureDelay), Int(call.arrivalDelay))
+                            maxEarliness = max(maxEarliness, -Int(call.departureDelay), -Int(call.arrivalDelay))
                         }
                         continue
                     }
@@ -156,8 +179,14 @@ public struct RealtimeSnapshot: Sendable {
         report.clamps += clamps
         var trip = LiveTrip(state: .running)
         for (call, prediction) in zip(match.schedule, calls) where prediction.state != .scheduled {
-            trip.calls[call.stopSequence] = prediction
+            let clip = { (value: Int?) in Int32(clamping: value ?? 0) }
+            trip.calls.append(
+                PackedCall(
+                    sequence: Int32(clamping: call.stopSequence), state: prediction.state, arrivalDelay: clip(prediction.arrivalDelay),
+                    departureDelay: clip(prediction.departureDelay), uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
+            if let stop = prediction.assignedStopID { trip.assignedStops[Int32(clamping: call.stopSequence)] = stop }
         }
+        trip.calls.sort { $0.sequence < $1.sequence }
         return (match.instance, trip)
     }
 

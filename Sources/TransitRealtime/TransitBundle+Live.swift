@@ -78,14 +78,16 @@ extension TransitBundle {
                     case .deleted: continue
                     case .cancelled: call.state = .cancelled
                     case .running:
-                        if let prediction = trip.calls[departure.stopSequence] {
-                            if prediction.state == .skipped { continue }
-                            call.state = prediction.state
-                            call.predictedDeparture = prediction.departure.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-                            call.predictedArrival = prediction.arrival.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-                            call.delay = arrivals ? prediction.arrivalDelay : prediction.departureDelay
-                            call.uncertainty = prediction.uncertainty
-                            call.assignedStopID = prediction.assignedStopID
+                        if let live = trip.call(departure.stopSequence) {
+                            if live.state == .skipped { continue }
+                            call.state = live.state
+                            if live.state == .updated {
+                                call.predictedDeparture = departure.departure.addingTimeInterval(TimeInterval(live.departureDelay))
+                                call.predictedArrival = departure.arrival.addingTimeInterval(TimeInterval(live.arrivalDelay))
+                                call.delay = Int(arrivals ? live.arrivalDelay : live.departureDelay)
+                                call.uncertainty = live.uncertainty >= 0 ? Int(live.uncertainty) : nil
+                            }
+                            call.assignedStopID = trip.assignedStops[Int32(clamping: departure.stopSequence)]
                         }
                     }
                 }

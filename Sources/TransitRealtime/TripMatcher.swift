@@ -40,55 +40,54 @@ final class TripMatcher {
         self.now = messageTime
     }
 
-    func match(_ trip: TransitRealtime_TripDescriptor, entityID: String) -> Result<Match, RealtimeReport.Unmatched> {
+    func match(_ descriptor: TransitRealtime_TripDescriptor, entityID: String) -> Result<Match, RealtimeReport.Unmatched> {
         let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
-            RealtimeReport.Unmatched(entityID: entityID, tripID: trip.hasTripID ? trip.tripID : nil, reason: reason, detail: detail)
+            RealtimeReport.Unmatched(entityID: entityID, tripID: descriptor.hasTripID ? descriptor.tripID : nil, reason: reason, detail: detail)
         }
-        guard trip.hasTripID, !trip.tripID.isEmpty else {
+        guard descriptor.hasTripID, !descriptor.tripID.isEmpty else {
             return .failure(unmatched(.noTripID, "matching by route_id, direction_id and start time is not supported yet"))
         }
         var days: [ServiceDate]
-        if trip.hasStartDate {
-            guard let day = Self.serviceDate(trip.startDate) else { return .failure(unmatched(.badTime, "start_date \(trip.startDate)")) }
+        if descriptor.hasStartDate {
+            guard let day = Self.serviceDate(descriptor.startDate) else { return .failure(unmatched(.badTime, "start_date \(descriptor.startDate)")) }
             days = [day]
         } else {
             let today = localDate(of: now)
             days = [today.adding(days: -1), today, today.adding(days: 1)]
         }
         var startSecs: Int?
-        if trip.hasStartTime {
-            guard let secs = Self.seconds(trip.startTime) else { return .failure(unmatched(.badTime, "start_time \(trip.startTime)")) }
+        if descriptor.hasStartTime {
+            guard let secs = Self.seconds(descriptor.startTime) else { return .failure(unmatched(.badTime, "start_time \(descriptor.startTime)")) }
             startSecs = secs
         }
         var best: (match: Match, distance: Int)?
         for day in days {
-            let details: TripDetails
+            let trip: TripSchedule
             do {
-                details = try bundle.trip(trip.tripID, feed: feedID, on: day)
+                trip = try bundle.tripSchedule(descriptor.tripID, feed: feedID, on: day)
             } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
                 return .failure(unmatched(.unknownTrip, nil))
             } catch {
                 continue  // a day outside the timetable
             }
-            guard details.runsOnDate, let first = details.stopTimes.first else { continue }
+            guard trip.runsOnDate, let firstDeparture = trip.departureSecs.first else { continue }
             var shift = 0
             var start: Int?
-            let base = Int(first.departureLocal.instant.timeIntervalSince1970) - first.departureSecs
-            if !details.frequencies.isEmpty {
+            if !trip.frequencies.isEmpty {
                 guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
-                guard details.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs <= $0.endSecs }) else { continue }
-                shift = startSecs - first.departureSecs
-                start = base + startSecs
+                guard trip.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs <= $0.endSecs }) else { continue }
+                shift = startSecs - firstDeparture
+                start = trip.dayStart + startSecs
             }
-            let schedule = details.stopTimes.map {
+            let schedule = trip.stopSequences.indices.map {
                 DelayPropagation.ScheduledCall(
-                    stopID: $0.stopID, stopSequence: $0.stopSequence, arrival: base + $0.arrivalSecs + shift,
-                    departure: base + $0.departureSecs + shift)
+                    stopID: trip.stopIDs[$0], stopSequence: trip.stopSequences[$0], arrival: trip.dayStart + trip.arrivalSecs[$0] + shift,
+                    departure: trip.dayStart + trip.departureSecs[$0] + shift)
             }
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
-                instance: TripInstance(feedID: details.feedID, tripID: details.tripID, serviceDate: day, start: start), schedule: schedule)
+                instance: TripInstance(feedID: trip.feedID, tripID: descriptor.tripID, serviceDate: day, start: start), schedule: schedule)
             if best == nil || distance < best!.distance { best = (match, distance) }
         }
         guard let best else {
@@ -96,7 +95,7 @@ final class TripMatcher {
             return .failure(
                 unmatched(
                     .notRunning,
-                    startSecs == nil ? "service days tried: \(tried)" : "no instance at start_time \(trip.startTime) on \(tried)"))
+                    startSecs == nil ? "service days tried: \(tried)" : "no instance at start_time \(descriptor.startTime) on \(tried)"))
         }
         return .success(best.match)
     }

@@ -53,4 +53,53 @@ extension TransitBundle {
                 frequencies: windows)
         }
     }
+
+    /// A trip's schedule on `date` as integers, for matching live data to it (no names, no
+    /// wall-clock conversions: about 10x cheaper than `trip(_:feed:on:)`).
+    package func tripSchedule(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripSchedule {
+        try pool.with { db in
+            let match = try resolve(.trip, id, feed: feed, db: db)
+            let source = match.feed
+            if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
+                throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
+            }
+            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
+            guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
+            var windows: [(startSecs: Int, endSecs: Int)] = []
+            if trip.frequency {
+                let f = try db.cached("SELECT start_time_secs, end_time_secs FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
+                f.bind([match.id])
+                while try f.step() { windows.append((f.int(0), f.int(1))) }
+            }
+            let base = windows.first?.startSecs ?? trip.startTime
+            var schedule = TripSchedule(
+                feedID: source.feedID, routeID: "", runsOnDate: try calendar.active(on: date.civil, db: db).contains(trip.sv),
+                dayStart: source.clock.serviceDayStart(date.civil), frequencies: windows)
+            schedule.routeID = try entities.route(trip.rid, db: db).routeID
+            for row in pattern.stops {
+                schedule.stopSequences.append(row.stopSequence)
+                schedule.stopIDs.append(try entities.stop(row.sid, db: db).stopID)
+                schedule.arrivalSecs.append(base + row.arrivalOffset)
+                schedule.departureSecs.append(base + row.departureOffset)
+            }
+            return schedule
+        }
+    }
+}
+
+/// A trip's stops and times on one service date, as integers (`tripSchedule`).
+package struct TripSchedule: Sendable {
+    package var feedID: String
+    package var routeID: String
+    package var runsOnDate: Bool
+    /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
+    /// `s` seconds is the instant `dayStart + s`.
+    package var dayStart: Int
+    /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
+    package var frequencies: [(startSecs: Int, endSecs: Int)]
+    package var stopSequences: [Int] = []
+    package var stopIDs: [String] = []
+    /// GTFS seconds; for a frequency-based trip the template's (its first start at the first window).
+    package var arrivalSecs: [Int] = []
+    package var departureSecs: [Int] = []
 }
