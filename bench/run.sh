@@ -110,4 +110,12 @@ for name in cts-strasbourg cts-x10; do
   end=$(date +%s.%N)
   errors=$(grep -c '"error"' "$WORK/batch.out" || true)
   printf 'batch: 50000 departure queries on one core in %.2f s = %.0f queries/s (%s errors)\n' "$(echo "$end - $start" | bc -l)" "$(echo "50000 / ($end - $start)" | bc -l)" "$errors"
+  echo "-- realtime: 10000 synthetic trip updates, live boards"
+  $BIN/transit-bench realtime "$WORK/$name.db" 10000
 done
+
+if [ -f "$SHARED/realtime/bart-rt.zip" ]; then
+  echo "== realtime: the BART capture against its bundle (targets: decode + match + index <= 3 ms)"
+  $BIN/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$WORK/bart-rt.db" > /dev/null
+  $BIN/transit-bench realtime "$WORK/bart-rt.db" 0 "$SHARED/realtime/bart-trip-updates.pb"
+fi

@@ -12,7 +12,7 @@ public struct RealtimeMessage: Sendable {
     /// The largest message accepted, 64 MB (a whole country's trip updates are a few MB).
     public static let maximumBytes = 64 << 20
 
-    let feed: TransitRealtime_FeedMessage
+    package let feed: TransitRealtime_FeedMessage
 
     /// The header's timestamp: when the producer built the message.
     public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(feed.header.timestamp)) }

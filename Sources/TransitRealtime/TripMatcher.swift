@@ -52,8 +52,9 @@ final class TripMatcher {
             guard let day = Self.serviceDate(descriptor.startDate) else { return .failure(unmatched(.badTime, "start_date \(descriptor.startDate)")) }
             days = [day]
         } else {
+            // Today first: a run under way at the message's time ends the search.
             let today = localDate(of: now)
-            days = [today.adding(days: -1), today, today.adding(days: 1)]
+            days = [today, today.adding(days: -1), today.adding(days: 1)]
         }
         var startSecs: Int?
         if descriptor.hasStartTime {
@@ -89,6 +90,7 @@ final class TripMatcher {
             let match = Match(
                 instance: TripInstance(feedID: trip.feedID, tripID: descriptor.tripID, serviceDate: day, start: start), schedule: schedule)
             if best == nil || distance < best!.distance { best = (match, distance) }
+            if distance == 0 { break }
         }
         guard let best else {
             let tried = days.map(\.description).joined(separator: ", ")
