@@ -42,14 +42,18 @@ final class TripMatcher {
 
     func match(_ descriptor: TransitRealtime_TripDescriptor, entityID: String) -> Result<Match, RealtimeReport.Unmatched> {
         let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
-            RealtimeReport.Unmatched(entityID: entityID, tripID: descriptor.hasTripID ? descriptor.tripID : nil, reason: reason, detail: detail)
+            RealtimeReport.Unmatched(
+                entityID: entityID, tripID: descriptor.hasTripID ? descriptor.tripID : nil, reason: reason, detail: detail)
         }
-        guard descriptor.hasTripID, !descriptor.tripID.isEmpty else {
-            return .failure(unmatched(.noTripID, "matching by route_id, direction_id and start time is not supported yet"))
+        let byRoute = !(descriptor.hasTripID && !descriptor.tripID.isEmpty)
+        if byRoute && !(descriptor.hasRouteID && descriptor.hasStartTime) {
+            return .failure(unmatched(.noTripID, "without trip_id, route_id and start_time (and start_date) name the trip"))
         }
         var days: [ServiceDate]
         if descriptor.hasStartDate {
-            guard let day = Self.serviceDate(descriptor.startDate) else { return .failure(unmatched(.badTime, "start_date \(descriptor.startDate)")) }
+            guard let day = Self.serviceDate(descriptor.startDate) else {
+                return .failure(unmatched(.badTime, "start_date \(descriptor.startDate)"))
+            }
             days = [day]
         } else {
             // Today first: a run under way at the message's time ends the search.
@@ -58,14 +62,32 @@ final class TripMatcher {
         }
         var startSecs: Int?
         if descriptor.hasStartTime {
-            guard let secs = Self.seconds(descriptor.startTime) else { return .failure(unmatched(.badTime, "start_time \(descriptor.startTime)")) }
+            guard let secs = Self.seconds(descriptor.startTime) else {
+                return .failure(unmatched(.badTime, "start_time \(descriptor.startTime)"))
+            }
             startSecs = secs
         }
         var best: (match: Match, distance: Int)?
         for day in days {
+            var tripID = descriptor.tripID
+            if byRoute {
+                // The trip of the route (and direction) that starts at start_time that day.
+                let direction = descriptor.hasDirectionID ? Int(descriptor.directionID) : nil
+                guard let startSecs,
+                    let ids = try? bundle.tripIDs(
+                        route: descriptor.routeID, feed: feedID, direction: direction, startSecs: startSecs, on: day),
+                    !ids.isEmpty
+                else { continue }
+                guard ids.count == 1 else {
+                    return .failure(
+                        unmatched(.noTripID, "\(ids.count) trips of route \(descriptor.routeID) start at \(descriptor.startTime) on \(day)")
+                    )
+                }
+                tripID = ids[0]
+            }
             let trip: TripSchedule
             do {
-                trip = try bundle.tripSchedule(descriptor.tripID, feed: feedID, on: day)
+                trip = try bundle.tripSchedule(tripID, feed: feedID, on: day)
             } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
                 return .failure(unmatched(.unknownTrip, nil))
             } catch {
@@ -76,7 +98,7 @@ final class TripMatcher {
             var start: Int?
             if !trip.frequencies.isEmpty {
                 guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
-                guard trip.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs <= $0.endSecs }) else { continue }
+                guard trip.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs < $0.endSecs }) else { continue }
                 shift = startSecs - firstDeparture
                 start = trip.dayStart + startSecs
             }
@@ -88,7 +110,7 @@ final class TripMatcher {
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
-                instance: TripInstance(feedID: trip.feedID, tripID: descriptor.tripID, serviceDate: day, start: start), schedule: schedule)
+                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule)
             if best == nil || distance < best!.distance { best = (match, distance) }
             if distance == 0 { break }
         }

@@ -1,8 +1,7 @@
 import Foundation
 import SwiftProtobuf
-import TransitRuntime
-
 import TransitRealtime
+import TransitRuntime
 
 /// `transit-bench realtime BUNDLE N [CAPTURE.pb]`: decoding, matching and indexing a real
 /// capture (the BART one against its bundle), then a synthetic FULL_DATASET of N trip
@@ -23,7 +22,8 @@ extension TransitBench {
         var seen = Set<String>()
         var generator = SystemRandomNumberGenerator()
         for q in queries where feed.entity.count < count {
-            for d in try bundle.departures(from: q.0, feed: q.1, at: .instant(q.2), within: 7200, limit: 200) where feed.entity.count < count {
+            for d in try bundle.departures(from: q.0, feed: q.1, at: .instant(q.2), within: 7200, limit: 200)
+            where feed.entity.count < count {
                 let key = "\(d.tripID)/\(d.serviceDate)/\(d.tripStartLocal?.description ?? "")"
                 guard seen.insert(key).inserted else { continue }
                 var entity = TransitRealtime_FeedEntity()
@@ -50,7 +50,8 @@ extension TransitBench {
         let grown = Double(residentBytes() - before) / 1e6
         print(
             String(
-                format: "synthetic FULL_DATASET: %d trip updates (%d bytes) decoded, matched, indexed in %.1f ms; resident memory +%.1f MB; %d matched",
+                format:
+                    "synthetic FULL_DATASET: %d trip updates (%d bytes) decoded, matched, indexed in %.1f ms; resident memory +%.1f MB; %d matched",
                 feed.entity.count, bytes.count, ms, grown, snapshot.report.tripUpdatesMatched))
         // Where the time goes: decoding alone, and reading each trip's schedule alone.
         var clock = DispatchTime.now().uptimeNanoseconds
@@ -63,7 +64,9 @@ extension TransitBench {
             _ = try bundle.tripSchedule(entity.tripUpdate.trip.tripID, on: day)
         }
         let scheduleMS = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6
-        print(String(format: "  of which: decoding %.1f ms, reading the %d trips' schedules %.1f ms", decodeMS, feed.entity.count, scheduleMS))
+        print(
+            String(format: "  of which: decoding %.1f ms, reading the %d trips' schedules %.1f ms", decodeMS, feed.entity.count, scheduleMS)
+        )
         let fresh = RealtimeFreshness(tripUpdates: .infinity, vehicles: .infinity)
         try measure("board (60 min, limit 20) offline", queries.count) { i in
             try bundle.departures(from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 3600, limit: 20).count
@@ -91,7 +94,8 @@ extension TransitBench {
         print(
             String(
                 format: "%@: %d trip updates, %d stop time updates: decode + match + index median %.2f ms (min %.2f)",
-                (capture as NSString).lastPathComponent, report.tripUpdates, report.stopTimeUpdates, samples[samples.count / 2], samples[0]))
+                (capture as NSString).lastPathComponent, report.tripUpdates, report.stopTimeUpdates, samples[samples.count / 2], samples[0])
+        )
     }
 
     /// The process's resident set, from /proc (0 where there is none).

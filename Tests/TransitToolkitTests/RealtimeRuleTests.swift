@@ -216,4 +216,26 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertNotNil(
             try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T09:56").departures.first { $0.scheduled.tripID == "T1" })
     }
+
+    func testATripNamedByRouteAndStartTime() throws {
+        var byRoute = TransitRealtime_TripUpdate()
+        byRoute.trip.routeID = "R"
+        byRoute.trip.startDate = "20260310"
+        byRoute.trip.startTime = "09:00:00"
+        var stop = TransitRealtime_TripUpdate.StopTimeUpdate()
+        stop.stopSequence = 1
+        stop.departure.delay = 45
+        byRoute.stopTimeUpdate = [stop]
+        var twoAtEight = byRoute
+        twoAtEight.trip.startTime = "07:50:00"  // T1 does not, F1's 07:00-08:00 window does
+        var none = byRoute
+        none.trip.startTime = "12:34:00"
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T08:55", [byRoute, twoAtEight, none])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2, "\(snapshot.report.unmatched)")
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.notRunning])
+        let call = try board("S1", "2026-03-10T08:59", snapshot, now: "2026-03-10T08:56").departures.first { $0.scheduled.tripID == "L1" }
+        XCTAssertEqual(call?.delay, 45)
+        let frequency = try board("S1", "2026-03-10T07:45", snapshot, now: "2026-03-10T08:56", minutes: 10).departures
+        XCTAssertEqual(frequency.filter { $0.state == .updated }.map(\.scheduled.departureLocal.secondsOfDay), [7 * 3600 + 50 * 60])
+    }
 }

@@ -87,6 +87,31 @@ extension TransitBundle {
     }
 }
 
+extension TransitBundle {
+    /// The trips of a route (in one direction when given) that leave their first stop at
+    /// `startSecs` (GTFS seconds; for a frequency-based trip, a start inside one of its
+    /// windows) and run on `date`: for live data naming a trip by route and start.
+    package func tripIDs(route: String, feed: String?, direction: Int?, startSecs: Int, on date: ServiceDate) throws -> [String] {
+        try pool.with { db in
+            let rid = try resolve(.route, route, feed: feed, db: db).id
+            let active = try calendar.active(on: date.civil, db: db)
+            var found: [String] = []
+            for pattern in try patterns.patterns(ofRoute: rid, db: db) {
+                for trip in pattern.allTrips where active.contains(trip.sv) && (direction == nil || trip.directionID == direction) {
+                    var starts = trip.startTime == startSecs
+                    if trip.frequency {
+                        let f = try db.cached("SELECT 1 FROM frequencies WHERE tid = ?1 AND start_time_secs <= ?2 AND end_time_secs > ?2")
+                        f.bind([trip.tid, startSecs])
+                        starts = try f.step()
+                    }
+                    if starts { found.append(try patterns.trip(trip.tid, db: db).tripID) }
+                }
+            }
+            return found
+        }
+    }
+}
+
 /// A trip's stops and times on one service date, as integers (`tripSchedule`).
 package struct TripSchedule: Sendable {
     package var feedID: String
