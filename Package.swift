@@ -88,7 +88,8 @@ let package = Package(
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).
         .target(
-            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime"], path: "Examples/ReadmeSnippets"),
+            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime"],
+            path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
         .executableTarget(
             name: "transit-bench",
