@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TransitRealtime
 import TransitRuntime
 
 struct BatchCommand: ParsableCommand {
@@ -14,18 +15,49 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "The bundle to read (default: $TRANSIT_BUNDLE).")
     var bundle: String?
 
+    @Option(help: "A GTFS-Realtime file applied to every departures and arrivals line; repeat for several.")
+    var realtime: [String] = []
+
+    @Option(help: "The moment the live data is judged at, for the whole run (default: now); local to the first feed, or with an offset.")
+    var now: String?
+
+    func validate() throws {
+        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
+    }
+
     func run() throws {
         try reportingErrors {
             let opened = try BundleOptions.parse(bundle.map { ["--bundle", $0] } ?? []).open()
             // A batch answers many queries: read the timetable index once up front.
             try opened.preload()
-            let runner = BatchRunner(bundle: opened)
+            var runner = BatchRunner(bundle: opened)
+            if !realtime.isEmpty {
+                let snapshot = try RealtimeSnapshot(messages: try realtime.map(RealtimeMessage.init(contentsOf:)), bundle: opened)
+                runner.live = (snapshot, try now.map { try Self.instant($0, in: opened) } ?? Date())
+            }
             var out = OutputBuffer()
             while let line = readLine(strippingNewline: true) {
                 if line.allSatisfy(\.isWhitespace) { continue }
                 out.append(runner.answer(line).bytes)
             }
             out.flush()
+        }
+    }
+}
+
+extension BatchCommand {
+    /// `--now` as an instant: with an offset as given, a local time in the first feed's zone.
+    static func instant(_ text: String, in bundle: TransitBundle) throws -> Date {
+        switch try QueryTime.parse(text) {
+        case .instant(let date): return date
+        case .local(let day, let seconds):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try bundle.info().feeds.first?.timeZone ?? TimeZone(identifier: "UTC")!
+            let parts = day.description.split(separator: "-").compactMap { Int($0) }
+            let components = DateComponents(
+                year: parts[0], month: parts[1], day: parts[2], hour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60)
+            guard let date = calendar.date(from: components) else { throw TransitError.badTime(text) }
+            return date
         }
     }
 }

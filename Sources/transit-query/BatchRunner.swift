@@ -1,11 +1,14 @@
 import Foundation
 import TransitJSON
+import TransitRealtime
 import TransitRuntime
 
 /// Answers one batch line: decodes it as a `Query`, runs it, writes the `Answer` as JSON
 /// under its key, echoing the line's `id`.
 struct BatchRunner {
     let bundle: TransitBundle
+    /// `--realtime` and `--now`: departures and arrivals lines get live boards.
+    var live: (snapshot: RealtimeSnapshot, now: Date)?
 
     func answer(_ line: String) -> JSONWriter {
         var w = JSONWriter()
@@ -15,7 +18,25 @@ struct BatchRunner {
                 throw LineError.badJSON
             }
             id = object["id"]
-            let result = try Query(json: object).answer(from: bundle)
+            let query = try Query(json: object)
+            if let live, case .departures(let stops, let feed, let at, let window, let limit, let arrivals) = query {
+                let board =
+                    arrivals
+                    ? try bundle.arrivals(
+                        to: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit, realtime: live.snapshot,
+                        now: live.now)
+                    : try bundle.departures(
+                        from: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit, realtime: live.snapshot,
+                        now: live.now)
+                w.beginObject()
+                writeID(id, to: &w)
+                w.key(arrivals ? "arrivals" : "departures")
+                w.raw(JSONOutput.encoded(board.departures))
+                if let note = board.notApplied { w.field("realtime_not_applied", note) }
+                w.endObject()
+                return w
+            }
+            let result = try query.answer(from: bundle)
             w.beginObject()
             writeID(id, to: &w)
             w.key(result.key)

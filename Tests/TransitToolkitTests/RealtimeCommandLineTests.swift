@@ -80,4 +80,27 @@ extension CommandLineTests {
         let nowAlone = try run("transit-query", ["departures", "--bundle", fixture.bundle, "--stop", "S2", "--now", "2026-03-10T08:00"])
         XCTAssertEqual(nowAlone.status, 64)
     }
+
+    func testBatchAppliesRealtimeToBoardLines() throws {
+        let fixture = try realtimeFixture()
+        let input = """
+            {"id":1,"op":"departures","stop":"S2","at":"2026-03-10T08:00"}
+            {"id":2,"op":"info"}
+
+            """
+        let result = try run(
+            "transit-query", ["batch", "--bundle", fixture.bundle, "--realtime", fixture.file, "--now", "2026-03-10T08:01"], input: input)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map { String($0) }
+        XCTAssertEqual(lines.count, 2)
+        let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let calls = try JSONDecoder().decode(
+            [LiveDeparture].self, from: JSONSerialization.data(withJSONObject: try XCTUnwrap(first["departures"])))
+        XCTAssertEqual(calls.first { $0.scheduled.tripID == "T1" }?.delay, 150)
+        XCTAssertNil(first["realtime_not_applied"])
+        XCTAssertTrue(lines[1].contains("\"info\""), lines[1])
+        let stale = try run(
+            "transit-query", ["batch", "--bundle", fixture.bundle, "--realtime", fixture.file, "--now", "2026-03-10T09:30"], input: input)
+        XCTAssertTrue(stale.stdout.contains("realtime_not_applied"), stale.stdout)
+    }
 }
