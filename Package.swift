@@ -107,7 +107,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "RealFeedTests",
-            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TransitSQLite", "PatchEngine", "TestKit"]),
+            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TransitSQLite", "PatchEngine", "TestKit", "TransitRealtime"]),
     ],
     swiftLanguageModes: [.v6]
 )
