@@ -107,7 +107,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "RealFeedTests",
-            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TransitSQLite", "PatchEngine", "TestKit", "TransitRealtime"]),
+            dependencies: [
+                "GTFSCompiler", "TransitRuntime", "TransitStore", "BundleFormat", "TransitSQLite", "PatchEngine", "TestKit",
+                "TransitRealtime",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
