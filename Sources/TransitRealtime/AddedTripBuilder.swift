@@ -119,10 +119,5 @@ struct AddedTripBuilder {
                 timeZone: timeZone))
     }
 
-    private func localDate(of time: Int) -> ServiceDate? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let p = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
-        return ServiceDate(year: p.year!, month: p.month!, day: p.day!)
-    }
+    private func localDate(of time: Int) -> ServiceDate? { TripMatcher.localDate(of: time, in: timeZone) }
 }

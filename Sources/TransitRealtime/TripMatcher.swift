@@ -125,9 +125,12 @@ final class TripMatcher {
     }
 
     /// The calendar date of a Unix time in the feed's time zone.
-    private func localDate(of time: Int) -> ServiceDate {
+    private func localDate(of time: Int) -> ServiceDate { Self.localDate(of: time, in: timeZone) }
+
+    /// The calendar date of a Unix time in `zone`.
+    static func localDate(of time: Int, in zone: TimeZone) -> ServiceDate {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
         return ServiceDate(year: parts.year!, month: parts.month!, day: parts.day!)!
     }

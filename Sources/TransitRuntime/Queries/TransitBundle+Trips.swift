@@ -1,4 +1,5 @@
 import BundleFormat
+import TransitSQLite
 
 extension TransitBundle {
     /// A trip's stops in order with times on `date`. For a frequency-based trip the times
@@ -11,13 +12,8 @@ extension TransitBundle {
     /// - Throws: `TransitError.unknownTrip`, `.ambiguousTrip`, `.unknownFeed`, `.dateOutOfRange`.
     public func trip(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripDetails {
         try pool.with { db in
-            let match = try resolve(.trip, id, feed: feed, db: db)
+            let (match, pattern, trip) = try tripRecord(id, feed: feed, on: date, db: db)
             let source = match.feed
-            if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
-                throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
-            }
-            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
-            guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
             let rid = trip.rid
             let sv = trip.sv
             let start = trip.startTime
@@ -54,17 +50,26 @@ extension TransitBundle {
         }
     }
 
+    /// The trip `id`, its pattern and its record, checking that `date` is in its feed's timetable.
+    private func tripRecord(_ id: String, feed: String?, on date: ServiceDate, db: SQLiteDatabase) throws -> (
+        match: (id: Int, feed: FeedCatalog.Feed), pattern: PatternCache.Pattern, trip: PatternTripRecord
+    ) {
+        let match = try resolve(.trip, id, feed: feed, db: db)
+        let source = match.feed
+        if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
+            throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
+        }
+        let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
+        guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
+        return (match, pattern, trip)
+    }
+
     /// A trip's schedule on `date` as integers, for matching live data to it (no names, no
     /// wall-clock conversions: about 10x cheaper than `trip(_:feed:on:)`).
     package func tripSchedule(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripSchedule {
         try pool.with { db in
-            let match = try resolve(.trip, id, feed: feed, db: db)
+            let (match, pattern, trip) = try tripRecord(id, feed: feed, on: date, db: db)
             let source = match.feed
-            if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
-                throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
-            }
-            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
-            guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
             var windows: [(startSecs: Int, endSecs: Int)] = []
             if trip.frequency {
                 let f = try db.cached("SELECT start_time_secs, end_time_secs FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
