@@ -59,7 +59,7 @@ test: deps
 
 # The DocC catalogues of TransitRuntime, TransitStore and GTFSCompiler, as static sites in
 # .build/docs/TARGET, with warnings (an unresolved link, say) as errors.
-DOC_TARGETS = TransitRuntime TransitCities TransitStore GTFSCompiler
+DOC_TARGETS = TransitRuntime TransitCities TransitRealtime TransitStore GTFSCompiler
 docs:
 	@mkdir -p .build/docs
 	@for target in $(DOC_TARGETS); do \
