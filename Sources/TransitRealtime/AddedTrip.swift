@@ -18,6 +18,8 @@ struct AddedTrip: Sendable {
     var serviceDate: ServiceDate
     var state: LiveState
     var route: Route?
+    /// The route's agency, else the feed's only agency (for alerts that name an agency).
+    var agency: Agency?
     var headsign: String
     var calls: [Call]
     var timeZone: TimeZone
@@ -47,8 +49,8 @@ struct AddedTrip: Sendable {
             routeID: route?.routeID ?? "", routeShortName: route?.shortName, routeLongName: route?.longName,
             routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
             serviceDate: serviceDate, departureSecs: secondsAfterServiceDay(departureLocal), departureLocal: departureLocal,
-            arrivalLocal: local(call.arrival), stopSequence: call.stopSequence, agencyID: route?.agencyID,
-            stopsRemaining: calls.count - 1 - index)
+            arrivalLocal: local(call.arrival), stopSequence: call.stopSequence, agencyID: agency?.agencyID ?? route?.agencyID,
+            agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
     }
 
     /// A Unix time as a wall-clock time in the feed's zone.

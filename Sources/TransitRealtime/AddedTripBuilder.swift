@@ -57,11 +57,11 @@ struct AddedTripBuilder {
         }
         let headsign =
             update.hasTripProperties && update.tripProperties.hasTripHeadsign ? update.tripProperties.tripHeadsign : calls.last!.stop.name
+        let route = trip.hasRouteID ? (try? bundle.route(trip.routeID, feed: feedID))?.route : nil
         return .success(
             AddedTrip(
-                feedID: first.stop.feedID, tripID: trip.tripID, serviceDate: serviceDate, state: state,
-                route: trip.hasRouteID ? (try? bundle.route(trip.routeID, feed: feedID))?.route : nil, headsign: headsign, calls: calls,
-                timeZone: timeZone))
+                feedID: first.stop.feedID, tripID: trip.tripID, serviceDate: serviceDate, state: state, route: route,
+                agency: agency(of: route, feed: first.stop.feedID), headsign: headsign, calls: calls, timeZone: timeZone))
     }
 
     /// DUPLICATED: the descriptor's trip copied to the new trip_id, start date and time of
@@ -112,11 +112,18 @@ struct AddedTripBuilder {
                     stop: stop, stopSequence: call.stopSequence, arrival: prediction.arrival ?? call.arrival,
                     departure: prediction.departure ?? call.departure, prediction: prediction))
         }
+        let route = try? bundle.route(details.routeID, feed: details.feedID).route
         return .success(
             AddedTrip(
-                feedID: details.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated,
-                route: try? bundle.route(details.routeID, feed: details.feedID).route, headsign: details.headsign, calls: calls,
-                timeZone: timeZone))
+                feedID: details.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated, route: route,
+                agency: agency(of: route, feed: details.feedID), headsign: details.headsign, calls: calls, timeZone: timeZone))
+    }
+
+    /// The route's agency, else the feed's only one.
+    private func agency(of route: Route?, feed: String) -> Agency? {
+        guard let agencies = try? bundle.agencies(feed: feed) else { return nil }
+        if let id = route?.agencyID { return agencies.first { $0.agencyID == id } }
+        return agencies.count == 1 ? agencies[0] : nil
     }
 
     private func localDate(of time: Int) -> ServiceDate? { TripMatcher.localDate(of: time, in: timeZone) }

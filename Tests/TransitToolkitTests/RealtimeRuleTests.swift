@@ -182,14 +182,21 @@ final class RealtimeRuleTests: XCTestCase {
             st.departure.time = Int64(try instant($0.1).timeIntervalSince1970)
             return st
         }
-        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T08:20", [added])], bundle: bundle)
-        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
-        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.unknownStop], "a stop the timetable lacks is counted")
+        var withoutRoute = added
+        withoutRoute.trip.tripID = "X10"
+        withoutRoute.trip.clearRouteID()
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T08:20", [added, withoutRoute])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.unknownStop, .unknownStop], "a stop the timetable lacks is counted")
+        let other = try board("S1", "2026-03-10T08:25", snapshot, now: "2026-03-10T08:21").departures.first { $0.scheduled.tripID == "X10" }
+        XCTAssertNil(other?.scheduled.routeShortName)
+        XCTAssertEqual(other?.scheduled.agencyID, "A", "without a route: the feed's only agency")
         let call = try board("S1", "2026-03-10T08:25", snapshot, now: "2026-03-10T08:21").departures.first { $0.scheduled.tripID == "X9" }
         XCTAssertEqual(call?.state, .added)
         XCTAssertEqual(call?.departure, try instant("2026-03-10T08:30"))
         XCTAssertEqual(call?.scheduled.routeShortName, "1")
         XCTAssertEqual(call?.scheduled.headsign, "Three")
+        XCTAssertEqual(call?.scheduled.agencyID, "A", "the route's agency, so alerts naming it reach the trip")
         XCTAssertNil(
             try board("S3", "2026-03-10T08:25", snapshot, now: "2026-03-10T08:21").departures.first { $0.scheduled.tripID == "X9" },
             "no departure from its last stop")
