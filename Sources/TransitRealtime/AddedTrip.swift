@@ -22,7 +22,8 @@ struct AddedTrip: Sendable {
     var agency: Agency?
     var headsign: String
     var calls: [Call]
-    var timeZone: TimeZone
+    /// The feed's clock: wall-clock times and service days.
+    var clock: FeedClock
 
     /// The board calls of this trip at `stops` (ids of stops or of their stations).
     func boardCalls(at stops: Set<String>, arrivals: Bool) -> [LiveDeparture] {
@@ -43,31 +44,12 @@ struct AddedTrip: Sendable {
     /// The call as a `Departure` value, its times those shown.
     private func departure(_ index: Int) -> Departure {
         let call = calls[index]
-        let departureLocal = local(call.departure)
         return Departure(
             feedID: feedID, stopID: call.stop.stopID, stopName: call.stop.name, platformCode: call.stop.platformCode, tripID: tripID,
             routeID: route?.routeID ?? "", routeShortName: route?.shortName, routeLongName: route?.longName,
             routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
-            serviceDate: serviceDate, departureSecs: secondsAfterServiceDay(departureLocal), departureLocal: departureLocal,
-            arrivalLocal: local(call.arrival), stopSequence: call.stopSequence, agencyID: agency?.agencyID ?? route?.agencyID,
-            agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
-    }
-
-    /// A Unix time as a wall-clock time in the feed's zone.
-    private func local(_ time: Int) -> LocalDateTime {
-        let date = Date(timeIntervalSince1970: TimeInterval(time))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let day = LocalDate(String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!))!
-        return LocalDateTime(
-            date: day, secondsOfDay: p.hour! * 3600 + p.minute! * 60 + p.second!, utcOffsetSeconds: timeZone.secondsFromGMT(for: date))
-    }
-
-    /// GTFS-style seconds on the service day (past 24:00 on the next day).
-    private func secondsAfterServiceDay(_ time: LocalDateTime) -> Int {
-        var days = 0
-        while days < 7, ServiceDate(time.date.description).map({ serviceDate.adding(days: days) < $0 }) == true { days += 1 }
-        return days * 86_400 + time.secondsOfDay
+            serviceDate: serviceDate, departureSecs: call.departure - clock.serviceDayStart(serviceDate.civil),
+            departureLocal: clock.local(call.departure), arrivalLocal: clock.local(call.arrival), stopSequence: call.stopSequence,
+            agencyID: agency?.agencyID ?? route?.agencyID, agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
     }
 }

@@ -7,8 +7,7 @@ import TransitRuntime
 struct AddedTripBuilder {
     let bundle: TransitBundle
     let feedID: String?
-    let timeZone: TimeZone
-    let matcher: TripMatcher
+    let clock: FeedClock
 
     typealias Outcome = Result<AddedTrip, RealtimeReport.Unmatched>
 
@@ -51,7 +50,7 @@ struct AddedTripBuilder {
                 .init(entityID: entityID, tripID: trip.tripID, reason: .unknownStop, detail: "no stop of the added trip is usable"))
         }
         let serviceDate =
-            trip.hasStartDate ? TripMatcher.serviceDate(trip.startDate) : localDate(of: first.departure)
+            trip.hasStartDate ? TripMatcher.serviceDate(trip.startDate) : ServiceDate(clock.localDay(of: first.departure))
         guard let serviceDate else {
             return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .badTime, detail: trip.startDate))
         }
@@ -61,7 +60,7 @@ struct AddedTripBuilder {
         return .success(
             AddedTrip(
                 feedID: first.stop.feedID, tripID: trip.tripID, serviceDate: serviceDate, state: state, route: route,
-                agency: agency(of: route, feed: first.stop.feedID), headsign: headsign, calls: calls, timeZone: timeZone))
+                agency: agency(of: route, feed: first.stop.feedID), headsign: headsign, calls: calls, clock: clock))
     }
 
     /// DUPLICATED: the descriptor's trip copied to the new trip_id, start date and time of
@@ -77,34 +76,22 @@ struct AddedTripBuilder {
                     entityID: entityID, tripID: trip.hasTripID ? trip.tripID : nil, reason: .badTime,
                     detail: "DUPLICATED needs trip_properties with trip_id, start_date and start_time"))
         }
-        let details: TripDetails
+        let original: TripSchedule
         do {
-            details = try bundle.trip(trip.tripID, feed: feedID, on: day)
+            original = try bundle.tripSchedule(trip.tripID, feed: feedID, on: day)
         } catch {
             return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip to duplicate"))
         }
-        guard let first = details.stopTimes.first else {
+        guard let firstDeparture = original.departureSecs.first else {
             return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip has no stops"))
         }
-        // The service day's origin: the instant of its first stop less its GTFS seconds.
-        let base = Int(first.departureLocal.instant.timeIntervalSince1970) - first.departureSecs
-        let shift = start - first.departureSecs
-        let schedule = details.stopTimes.map {
-            DelayPropagation.ScheduledCall(
-                stopID: $0.stopID, stopSequence: $0.stopSequence, arrival: base + $0.arrivalSecs + shift,
-                departure: base + $0.departureSecs + shift)
-        }
-        let updates = update.stopTimeUpdate.compactMap { stopUpdate -> DelayPropagation.CallUpdate? in
-            guard let index = RealtimeSnapshot.stopIndex(stopUpdate, in: schedule, entityID: entityID, tripID: trip.tripID, report: &report)
-            else { return nil }
-            report.stopTimeUpdatesMatched += 1
-            return RealtimeSnapshot.callUpdate(stopUpdate, index: index)
-        }
+        let schedule = TripMatcher.calls(of: original, shift: start - firstDeparture)
+        let updates = SnapshotBuilder.callUpdates(update, schedule: schedule, entityID: entityID, report: &report)
         let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
         report.clamps += clamps
         var calls: [AddedTrip.Call] = []
         for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
-            guard let stop = try? bundle.stop(call.stopID, feed: details.feedID) else { continue }
+            guard let stop = try? bundle.stop(call.stopID, feed: original.feedID) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(
@@ -112,11 +99,11 @@ struct AddedTripBuilder {
                     stop: stop, stopSequence: call.stopSequence, arrival: prediction.arrival ?? call.arrival,
                     departure: prediction.departure ?? call.departure, prediction: prediction))
         }
-        let route = try? bundle.route(details.routeID, feed: details.feedID).route
+        let route = try? bundle.route(original.routeID, feed: original.feedID).route
         return .success(
             AddedTrip(
-                feedID: details.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated, route: route,
-                agency: agency(of: route, feed: details.feedID), headsign: details.headsign, calls: calls, timeZone: timeZone))
+                feedID: original.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated, route: route,
+                agency: agency(of: route, feed: original.feedID), headsign: original.headsign, calls: calls, clock: clock))
     }
 
     /// The route's agency, else the feed's only one.
@@ -126,5 +113,4 @@ struct AddedTripBuilder {
         return agencies.count == 1 ? agencies[0] : nil
     }
 
-    private func localDate(of time: Int) -> ServiceDate? { TripMatcher.localDate(of: time, in: timeZone) }
 }

@@ -117,20 +117,20 @@ enum DelayPropagation {
 }
 
 /// What the live data says about one stop of a trip instance.
-public struct CallPrediction: Sendable, Hashable {
-    public var state: LiveState
+struct CallPrediction: Sendable, Hashable {
+    var state: LiveState
     /// Predicted instants as Unix seconds; nil when the state carries no prediction.
-    public var arrival: Int?
-    public var departure: Int?
+    var arrival: Int?
+    var departure: Int?
     /// Seconds against the schedule (positive: late).
-    public var arrivalDelay: Int?
-    public var departureDelay: Int?
+    var arrivalDelay: Int?
+    var departureDelay: Int?
     /// The producer's uncertainty in seconds, when it gives one.
-    public var uncertainty: Int?
+    var uncertainty: Int?
     /// A stop (platform) the update assigns instead of the scheduled one.
-    public var assignedStopID: String?
+    var assignedStopID: String?
 
-    public init(
+    init(
         state: LiveState, arrival: Int? = nil, departure: Int? = nil, arrivalDelay: Int? = nil, departureDelay: Int? = nil,
         uncertainty: Int? = nil, assignedStopID: String? = nil
     ) {

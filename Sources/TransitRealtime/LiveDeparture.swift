@@ -84,7 +84,7 @@ extension LiveDeparture: Codable {
         let c = try decoder.container(keyedBy: LiveKeys.self)
         let instant = { (key: LiveKeys) throws -> Date? in
             guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let date = ISO8601DateFormatter().date(from: text) else {
+            guard let date = try? Date(text, strategy: .iso8601) else {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
             }
             return date
@@ -101,10 +101,9 @@ extension LiveDeparture: Codable {
     public func encode(to encoder: Encoder) throws {
         try scheduled.encode(to: encoder)
         var c = encoder.container(keyedBy: LiveKeys.self)
-        let format = ISO8601DateFormatter()
         try c.encode(state, forKey: .state)
-        try c.encodeIfPresent(predictedDeparture.map(format.string), forKey: .predictedDeparture)
-        try c.encodeIfPresent(predictedArrival.map(format.string), forKey: .predictedArrival)
+        try c.encodeIfPresent(predictedDeparture?.formatted(.iso8601), forKey: .predictedDeparture)
+        try c.encodeIfPresent(predictedArrival?.formatted(.iso8601), forKey: .predictedArrival)
         try c.encodeIfPresent(delay, forKey: .delay)
         try c.encodeIfPresent(uncertainty, forKey: .uncertainty)
         try c.encodeIfPresent(assignedStopID, forKey: .assignedStopID)

@@ -30,6 +30,14 @@ extension TransitBundle {
 
     /// Arrivals with a realtime snapshot applied, ordered by the arrival shown.
     public func arrivals(
+        to stop: String, feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
+        limit: Int = 20, realtime: RealtimeSnapshot, now: Date = Date(), freshness: RealtimeFreshness = RealtimeFreshness()
+    ) throws -> LiveBoard {
+        try liveBoard(arrivals: true, [stop], feed, time, window, limit, realtime, now, freshness)
+    }
+
+    /// Arrivals at several stops with a realtime snapshot applied, ordered by the arrival shown.
+    public func arrivals(
         to stops: [String], feed: String? = nil, at time: QueryTime = .instant(Date()), within window: TimeInterval = 3600,
         limit: Int = 20, realtime: RealtimeSnapshot, now: Date = Date(), freshness: RealtimeFreshness = RealtimeFreshness()
     ) throws -> LiveBoard {
@@ -45,7 +53,7 @@ extension TransitBundle {
         let applyVehicles = snapshot.vehiclesTime.map { now.timeIntervalSince($0) <= freshness.vehicles } ?? false
         var note: String?
         if let age, !applyUpdates {
-            note = "the trip updates are \(Int(age)) s old at \(Self.iso(now)), more than \(Int(freshness.tripUpdates)) s"
+            note = "the trip updates are \(Int(age)) s old at \(now.formatted(.iso8601)), more than \(Int(freshness.tripUpdates)) s"
         } else if age == nil {
             note = "the snapshot has no trip updates"
         }
@@ -55,16 +63,15 @@ extension TransitBundle {
         let lookAhead = applyUpdates ? TimeInterval(snapshot.maxEarliness) : 0
         guard let first = stops.first else { throw TransitError.badArgument("no stop given") }
         let start = try windowStart(time, stop: first, feed: feed)
-        let wide: [Departure]
-        if arrivals {
-            wide = try self.arrivals(
-                to: stops, feed: feed, at: .instant(start.addingTimeInterval(-lookBack)), within: window + lookBack + lookAhead,
-                limit: Int.max)
-        } else {
-            wide = try self.departures(
-                from: stops, feed: feed, at: .instant(start.addingTimeInterval(-lookBack)), within: window + lookBack + lookAhead,
-                limit: Int.max)
-        }
+        // Without updates to apply the calls are the offline board's, in its order: no more
+        // of them are needed than the board shows.
+        let from = QueryTime.instant(start.addingTimeInterval(-lookBack))
+        let span = min(window + lookBack + lookAhead, 7 * 86_400)
+        let fetch = applyUpdates ? Int.max : limit
+        let wide =
+            arrivals
+            ? try self.arrivals(to: stops, feed: feed, at: from, within: span, limit: fetch)
+            : try self.departures(from: stops, feed: feed, at: from, within: span, limit: fetch)
         var calls: [LiveDeparture] = []
         for departure in wide {
             var call = LiveDeparture(scheduled: departure)
@@ -116,6 +123,4 @@ extension TransitBundle {
         }
         return LiveBoard(departures: ordered.prefix(max(0, limit)).map(\.element), realtimeApplied: applyUpdates, notApplied: note)
     }
-
-    private static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 }

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitRuntime
 
@@ -25,18 +26,14 @@ final class TripMatcher {
 
     private let bundle: TransitBundle
     private let feedID: String?
-    let timeZone: TimeZone
+    /// The feed's clock (the bundle's first feed when none is named): its local days.
+    let clock: FeedClock
     private let now: Int
 
     init(bundle: TransitBundle, feedID: String?, messageTime: Int) throws {
         self.bundle = bundle
-        let feeds = try bundle.info().feeds
-        let feed = try feedID.map { id in
-            guard let feed = feeds.first(where: { $0.feedID == id }) else { throw TransitError.unknownFeed(id) }
-            return feed
-        }
         self.feedID = feedID
-        self.timeZone = (feed ?? feeds.first)?.timeZone ?? TimeZone(identifier: "UTC")!
+        self.clock = try bundle.clock(feed: feedID)
         self.now = messageTime
     }
 
@@ -57,7 +54,7 @@ final class TripMatcher {
             days = [day]
         } else {
             // Today first: a run under way at the message's time ends the search.
-            let today = localDate(of: now)
+            let today = ServiceDate(clock.localDay(of: now))
             days = [today, today.adding(days: -1), today.adding(days: 1)]
         }
         var startSecs: Int?
@@ -102,11 +99,7 @@ final class TripMatcher {
                 shift = startSecs - firstDeparture
                 start = trip.dayStart + startSecs
             }
-            let schedule = trip.stopSequences.indices.map {
-                DelayPropagation.ScheduledCall(
-                    stopID: trip.stopIDs[$0], stopSequence: trip.stopSequences[$0], arrival: trip.dayStart + trip.arrivalSecs[$0] + shift,
-                    departure: trip.dayStart + trip.departureSecs[$0] + shift)
-            }
+            let schedule = Self.calls(of: trip, shift: shift)
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
@@ -124,21 +117,20 @@ final class TripMatcher {
         return .success(best.match)
     }
 
-    /// The calendar date of a Unix time in the feed's time zone.
-    private func localDate(of time: Int) -> ServiceDate { Self.localDate(of: time, in: timeZone) }
-
-    /// The calendar date of a Unix time in `zone`.
-    static func localDate(of time: Int, in zone: TimeZone) -> ServiceDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
-        return ServiceDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    /// A trip's stops as Unix times, moved by `shift` seconds (an instance of a frequency-based
+    /// trip, or a duplicated copy).
+    static func calls(of trip: TripSchedule, shift: Int) -> [DelayPropagation.ScheduledCall] {
+        trip.stopSequences.indices.map {
+            DelayPropagation.ScheduledCall(
+                stopID: trip.stopIDs[$0], stopSequence: trip.stopSequences[$0], arrival: trip.dayStart + trip.arrivalSecs[$0] + shift,
+                departure: trip.dayStart + trip.departureSecs[$0] + shift)
+        }
     }
 
     /// `YYYYMMDD` as a service date.
     static func serviceDate(_ text: String) -> ServiceDate? {
-        guard text.utf8.count == 8, let number = Int(text) else { return nil }
-        return ServiceDate(year: number / 10_000, month: number / 100 % 100, day: number % 100)
+        guard text.utf8.count == 8, let number = Int(text), let day = CivilDate(yyyymmdd: number) else { return nil }
+        return ServiceDate(day)
     }
 
     /// `H:MM:SS` or `HH:MM:SS` (past 24:00 allowed) as seconds.

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import SwiftProtobuf
 import TransitRealtime
@@ -59,8 +60,7 @@ extension TransitBench {
         let decodeMS = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6
         clock = DispatchTime.now().uptimeNanoseconds
         for entity in decoded.feed.entity {
-            let digits = entity.tripUpdate.trip.startDate
-            let day = ServiceDate("\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))")!
+            let day = ServiceDate(CivilDate(yyyymmdd: Int(entity.tripUpdate.trip.startDate)!)!)
             _ = try bundle.tripSchedule(entity.tripUpdate.trip.tripID, on: day)
         }
         let scheduleMS = Double(DispatchTime.now().uptimeNanoseconds - clock) / 1e6

@@ -33,7 +33,7 @@ struct BatchCommand: ParsableCommand {
             var runner = BatchRunner(bundle: opened)
             if !realtime.isEmpty {
                 let snapshot = try RealtimeSnapshot(messages: try realtime.map(RealtimeMessage.init(contentsOf:)), bundle: opened)
-                runner.live = (snapshot, try now.map { try Self.instant($0, in: opened) } ?? Date())
+                runner.live = (snapshot, try now.map { try opened.instant(of: QueryTime.parse($0), feed: nil) } ?? Date())
             }
             var out = OutputBuffer()
             while let line = readLine(strippingNewline: true) {
@@ -41,23 +41,6 @@ struct BatchCommand: ParsableCommand {
                 out.append(runner.answer(line).bytes)
             }
             out.flush()
-        }
-    }
-}
-
-extension BatchCommand {
-    /// `--now` as an instant: with an offset as given, a local time in the first feed's zone.
-    static func instant(_ text: String, in bundle: TransitBundle) throws -> Date {
-        switch try QueryTime.parse(text) {
-        case .instant(let date): return date
-        case .local(let day, let seconds):
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = try bundle.info().feeds.first?.timeZone ?? TimeZone(identifier: "UTC")!
-            let parts = day.description.split(separator: "-").compactMap { Int($0) }
-            let components = DateComponents(
-                year: parts[0], month: parts[1], day: parts[2], hour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60)
-            guard let date = calendar.date(from: components) else { throw TransitError.badTime(text) }
-            return date
         }
     }
 }

@@ -19,15 +19,7 @@ struct BatchRunner {
             }
             id = object["id"]
             let query = try Query(json: object)
-            if let live, case .departures(let stops, let feed, let at, let window, let limit, let arrivals) = query {
-                let board =
-                    arrivals
-                    ? try bundle.arrivals(
-                        to: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit, realtime: live.snapshot,
-                        now: live.now)
-                    : try bundle.departures(
-                        from: stops, feed: feed, at: at, within: TimeInterval(window * 60), limit: limit, realtime: live.snapshot,
-                        now: live.now)
+            if let live, let (board, arrivals) = try query.liveBoard(from: bundle, realtime: live.snapshot, now: live.now) {
                 w.beginObject()
                 writeID(id, to: &w)
                 w.key(arrivals ? "arrivals" : "departures")

@@ -52,19 +52,12 @@ enum LiveBoardOutput {
     static func run(_ board: BoardOptions, arrivals: Bool, options: BundleOptions) throws {
         try reportingErrors(json: options.json) {
             let bundle = try options.open()
-            let messages = try board.realtime.map(RealtimeMessage.init(contentsOf:))
-            let snapshot = try RealtimeSnapshot(messages: messages, bundle: bundle, feed: board.feed)
-            guard let first = board.stop.first else { throw TransitError.badArgument("no stop given") }
-            let at = try board.at.map(QueryTime.parse) ?? .instant(Date())
-            let now = try board.now.map { try bundle.windowStart(QueryTime.parse($0), stop: first, feed: board.feed) } ?? Date()
-            let window = TimeInterval((board.window ?? 60) * 60)
-            guard (0...10_080).contains(board.window ?? 60) else { throw TransitError.badArgument("the window must be 0 to 10080 minutes") }
-            let limit = board.limit ?? 20
-            let live =
-                arrivals
-                ? try bundle.arrivals(to: board.stop, feed: board.feed, at: at, within: window, limit: limit, realtime: snapshot, now: now)
-                : try bundle.departures(
-                    from: board.stop, feed: board.feed, at: at, within: window, limit: limit, realtime: snapshot, now: now)
+            let query = try board.query(arrivals: arrivals)
+            let snapshot = try RealtimeSnapshot(
+                messages: try board.realtime.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: board.feed)
+            // --now, like --at, is read in the first stop's feed time zone.
+            let now = try board.now.map { try bundle.windowStart(QueryTime.parse($0), stop: board.stop[0], feed: board.feed) } ?? Date()
+            guard let (live, _) = try query.liveBoard(from: bundle, realtime: snapshot, now: now) else { return }
             if let note = live.notApplied { FileHandle.standardError.write(Data("transit-query: live times not applied: \(note)\n".utf8)) }
             if options.json { return output(String(decoding: JSONOutput.encoded(live.departures), as: UTF8.self)) }
             output(text(live.departures, arrivals: arrivals))

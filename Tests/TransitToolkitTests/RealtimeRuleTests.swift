@@ -245,4 +245,24 @@ final class RealtimeRuleTests: XCTestCase {
         let frequency = try board("S1", "2026-03-10T07:45", snapshot, now: "2026-03-10T08:56", minutes: 10).departures
         XCTAssertEqual(frequency.filter { $0.state == .updated }.map(\.scheduled.departureLocal.secondsOfDay), [7 * 3600 + 50 * 60])
     }
+
+    func testAnEntityWithATripUpdateAndAVehicleGivesBoth() throws {
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = UInt64(try instant("2026-03-10T07:58").timeIntervalSince1970)
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "both"
+        entity.tripUpdate = update("T1", date: "20260310", [(1, "S1", 60, false)])
+        entity.vehicle.trip = entity.tripUpdate.trip
+        entity.vehicle.vehicle.id = "bus-7"
+        entity.vehicle.position.latitude = 48.005
+        entity.vehicle.position.longitude = 7.005
+        feed.entity = [entity]
+        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.vehiclesMatched, 1)
+        let call = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(call?.delay, 60)
+        XCTAssertEqual(call?.vehicle?.vehicleID, "bus-7")
+    }
 }

@@ -3,15 +3,15 @@ import Foundation
 
 /// Time arithmetic in one feed's timezone, following the departures contract:
 /// a GTFS time counts from noon minus 12 hours of its service day.
-struct FeedClock: Sendable {
-    let timeZone: TimeZone
+package struct FeedClock: Sendable {
+    package let timeZone: TimeZone
     /// UTC offsets by 15-minute bucket of UTC time, for buckets with one offset throughout.
     private let offsets = LockedCache<Int, Int>(limit: 100_000)
 
     init(timeZone: TimeZone) { self.timeZone = timeZone }
 
     /// The UTC offset in seconds at an instant (epoch seconds).
-    func offset(at epoch: Int) -> Int {
+    package func offset(at epoch: Int) -> Int {
         let bucket = epoch >= 0 ? epoch / 900 : (epoch - 899) / 900
         let cached = offsets.value(bucket) {
             let start = zoneOffset(bucket * 900)
@@ -26,7 +26,7 @@ struct FeedClock: Sendable {
     }
 
     /// The instant of `noon - 12 h` on `day`: GTFS time 0 of that service day.
-    func serviceDayStart(_ day: CivilDate) -> Int {
+    package func serviceDayStart(_ day: CivilDate) -> Int {
         let noonAsUTC = day.dayNumber * 86_400 + 43_200
         var noon = noonAsUTC - offset(at: noonAsUTC)
         noon = noonAsUTC - offset(at: noon)
@@ -34,13 +34,13 @@ struct FeedClock: Sendable {
     }
 
     /// The local calendar date of an instant.
-    func localDay(of epoch: Int) -> CivilDate {
+    package func localDay(of epoch: Int) -> CivilDate {
         CivilDate(dayNumber: Int((Double(epoch + offset(at: epoch)) / 86_400).rounded(.down)))
     }
 
     /// The instant of a wall-clock time. A time skipped by a clock change, or one that
     /// happens twice, is read with the UTC offset in force before the change.
-    func instant(localDay day: CivilDate, secondsOfDay: Int) -> Int {
+    package func instant(localDay day: CivilDate, secondsOfDay: Int) -> Int {
         let wall = day.dayNumber * 86_400 + secondsOfDay
         let before = offset(at: wall - 86_400)
         let after = offset(at: wall + 86_400)
@@ -51,7 +51,7 @@ struct FeedClock: Sendable {
     }
 
     /// The wall-clock reading of an instant in this timezone.
-    func local(_ epoch: Int) -> LocalDateTime {
+    package func local(_ epoch: Int) -> LocalDateTime {
         let off = offset(at: epoch)
         let local = epoch + off
         let day = CivilDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))

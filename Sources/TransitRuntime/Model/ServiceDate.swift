@@ -7,7 +7,7 @@ import BundleFormat
 /// day.description   // "2026-03-29"
 /// ```
 public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
-    let civil: CivilDate
+    package let civil: CivilDate
 
     /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
     public init?(_ text: String) {
@@ -20,7 +20,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
         self.civil = civil
     }
 
-    init(_ civil: CivilDate) { self.civil = civil }
+    package init(_ civil: CivilDate) { self.civil = civil }
 
     public var description: String { civil.iso }
 

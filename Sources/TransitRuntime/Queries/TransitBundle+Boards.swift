@@ -115,6 +115,23 @@ extension TransitBundle {
         }
     }
 
+    /// The instant of `time` in `feed`'s time zone (the bundle's first feed when nil): for a
+    /// moment given once for several boards, such as the live data's `now`.
+    package func instant(of time: QueryTime, feed: String?) throws -> Date {
+        Date(timeIntervalSince1970: TimeInterval(instant(time, in: try feedNamed(feed))))
+    }
+
+    /// The clock of `feed` (the bundle's first feed when nil): local days and wall-clock times.
+    package func clock(feed: String?) throws -> FeedClock { try feedNamed(feed).clock }
+
+    private func feedNamed(_ feed: String?) throws -> FeedCatalog.Feed {
+        guard let feed else {
+            guard let first = catalog.feeds.first else { throw TransitError.corruptBundle(reason: "the bundle has no feed") }
+            return first
+        }
+        return try catalog.feed(named: feed)
+    }
+
     func instant(_ time: QueryTime, in feed: FeedCatalog.Feed) -> Int {
         switch time {
         case .instant(let date): return Int(date.timeIntervalSince1970.rounded(.down))

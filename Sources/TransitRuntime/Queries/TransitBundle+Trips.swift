@@ -78,15 +78,19 @@ extension TransitBundle {
             }
             let base = windows.first?.startSecs ?? trip.startTime
             var schedule = TripSchedule(
-                feedID: source.feedID, routeID: "", runsOnDate: try calendar.active(on: date.civil, db: db).contains(trip.sv),
+                feedID: source.feedID, routeID: "", headsign: "", runsOnDate: try calendar.active(on: date.civil, db: db).contains(trip.sv),
                 dayStart: source.clock.serviceDayStart(date.civil), frequencies: windows)
             schedule.routeID = try entities.route(trip.rid, db: db).routeID
+            var lastName = ""
             for row in pattern.stops {
+                let stop = try entities.stop(row.sid, db: db)
                 schedule.stopSequences.append(row.stopSequence)
-                schedule.stopIDs.append(try entities.stop(row.sid, db: db).stopID)
+                schedule.stopIDs.append(stop.stopID)
                 schedule.arrivalSecs.append(base + row.arrivalOffset)
                 schedule.departureSecs.append(base + row.departureOffset)
+                lastName = stop.name
             }
+            schedule.headsign = try trip.hid.map { try entities.headsign($0, db: db) } ?? lastName
             return schedule
         }
     }
@@ -121,6 +125,8 @@ extension TransitBundle {
 package struct TripSchedule: Sendable {
     package var feedID: String
     package var routeID: String
+    /// trip_headsign, else the name of the last stop.
+    package var headsign: String
     package var runsOnDate: Bool
     /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
     /// `s` seconds is the instant `dayStart + s`.

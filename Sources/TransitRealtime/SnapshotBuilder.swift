@@ -1,0 +1,188 @@
+import Foundation
+import TransitRuntime
+
+/// Gathers a snapshot entity by entity: each trip update, vehicle and alert of an entity
+/// (an entity may carry several), matched, counted and, for trip updates, propagated.
+struct SnapshotBuilder {
+    typealias LiveTrip = RealtimeSnapshot.LiveTrip
+
+    var report = RealtimeReport()
+    var trips: [TripInstance: LiveTrip] = [:]
+    var added: [AddedTrip] = []
+    var alerts: [LiveAlert] = []
+    var tripUpdatesTime: Date?
+    var vehiclesTime: Date?
+    var alertsTime: Date?
+    var maxDelay = 0
+    var maxEarliness = 0
+
+    mutating func add(_ entity: TransitRealtime_FeedEntity, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
+        report.entities += 1
+        if entity.hasTripUpdate {
+            tripUpdatesTime = max(tripUpdatesTime ?? time, time)
+            addTripUpdate(entity.tripUpdate, entityID: entity.id, matcher: matcher, adder: adder)
+        }
+        if entity.hasVehicle {
+            vehiclesTime = max(vehiclesTime ?? time, time)
+            addVehicle(entity.vehicle, entityID: entity.id, matcher: matcher)
+        }
+        if entity.hasAlert {
+            alertsTime = max(alertsTime ?? time, time)
+            report.alerts += 1
+            alerts.append(LiveAlert(entity.alert, id: entity.id))
+        }
+    }
+
+    private mutating func addTripUpdate(
+        _ update: TransitRealtime_TripUpdate, entityID: String, matcher: TripMatcher, adder: AddedTripBuilder
+    ) {
+        report.tripUpdates += 1
+        report.stopTimeUpdates += update.stopTimeUpdate.count
+        let outcome: AddedTripBuilder.Outcome
+        switch update.trip.scheduleRelationship {
+        case .scheduled, .canceled, .deleted:
+            switch matcher.match(update.trip, entityID: entityID) {
+            case .failure(let miss): report.unmatched.append(miss)
+            case .success(let match):
+                report.tripUpdatesMatched += 1
+                var trip = liveTrip(update, match, entityID: entityID)
+                trip.vehicle = trips[match.instance]?.vehicle
+                trips[match.instance] = trip
+            }
+            return
+        case .added, .new: outcome = adder.fromUpdates(update, entityID: entityID, state: .added, report: &report)
+        case .duplicated: outcome = adder.duplicate(update, entityID: entityID, report: &report)
+        case .replacement:
+            // The timetable's run is replaced whole by the update's stops and times.
+            switch matcher.match(update.trip, entityID: entityID) {
+            case .failure(let miss): outcome = .failure(miss)
+            case .success(let match):
+                trips[match.instance] = LiveTrip(state: .deleted)
+                outcome = adder.fromUpdates(update, entityID: entityID, state: .updated, report: &report).map {
+                    var trip = $0
+                    trip.serviceDate = match.instance.serviceDate
+                    return trip
+                }
+            }
+        default:
+            outcome = .failure(
+                .init(
+                    entityID: entityID, tripID: update.trip.tripID, reason: .unsupported,
+                    detail: "schedule_relationship \(update.trip.scheduleRelationship) is not applied"))
+        }
+        switch outcome {
+        case .success(let trip):
+            report.tripUpdatesMatched += 1
+            added.append(trip)
+        case .failure(let miss): report.unmatched.append(miss)
+        }
+    }
+
+    private mutating func addVehicle(_ vehicle: TransitRealtime_VehiclePosition, entityID: String, matcher: TripMatcher) {
+        report.vehicles += 1
+        guard vehicle.hasTrip else {
+            report.unmatched.append(.init(entityID: entityID, reason: .noTripID, detail: "a vehicle without a trip"))
+            return
+        }
+        switch matcher.match(vehicle.trip, entityID: entityID) {
+        case .failure(let miss): report.unmatched.append(miss)
+        case .success(let match):
+            report.vehiclesMatched += 1
+            trips[match.instance, default: LiveTrip(state: .running)].vehicle = VehicleStatus(vehicle)
+        }
+    }
+
+    /// A matched timetable trip: cancelled, deleted, or its stops' delays propagated and packed.
+    private mutating func liveTrip(_ update: TransitRealtime_TripUpdate, _ match: TripMatcher.Match, entityID: String) -> LiveTrip {
+        if update.trip.scheduleRelationship == .canceled { return LiveTrip(state: .cancelled) }
+        if update.trip.scheduleRelationship == .deleted { return LiveTrip(state: .deleted) }
+        let updates = Self.callUpdates(update, schedule: match.schedule, entityID: entityID, report: &report)
+        let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
+        report.clamps += clamps
+        // The schedule is in stop_sequence order, so the packed calls are too.
+        var trip = LiveTrip(state: .running)
+        for (call, prediction) in zip(match.schedule, calls) where prediction.state != .scheduled {
+            let clip = { (value: Int?) in Int32(clamping: value ?? 0) }
+            trip.calls.append(
+                .init(
+                    sequence: Int32(clamping: call.stopSequence), state: prediction.state, arrivalDelay: clip(prediction.arrivalDelay),
+                    departureDelay: clip(prediction.departureDelay), uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
+            if let stop = prediction.assignedStopID { trip.assignedStops[Int32(clamping: call.stopSequence)] = stop }
+            if prediction.state == .updated {
+                maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)
+                maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))
+            }
+        }
+        return trip
+    }
+
+    /// The stop time updates of `update` matched to the stops of `schedule` (each miss counted).
+    static func callUpdates(
+        _ update: TransitRealtime_TripUpdate, schedule: [DelayPropagation.ScheduledCall], entityID: String,
+        report: inout RealtimeReport
+    ) -> [DelayPropagation.CallUpdate] {
+        update.stopTimeUpdate.compactMap { stopUpdate in
+            guard let index = stopIndex(stopUpdate, in: schedule, entityID: entityID, tripID: update.trip.tripID, report: &report)
+            else { return nil }
+            report.stopTimeUpdatesMatched += 1
+            return callUpdate(stopUpdate, index: index)
+        }
+    }
+
+    /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
+    /// visits that stop once.
+    private static func stopIndex(
+        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], entityID: String,
+        tripID: String, report: inout RealtimeReport
+    ) -> Int? {
+        func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
+            report.unmatched.append(
+                .init(
+                    entityID: entityID, tripID: tripID, stopID: update.hasStopID ? update.stopID : nil,
+                    stopSequence: update.hasStopSequence ? Int(update.stopSequence) : nil, reason: reason, detail: detail))
+        }
+        if update.hasStopSequence {
+            guard let index = schedule.firstIndex(where: { $0.stopSequence == Int(update.stopSequence) }) else {
+                miss(.sequenceMismatch, "the trip has no stop_sequence \(update.stopSequence)")
+                return nil
+            }
+            // Both given and disagreeing (a message made for another version of the timetable):
+            // counted, not guessed.
+            if update.hasStopID, !update.stopID.isEmpty, update.stopID != schedule[index].stopID {
+                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(schedule[index].stopID) in the timetable")
+                return nil
+            }
+            return index
+        }
+        guard update.hasStopID else {
+            miss(.unknownStop)
+            return nil
+        }
+        let indices = schedule.indices.filter { schedule[$0].stopID == update.stopID }
+        guard indices.count == 1 else {
+            miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
+            return nil
+        }
+        return indices[0]
+    }
+
+    private static func callUpdate(_ update: TransitRealtime_TripUpdate.StopTimeUpdate, index: Int) -> DelayPropagation.CallUpdate {
+        func event(_ has: Bool, _ e: TransitRealtime_TripUpdate.StopTimeEvent) -> DelayPropagation.Event? {
+            guard has, e.hasDelay || e.hasTime else { return nil }
+            return .init(
+                delay: e.hasDelay ? Int(e.delay) : nil, time: e.hasTime ? Int(e.time) : nil,
+                uncertainty: e.hasUncertainty ? Int(e.uncertainty) : nil)
+        }
+        let relationship: DelayPropagation.Relationship
+        switch update.scheduleRelationship {
+        case .skipped: relationship = .skipped
+        case .noData: relationship = .noData
+        default: relationship = .scheduled
+        }
+        let assigned = update.hasStopTimeProperties && update.stopTimeProperties.hasAssignedStopID
+        return .init(
+            index: index, relationship: relationship, arrival: event(update.hasArrival, update.arrival),
+            departure: event(update.hasDeparture, update.departure),
+            assignedStopID: assigned ? update.stopTimeProperties.assignedStopID : nil)
+    }
+}
