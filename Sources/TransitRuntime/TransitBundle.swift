@@ -26,6 +26,12 @@ public final class TransitBundle: Sendable {
     /// trip_short_name by tid, read on first use; `hasTripNames` is false when no trip has one.
     let tripNames = LockedCache<Int, String?>(limit: 65_536)
     let hasTripNames: Bool
+    /// The timetable as the journey planner reads it, built on the first journey query.
+    let routing = Locked<RoutingNetwork?>(nil)
+    /// The same run backwards, for arrive-by journeys, built on the first one.
+    let mirroredRouting = Locked<RoutingNetwork?>(nil)
+    /// Walks between stops, by transfer distance (decimetres).
+    let footpaths = LockedCache<Int, TransferTimes.Footpaths>(limit: 4)
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
@@ -73,6 +79,9 @@ public final class TransitBundle: Sendable {
         shapeEdges.removeAll()
         shapeCache.removeAll()
         tripNames.removeAll()
+        routing.withLock { $0 = nil }
+        mirroredRouting.withLock { $0 = nil }
+        footpaths.removeAll()
     }
 
     /// The feeds in the bundle, by id.

@@ -20,6 +20,7 @@ extension Answer {
         case .info(let info): return Self.info(info)
         case .city(let city): return Self.city(city)
         case .cities(let list): return Self.cities(list)
+        case .journeys(let list): return Self.journeys(list)
         }
     }
 

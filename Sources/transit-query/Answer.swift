@@ -18,6 +18,7 @@ enum Answer {
     case info(BundleInfo)
     case city(City)
     case cities([City])
+    case journeys([Journey])
 
     /// The key a batch answer puts the result under.
     var key: String {
@@ -35,6 +36,7 @@ enum Answer {
         case .info: return "info"
         case .city: return "city"
         case .cities: return "cities"
+        case .journeys: return "journeys"
         }
     }
 
@@ -54,6 +56,7 @@ enum Answer {
         case .info(let info): w.raw(JSONOutput.encoded(info))
         case .city(let city): w.raw(JSONOutput.encoded(city))
         case .cities(let list): w.raw(JSONOutput.encoded(list.map(JSONOutput.roundingDistance)))
+        case .journeys(let list): w.raw(JSONOutput.encoded(list))
         }
     }
 

@@ -49,6 +49,13 @@ extension Query {
             self = try .cities(
                 search: try fields.optionalString("search"), near: try fields.coordinate("near"), filter: filter,
                 limit: try fields.int("limit"))
+        case "plan":
+            self = try .plan(
+                from: try fields.string("from"), to: try fields.string("to"), feed: try fields.optionalString("feed"),
+                at: try fields.optionalString("at"), arriveBy: try fields.bool("arrive_by") ?? false, windowMinutes: try fields.int("window"),
+                maxTransfers: try fields.int("max_transfers"), changeTime: try fields.int("change_time"),
+                walkSpeed: try fields.number("walk_speed"), transferDistance: try fields.number("transfer_distance"),
+                accessDistance: try fields.number("access_distance"), wheelchair: try fields.bool("wheelchair") ?? false)
         case let op:
             throw Invalid(description: "unknown op \"\(op)\"")
         }
@@ -82,6 +89,14 @@ private struct JSONFields {
         case .number(let value)?: return value
         case .integer(let value)?: return Double(value)
         case let other?: throw Query.Invalid(description: "\"\(key)\" must be a number, not \(other.typeName)")
+        }
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        case let other?: throw Query.Invalid(description: "\"\(key)\" must be true or false, not \(other.typeName)")
         }
     }
 

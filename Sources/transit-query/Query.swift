@@ -22,6 +22,7 @@ enum Query {
     case info
     case city(id: String)
     case cities(CitySelection, filter: CityFilter, limit: Int)
+    case plan(PlanRequest)
 
     enum CitySelection {
         case named(String)
@@ -153,6 +154,8 @@ enum Query {
             return .cities(try bundle.nearestCities(to: Coordinate(latitude: lat, longitude: lon), filter: filter, limit: limit))
         case .cities(.filtered, let filter, let limit):
             return .cities(try bundle.cities(filter: filter, limit: limit))
+        case .plan(let request):
+            return .journeys(try request.answer(from: bundle))
         }
     }
 }

@@ -140,7 +140,7 @@ extension TransitBundle {
     }
 
     /// Refuses windows that no service day of the feed can reach.
-    private func checkRange(_ feed: FeedCatalog.Feed, from: Int, to: Int) throws {
+    func checkRange(_ feed: FeedCatalog.Feed, from: Int, to: Int) throws {
         guard let first = feed.firstDate, let last = feed.lastDate else { return }
         let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
         let startDay = feed.clock.localDay(of: from)
@@ -150,7 +150,7 @@ extension TransitBundle {
         }
     }
 
-    private func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
+    func departure(_ c: DepartureFinder.Candidate, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Departure {
         let stop = try entities.stop(c.sid, db: db)
         let trip = c.trip
         let tripID = try patterns.trip(trip.tid, db: db).tripID

@@ -1,0 +1,131 @@
+import Foundation
+
+/// One way from an origin to a destination: walks and rides in order, with the instant the
+/// rider leaves (the latest that keeps the journey) and arrives, in the feed's local time.
+///
+/// `Codable` as `transit-query plan --json` writes it: `departure`, `arrival`, `rides`, `legs`.
+///
+/// ```swift
+/// for journey in try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date())) {
+///     print(journey.arrival, journey.rides, journey.legs.map(\.kind))
+/// }
+/// ```
+public struct Journey: Hashable, Codable, Sendable, Identifiable {
+    public var departureLocal: LocalDateTime
+    public var arrivalLocal: LocalDateTime
+    /// The number of rides (transfers + 1; 0 for a journey on foot).
+    public var rides: Int
+    public var legs: [JourneyLeg]
+
+    public var departure: Date { departureLocal.instant }
+    public var arrival: Date { arrivalLocal.instant }
+
+    /// The journey's trips and times: equal journeys have equal ids.
+    public var id: String {
+        legs.map { "\($0.kind.rawValue):\($0.boarding?.id ?? $0.toStopID ?? "")@\($0.departureLocal)" }.joined(separator: ">")
+    }
+
+    public init(departureLocal: LocalDateTime, arrivalLocal: LocalDateTime, rides: Int, legs: [JourneyLeg]) {
+        self.departureLocal = departureLocal
+        self.arrivalLocal = arrivalLocal
+        self.rides = rides
+        self.legs = legs
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case departureLocal = "departure"
+        case arrivalLocal = "arrival"
+        case rides, legs
+    }
+}
+
+/// A part of a journey: a walk between two places, or a ride on one trip from the stop
+/// where the rider boards to the stop where they alight.
+///
+/// A ride carries the trip's two calls as `Departure`s, the same values the departures
+/// board shows for that trip, stop and service day (`boarding`) and the arrivals board for
+/// the alighting stop (`alighting`), so an app shows a ride with its board's views.
+public struct JourneyLeg: Hashable, Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case walk, ride
+    }
+
+    public var kind: Kind
+    /// The stop the leg leaves, nil for the origin point of a walk.
+    public var fromStopID: String?
+    /// The stop the leg reaches, nil for the destination point of a walk.
+    public var toStopID: String?
+    public var departureLocal: LocalDateTime
+    public var arrivalLocal: LocalDateTime
+    /// A walk's straight-line length in metres (nil for rides).
+    public var distance: Double?
+    /// A ride's call where the rider boards.
+    public var boarding: Departure?
+    /// A ride's call where the rider alights (its arrival is the leg's).
+    public var alighting: Departure?
+
+    public var departure: Date { departureLocal.instant }
+    public var arrival: Date { arrivalLocal.instant }
+
+    public init(
+        kind: Kind, fromStopID: String?, toStopID: String?, departureLocal: LocalDateTime, arrivalLocal: LocalDateTime,
+        distance: Double? = nil, boarding: Departure? = nil, alighting: Departure? = nil
+    ) {
+        self.kind = kind
+        self.fromStopID = fromStopID
+        self.toStopID = toStopID
+        self.departureLocal = departureLocal
+        self.arrivalLocal = arrivalLocal
+        self.distance = distance
+        self.boarding = boarding
+        self.alighting = alighting
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind
+        case fromStopID = "from_stop"
+        case toStopID = "to_stop"
+        case departureLocal = "departure"
+        case arrivalLocal = "arrival"
+        case distance = "distance_m"
+        case feed
+        case tripID = "trip_id"
+        case routeID = "route_id"
+        case serviceDate = "service_date"
+        case headsign
+        case boarding, alighting
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        fromStopID = try c.decodeIfPresent(String.self, forKey: .fromStopID)
+        toStopID = try c.decodeIfPresent(String.self, forKey: .toStopID)
+        departureLocal = try c.decode(LocalDateTime.self, forKey: .departureLocal)
+        arrivalLocal = try c.decode(LocalDateTime.self, forKey: .arrivalLocal)
+        distance = try c.decodeIfPresent(Double.self, forKey: .distance)
+        boarding = try c.decodeIfPresent(Departure.self, forKey: .boarding)
+        alighting = try c.decodeIfPresent(Departure.self, forKey: .alighting)
+    }
+
+    /// A ride's trip fields are also written at the leg's top level (`feed`, `trip_id`,
+    /// `route_id`, `service_date`, `headsign`), for scripts.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(fromStopID, forKey: .fromStopID)
+        try c.encode(toStopID, forKey: .toStopID)
+        try c.encode(departureLocal, forKey: .departureLocal)
+        try c.encode(arrivalLocal, forKey: .arrivalLocal)
+        try c.encodeIfPresent(distance, forKey: .distance)
+        if let boarding {
+            try c.encode(boarding.feedID, forKey: .feed)
+            try c.encode(boarding.tripID, forKey: .tripID)
+            try c.encode(boarding.routeID, forKey: .routeID)
+            try c.encode(boarding.serviceDate, forKey: .serviceDate)
+            try c.encode(boarding.headsign, forKey: .headsign)
+            try c.encode(boarding, forKey: .boarding)
+        }
+        try c.encodeIfPresent(alighting, forKey: .alighting)
+    }
+}

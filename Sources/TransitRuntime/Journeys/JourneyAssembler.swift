@@ -1,0 +1,95 @@
+import BundleFormat
+import TransitSQLite
+
+/// Turns the steps a search read back into a `Journey`: rides with the calls their boards
+/// show, walks with their length, times in the feed's local time.
+struct JourneyAssembler {
+    let bundle: TransitBundle
+    let network: RoutingNetwork
+    let db: SQLiteDatabase
+    let walkingSpeed: Double
+
+    func journey(_ found: RaptorSearch.Found, from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint) throws -> Journey {
+        var legs: [JourneyLeg] = []
+        var access = 0
+        var lastAlight = (sid: 0, time: 0)
+        for step in found.steps {
+            switch step {
+            case .access(_, let seconds):
+                access = seconds
+            case .ride(let ride, let board, let boardTime, let alight, let alightTime):
+                if legs.isEmpty && origin.stopID == nil {
+                    let metres = origin.stops.first { $0.sid == board }?.metres ?? 0
+                    legs.append(
+                        try walk(from: nil, to: board, leaving: boardTime - access, seconds: access, metres: metres, clockOf: board))
+                }
+                legs.append(try rideLeg(ride, board: board, boardTime: boardTime, alight: alight, alightTime: alightTime))
+                lastAlight = (alight, alightTime)
+            case .transfer(let from, let to, _):
+                guard from != to else { continue }
+                let metres = network.metres(between: from, to)
+                legs.append(
+                    try walk(
+                        from: from, to: to, leaving: lastAlight.time, seconds: Int((metres / walkingSpeed).rounded(.up)), metres: metres,
+                        clockOf: from))
+            case .egress(let from, let seconds):
+                guard destination.stopID == nil else { continue }
+                let metres = destination.stops.first { $0.sid == from }?.metres ?? 0
+                legs.append(try walk(from: from, to: nil, leaving: lastAlight.time, seconds: seconds, metres: metres, clockOf: from))
+            }
+        }
+        guard let first = legs.first, let last = legs.last else {
+            throw TransitError.corruptBundle(reason: "a journey without legs")
+        }
+        return Journey(departureLocal: first.departureLocal, arrivalLocal: last.arrivalLocal, rides: found.rides, legs: legs)
+    }
+
+    /// The journey on foot alone, leaving at `time`.
+    func walkOnly(
+        from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint, at time: Int, seconds: Int, metres: Double
+    ) throws -> Journey {
+        let clock = bundle.catalog.feed(fid: origin.fid ?? destination.fid ?? 1).clock
+        let leg = JourneyLeg(
+            kind: .walk, fromStopID: origin.stopID, toStopID: destination.stopID, departureLocal: clock.local(time),
+            arrivalLocal: clock.local(time + seconds), distance: metres.rounded())
+        return Journey(departureLocal: leg.departureLocal, arrivalLocal: leg.arrivalLocal, rides: 0, legs: [leg])
+    }
+
+    private func walk(from: Int?, to: Int?, leaving: Int, seconds: Int, metres: Double, clockOf sid: Int) throws -> JourneyLeg {
+        let clock = bundle.catalog.feed(fid: Int(network.stopFid[sid])).clock
+        return JourneyLeg(
+            kind: .walk, fromStopID: try from.map { try bundle.entities.stop($0, db: db).stopID },
+            toStopID: try to.map { try bundle.entities.stop($0, db: db).stopID }, departureLocal: clock.local(leaving),
+            arrivalLocal: clock.local(leaving + seconds), distance: metres.rounded())
+    }
+
+    private func rideLeg(_ ride: RaptorSearch.Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int) throws -> JourneyLeg {
+        let route = network.routes[Int(ride.route)]
+        let feed = bundle.catalog.feed(fid: route.fid)
+        let pattern = try bundle.patterns.pattern(route.pid, db: db)
+        let trip = ride.trip
+        let tid: Int
+        var frequencyBased = false
+        if trip.trip >= 0 {
+            tid = Int(network.tripTid[trip.trip])
+        } else {
+            let template = network.templates[-1 - trip.trip]
+            tid = template.tid
+            frequencyBased = !(template.windows.first { trip.startSecs >= $0.start && trip.startSecs < $0.end }?.exact ?? true)
+        }
+        guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(route.pid)") }
+        func call(_ idx: Int, _ sid: Int, _ instant: Int, arrival: Bool) -> DepartureFinder.Candidate {
+            let stop = pattern.stops[idx]
+            let secs = trip.startSecs + (arrival ? stop.arrivalOffset : stop.departureOffset)
+            return DepartureFinder.Candidate(
+                instant: instant, sid: sid, trip: record, pattern: pattern, idx: idx, tripStartSecs: trip.startSecs,
+                stopHeadsign: stop.hid, pickupType: stop.pickupType, serviceDay: trip.day, departureSecs: secs,
+                frequencyBased: frequencyBased)
+        }
+        let boarding = try bundle.departure(call(Int(ride.boardIdx), board, boardTime, arrival: false), feed: feed, db: db)
+        let alighting = try bundle.departure(call(Int(ride.alightIdx), alight, alightTime, arrival: true), feed: feed, db: db)
+        return JourneyLeg(
+            kind: .ride, fromStopID: boarding.stopID, toStopID: alighting.stopID, departureLocal: boarding.departureLocal,
+            arrivalLocal: alighting.arrivalLocal, boarding: boarding, alighting: alighting)
+    }
+}

@@ -1,0 +1,40 @@
+/// The choices a journey query leaves to the rider, with the defaults of
+/// journey-semantics.md.
+///
+/// ```swift
+/// var options = JourneyOptions()
+/// options.maxTransfers = 2
+/// options.wheelchair = true
+/// ```
+public struct JourneyOptions: Hashable, Sendable {
+    /// The most transfers a journey may make (default 4: at most 5 rides).
+    public var maxTransfers: Int
+    /// Seconds needed to change vehicles at one stop, and added to a walk between two
+    /// stops (default 120).
+    public var changeTime: Int
+    /// Walking speed in metres per second (default 1.2).
+    public var walkingSpeed: Double
+    /// The farthest two stops may be apart for a walk between rides, in metres (default 400).
+    public var transferDistance: Double
+    /// The farthest a coordinate may be from the stops it walks to or from, in metres (default 800).
+    public var accessDistance: Double
+    /// Only stops with accessible boarding (a platform inheriting its station's) and trips
+    /// marked wheelchair accessible (default false).
+    public var wheelchair: Bool
+    /// How far after the departure time (before the arrival time, arriving by) journeys are
+    /// looked for, in seconds (default 24 hours).
+    public var horizon: Double
+
+    public init(
+        maxTransfers: Int = 4, changeTime: Int = 120, walkingSpeed: Double = 1.2, transferDistance: Double = 400,
+        accessDistance: Double = 800, wheelchair: Bool = false, horizon: Double = 86_400
+    ) {
+        self.maxTransfers = maxTransfers
+        self.changeTime = changeTime
+        self.walkingSpeed = walkingSpeed
+        self.transferDistance = transferDistance
+        self.accessDistance = accessDistance
+        self.wheelchair = wheelchair
+        self.horizon = horizon
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The time τ(A, B) a rider needs between alighting at stop A and boarding at stop B, as
+/// journey-semantics.md states it: `transfers.txt` rows first (3 and 5 forbid, 2 gives its
+/// minimum time at any distance, 1 is timed: nothing at the same stop, the walk alone to
+/// another), else the change time at the same stop and walk + change time to stops within
+/// the transfer distance.
+struct TransferTimes {
+    /// The stops within the transfer distance of each stop (sid, metres), without itself.
+    typealias Footpaths = [[(sid: Int32, distance: Float)]]
+
+    let network: RoutingNetwork
+    let footpaths: Footpaths
+    let changeTime: Int
+    let walkingSpeed: Double
+
+    /// Seconds to walk `metres` at the query's speed, rounded up.
+    func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
+
+    /// Every stop reachable from `from` by one transfer, with its τ, into `result`.
+    func transfers(from: Int, into result: inout [(sid: Int, seconds: Int)]) {
+        result.removeAll(keepingCapacity: true)
+        let rules = network.transferRules[Int32(from)] ?? []
+        func rule(to: Int) -> RoutingNetwork.TransferRule? {
+            rules.isEmpty ? nil : rules.first { Int($0.to) == to }
+        }
+        func apply(_ rule: RoutingNetwork.TransferRule?, to: Int, metres: Double) {
+            switch rule?.type {
+            case 3, 5: return
+            case 2: result.append((to, max(0, rule?.minTime ?? 0)))
+            case 1: result.append((to, to == from ? 0 : walk(metres)))
+            default: result.append((to, to == from ? changeTime : walk(metres) + changeTime))
+            }
+        }
+        apply(rule(to: from), to: from, metres: 0)
+        for path in footpaths[from] { apply(rule(to: Int(path.sid)), to: Int(path.sid), metres: Double(path.distance)) }
+        // Rows to stops beyond the transfer distance (types 1 and 2 only connect them).
+        for r in rules where Int(r.to) != from && (r.type == 1 || r.type == 2) {
+            let to = Int(r.to)
+            guard !footpaths[from].contains(where: { Int($0.sid) == to }), to < network.stopCount else { continue }
+            apply(r, to: to, metres: network.metres(between: from, to))
+        }
+    }
+
+    /// Footpaths between every pair of served stops at most `distance` metres apart.
+    static func footpaths(_ network: RoutingNetwork, within distance: Double) -> Footpaths {
+        var paths = Footpaths(repeating: [], count: network.stopCount)
+        for sid in 1..<max(1, network.stopCount) where !network.stopRoutes[sid].isEmpty {
+            let near = network.stops(near: network.stopLatitude[sid], network.stopLongitude[sid], within: distance)
+            paths[sid] = near.filter { $0.sid != sid }.map { (Int32($0.sid), Float($0.distance)) }
+        }
+        return paths
+    }
+}

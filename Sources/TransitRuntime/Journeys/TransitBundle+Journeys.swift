@@ -1,0 +1,254 @@
+import BundleFormat
+import Foundation
+import TransitSQLite
+
+extension TransitBundle {
+    /// Journeys from `origin` to `destination` leaving at or after `time`, by
+    /// journey-semantics.md: the Pareto set over (arrival, rides), earliest arrival first,
+    /// each leaving as late as it can. With a `window`, every journey leaving in
+    /// `[time, time + window)` that no other beats on departure, arrival and rides, by
+    /// departure.
+    ///
+    /// ```swift
+    /// let journeys = try bundle.journeys(
+    ///     from: .stop("GARE_01"), to: .coordinate(Coordinate(latitude: 48.5734, longitude: 7.7521)),
+    ///     departingAt: try QueryTime.parse("2026-03-29T08:00"))
+    /// ```
+    /// - Parameters:
+    ///   - time: a local time is read in the time zone of the origin's feed.
+    ///   - window: seconds, 0 (default) to one day.
+    /// - Returns: no journey (an empty array) when none arrives within `options.horizon`.
+    /// - Throws: `TransitError.unknownStop`, `.ambiguousStop`, `.unknownFeed`, `.badArgument`,
+    ///   `.dateOutOfRange` (the time is outside every feed's service).
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
+        within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions()
+    ) throws -> [Journey] {
+        try Self.check(options)
+        guard window >= 0, window <= 86_400 else { throw TransitError.badArgument("the window must be 0 to 1 day") }
+        return try pool.with { db in
+            let network = try routingNetwork(db: db)
+            let from = try endpoint(origin, network: network, options: options, db: db)
+            let to = try endpoint(destination, network: network, options: options, db: db)
+            let feed = catalog.feed(fid: from.fid ?? to.fid ?? 1)
+            let start = instant(time, in: feed)
+            let windowSeconds = Int(window.rounded(.up))
+            let horizon = Int(options.horizon.rounded(.up))
+            try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
+            var search = RaptorSearch(
+                network: network, transferTimes: try transferTimes(network, options),
+                days: try days(from: start - 86_400, to: start + windowSeconds + horizon, db: db),
+                maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
+            let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
+            // On foot alone: a bound every ride must beat, and a journey of its own.
+            var walkOnly: Journey?
+            var bound = start + horizon + 1
+            if let metres = from.metres(to: to), metres <= options.accessDistance {
+                let seconds = Int((metres / options.walkingSpeed).rounded(.up))
+                walkOnly = try assembler.walkOnly(from: from, to: to, at: start, seconds: seconds, metres: metres)
+                bound = min(bound, start + seconds)
+            }
+            let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+            var found: [(departure: Int, result: RaptorSearch.Found)] = []
+            if windowSeconds == 0 {
+                let origins = from.stops.map { (sid: $0.sid, ready: start + $0.seconds, access: $0.seconds) }
+                let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
+                found = search.run(origins: origins, targets: targets, bound: bounds).map { (Self.departure(of: $0), $0) }
+            } else {
+                found = rangeSearch(
+                    &search, network: network, from: from, targets: targets, start: start, window: windowSeconds, bound: bound,
+                    rounds: options.maxTransfers + 1)
+            }
+            var journeys = try found.map { try assembler.journey($0.result, from: from, to: to) }
+            if let walkOnly { journeys.append(walkOnly) }
+            journeys.sort {
+                windowSeconds > 0 && $0.departure != $1.departure
+                    ? $0.departure < $1.departure : ($0.arrival, $0.rides) < ($1.arrival, $1.rides)
+            }
+            return journeys
+        }
+    }
+
+    /// Journeys from `origin` to `destination` arriving at or before `time`, the mirror of
+    /// `journeys(from:to:departingAt:within:options:)`: the Pareto set over (departure,
+    /// rides), latest departure first, each arriving as early as it can.
+    ///
+    /// ```swift
+    /// let journeys = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-29T09:00"))
+    /// ```
+    /// - Parameters:
+    ///   - time: a local time is read in the time zone of the destination's feed.
+    /// - Throws: as `journeys(from:to:departingAt:within:options:)`.
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions = JourneyOptions()
+    ) throws -> [Journey] {
+        try Self.check(options)
+        return try pool.with { db in
+            let network = try routingNetwork(db: db)
+            let mirror = mirroredRouting.withLock { $0 } ?? network.mirrored()
+            mirroredRouting.withLock { $0 = $0 ?? mirror }
+            let from = try endpoint(origin, network: network, options: options, db: db)
+            let to = try endpoint(destination, network: network, options: options, db: db)
+            let end = instant(time, in: catalog.feed(fid: to.fid ?? from.fid ?? 1))
+            let horizon = Int(options.horizon.rounded(.up))
+            try checkAnyFeedRuns(from: end - 1, to: end)
+            // Days in the mirror: latest first, their start negated.
+            let days = try days(from: end - horizon - 86_400, to: end, db: db).map { feedDays in
+                feedDays.reversed().map { RaptorSearch.Day(civil: $0.civil, start: -$0.start, active: $0.active) }
+            }
+            var search = RaptorSearch(
+                network: mirror, transferTimes: try transferTimes(mirror, options), days: days, maxRides: options.maxTransfers + 1,
+                wheelchair: options.wheelchair)
+            let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
+            var walkOnly: Journey?
+            var bound = -end + horizon + 1
+            if let metres = from.metres(to: to), metres <= options.accessDistance {
+                let seconds = Int((metres / options.walkingSpeed).rounded(.up))
+                walkOnly = try assembler.walkOnly(from: from, to: to, at: end - seconds, seconds: seconds, metres: metres)
+                bound = min(bound, -end + seconds)
+            }
+            let origins = to.stops.map { (sid: $0.sid, ready: -end + $0.seconds, access: $0.seconds) }
+            let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+            let found = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
+            var journeys = try found.map { try assembler.journey(RaptorSearch.unmirrored($0, in: network), from: from, to: to) }
+            if let walkOnly { journeys.append(walkOnly) }
+            journeys.sort { $0.departure != $1.departure ? $0.departure > $1.departure : $0.rides < $1.rides }
+            return journeys
+        }
+    }
+
+    /// The instant a journey leaves its origin: its first boarding less the access walk.
+    private static func departure(of found: RaptorSearch.Found) -> Int {
+        var access = 0
+        for step in found.steps {
+            switch step {
+            case .access(_, let seconds): access = seconds
+            case .ride(_, _, let boardTime, _, _): return boardTime - access
+            default: continue
+            }
+        }
+        return found.arrival
+    }
+
+    /// rRAPTOR's order without its label reuse: one search per instant a rider can leave
+    /// the origin to catch a trip in the window, latest first, each bounded by what later
+    /// departures already reach with as many rides; then only journeys no other beats.
+    private func rangeSearch(
+        _ search: inout RaptorSearch, network: RoutingNetwork, from: Endpoint, targets: [Int: Int], start: Int, window: Int,
+        bound: Int, rounds: Int
+    ) -> [(departure: Int, result: RaptorSearch.Found)] {
+        var instants = Set<Int>()
+        for stop in from.stops {
+            for t in search.departures(at: stop.sid, from: start + stop.seconds, to: start + window + stop.seconds) {
+                instants.insert(t - stop.seconds)
+            }
+        }
+        var bounds = [Int](repeating: bound, count: rounds + 1)
+        var kept: [(departure: Int, result: RaptorSearch.Found)] = []
+        for t in instants.sorted(by: >) {
+            let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
+            for result in search.run(origins: origins, targets: targets, bound: bounds) {
+                let departure = Self.departure(of: result)
+                guard departure < start + window else { continue }
+                if !kept.contains(where: { $0.departure >= departure && $0.result.arrival <= result.arrival && $0.result.rides <= result.rides }) {
+                    kept.append((departure, result))
+                }
+                for k in result.rides..<bounds.count { bounds[k] = min(bounds[k], result.arrival) }
+            }
+        }
+        return kept
+    }
+
+    /// The routing network, built on first use and kept.
+    private func routingNetwork(db: SQLiteDatabase) throws -> RoutingNetwork {
+        if let network = routing.withLock({ $0 }) { return network }
+        let network = try RoutingNetwork(db: db)
+        routing.withLock { $0 = $0 ?? network }
+        return network
+    }
+
+    private func transferTimes(_ network: RoutingNetwork, _ options: JourneyOptions) throws -> TransferTimes {
+        let paths = footpaths.value(Int((options.transferDistance * 10).rounded())) {
+            TransferTimes.footpaths(network, within: options.transferDistance)
+        }
+        return TransferTimes(network: network, footpaths: paths, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed)
+    }
+
+    /// Each feed's service days whose trips can run between `from` and `to`.
+    private func days(from: Int, to: Int, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
+        try catalog.feeds.map { feed in
+            let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
+            var day = feed.clock.localDay(of: from).adding(days: -earlierDays)
+            let last = feed.clock.localDay(of: to).adding(days: 1)
+            var result: [RaptorSearch.Day] = []
+            while day <= last {
+                let civil = day
+                let start = dayStarts.value(feed.fid << 32 | (civil.dayNumber & 0xFFFF_FFFF)) { feed.clock.serviceDayStart(civil) }
+                result.append(RaptorSearch.Day(civil: civil, start: start, active: try calendar.active(on: civil, db: db)))
+                day = day.adding(days: 1)
+            }
+            return result
+        }
+    }
+
+    /// `dateOutOfRange` (for the first feed) when no feed runs at the time asked.
+    private func checkAnyFeedRuns(from: Int, to: Int) throws {
+        var firstError: Error?
+        for feed in catalog.feeds {
+            do {
+                try checkRange(feed, from: from, to: to)
+                return
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    private static func check(_ options: JourneyOptions) throws {
+        guard (0...10).contains(options.maxTransfers) else { throw TransitError.badArgument("max transfers must be 0 to 10") }
+        guard (0...3600).contains(options.changeTime) else { throw TransitError.badArgument("the change time must be 0 to 3600 seconds") }
+        guard options.walkingSpeed > 0.1, options.walkingSpeed <= 10 else {
+            throw TransitError.badArgument("the walking speed must be above 0.1 and at most 10 metres per second")
+        }
+        guard (0...5000).contains(options.transferDistance), (0...5000).contains(options.accessDistance) else {
+            throw TransitError.badArgument("transfer and access distances must be 0 to 5000 metres")
+        }
+        guard options.horizon > 0, options.horizon <= 7 * 86_400 else { throw TransitError.badArgument("the horizon must be up to 7 days") }
+    }
+
+    /// An origin or destination: its stops with their walk, and its place.
+    struct Endpoint {
+        var stops: [(sid: Int, seconds: Int, metres: Double)]
+        /// The stop id (nil for a point).
+        var stopID: String?
+        var coordinate: Coordinate?
+        var fid: Int?
+
+        /// Straight-line metres to another endpoint, when both have a place.
+        func metres(to other: Endpoint) -> Double? {
+            guard let a = coordinate, let b = other.coordinate else { return nil }
+            return GeoDistance.metres(a.latitude, a.longitude, b.latitude, b.longitude)
+        }
+    }
+
+    private func endpoint(_ place: JourneyPlace, network: RoutingNetwork, options: JourneyOptions, db: SQLiteDatabase) throws -> Endpoint {
+        switch place {
+        case .stop(let id, let feed):
+            let sid = try resolve(.stop, id, feed: feed, db: db).id
+            let row = try entities.stop(sid, db: db)
+            var sids = [sid]
+            if row.locationType == 1 { sids += try entities.children(of: sid, db: db) }
+            let coordinate = row.lat.flatMap { lat in row.lon.map { Coordinate(latitude: lat, longitude: $0) } }
+            return Endpoint(stops: sids.map { ($0, 0, 0) }, stopID: row.stopID, coordinate: coordinate, fid: row.fid)
+        case .coordinate(let point):
+            guard abs(point.latitude) <= 90, abs(point.longitude) <= 180 else {
+                throw TransitError.badArgument("coordinate \(point.latitude),\(point.longitude) is out of range")
+            }
+            let near = network.stops(near: point.latitude, point.longitude, within: options.accessDistance)
+            let stops = near.map { (sid: $0.sid, seconds: Int(($0.distance / options.walkingSpeed).rounded(.up)), metres: $0.distance) }
+            let nearest = near.min { $0.distance < $1.distance }
+            return Endpoint(stops: stops, stopID: nil, coordinate: point, fid: nearest.map { Int(network.stopFid[$0.sid]) })
+        }
+    }
+}

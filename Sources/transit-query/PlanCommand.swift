@@ -1,0 +1,68 @@
+import ArgumentParser
+import TransitRuntime
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Journeys from one place to another: rides, transfers and walks, offline.")
+
+    @OptionGroup var options: BundleOptions
+
+    @Option(parsing: .unconditional, help: "Where the journey starts: a stop_id (a station: any platform) or LAT,LON.")
+    var from: String
+
+    @Option(parsing: .unconditional, help: "Where it ends: a stop_id or LAT,LON.")
+    var to: String
+
+    @Option(help: "The feed id, when several feeds have a stop_id given.")
+    var feed: String?
+
+    @Option(help: "Leave at (or, with --arrive-by, arrive by): YYYY-MM-DDTHH:MM[:SS], local to the feed, or with an offset (default: now).")
+    var at: String?
+
+    @Flag(help: "Arrive by --at instead of leaving at it.")
+    var arriveBy = false
+
+    @Option(help: "Every journey leaving in a window of this many minutes after --at (range query).")
+    var window: Int?
+
+    @Option(help: "Most transfers (default 4).")
+    var maxTransfers: Int?
+
+    @Option(help: "Seconds to change vehicles (default 120).")
+    var changeTime: Int?
+
+    @Option(help: "Walking speed in metres per second (default 1.2).")
+    var walkSpeed: Double?
+
+    @Option(help: "Farthest walk between two stops, metres (default 400).")
+    var transferDistance: Double?
+
+    @Option(help: "Farthest walk from a LAT,LON to a stop, metres (default 800).")
+    var accessDistance: Double?
+
+    @Flag(help: "Only accessible stops and trips marked wheelchair accessible.")
+    var wheelchair = false
+
+    func validate() throws { try Query.validate(query) }
+
+    /// Text as an itinerary; JSON as `{"journeys": [...]}`, the key batch answers use.
+    func run() throws {
+        try reportingErrors(json: options.json) {
+            let answer = try query().answer(from: try options.open())
+            guard options.json else { return output(answer.text) }
+            var w = JSONWriter()
+            w.beginObject()
+            w.key(answer.key)
+            answer.writeJSON(to: &w)
+            w.endObject()
+            output(w.text)
+        }
+    }
+
+    private func query() throws -> Query {
+        try .plan(
+            from: from, to: to, feed: feed, at: at, arriveBy: arriveBy, windowMinutes: window, maxTransfers: maxTransfers,
+            changeTime: changeTime, walkSpeed: walkSpeed, transferDistance: transferDistance, accessDistance: accessDistance,
+            wheelchair: wheelchair)
+    }
+}

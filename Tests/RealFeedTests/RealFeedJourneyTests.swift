@@ -1,0 +1,125 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// Journeys on real feeds against `ReferenceJourneys`, a connection scan over the feed
+/// files that shares no code with the planner: for random stop pairs and departure times,
+/// the Pareto set over (arrival, rides) must be the same, and every returned journey must
+/// be valid: each ride at the times the timetable gives for its trip, stop and day, each
+/// transfer at least τ.
+final class RealFeedJourneyTests: XCTestCase {
+    /// Stations (nyc-subway, mnr), transfers.txt (mnr 11k rows, bart, trimet), frequencies
+    /// (cdmx), trips past midnight, a clock-change day where the feed has one.
+    static let feeds = ["cts-strasbourg", "mnr-metro-north", "nyc-subway", "bart", "cdmx-mexico-city", "trimet-2routes", "kaunas"]
+
+    func testParetoSetsAgreeWithAConnectionScan() throws {
+        try RealFeeds.requireShared()
+        var compared = 0
+        var journeys = 0
+        for name in Self.feeds where RealFeeds.names.contains(name) {
+            let (queries, found) = try check(name, queries: 30)
+            compared += queries
+            journeys += found
+        }
+        print("journeys: \(compared) queries compared, \(journeys) journeys checked")
+        XCTAssertGreaterThan(compared, 150)
+        XCTAssertGreaterThan(journeys, 150)
+    }
+
+    private func check(_ name: String, queries: Int) throws -> (Int, Int) {
+        let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
+        let timetable = try ReferenceTimetable(zip: zip)
+        let bundle = try RealFeeds.bundle(name).bundle
+        let candidates = try RealFeedConformanceTests.days(try bundle.info().feeds[0], timetable.timeZone)
+        // A clock-change day if the feed has one, else the tenth day of its timetable.
+        let day = candidates.count > 2 ? candidates[2] : candidates[0]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timetable.timeZone
+        let noon = calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2, hour: 12))!
+        let days = (-2...2).map { offset -> (Int, Int, Int) in
+            let c = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: noon)!)
+            return (c.year!, c.month!, c.day!)
+        }
+        let reference = try ReferenceJourneys(timetable: timetable, zip: zip, days: days)
+        let seed = SplitMix64.testSeed(UInt64(name.utf8.reduce(7) { $0 &* 31 &+ Int($1) }.magnitude))
+        var random = SplitMix64(state: seed)
+        let stops = reference.names
+        let stations = timetable.stops.filter { $0.value.type == 1 }.map(\.key).sorted().filter { !reference.stops(for: $0).isEmpty }
+        let dayStart = timetable.dayStart(day.0, day.1, day.2)
+        var journeysChecked = 0
+        for q in 0..<queries {
+            func pick() -> String {
+                if !stations.isEmpty && random.next() % 5 == 0 { return stations[Int(random.next() % UInt64(stations.count))] }
+                return stops[Int(random.next() % UInt64(stops.count))]
+            }
+            let from = pick()
+            var to = pick()
+            while to == from { to = pick() }
+            // 04:00 to 23:59 of the day: late ones ride trips past midnight.
+            let start = dayStart + 4 * 3600 + Int(random.next() % UInt64(20 * 3600))
+            let context = "\(name) query \(q) (seed \(seed)): \(from) -> \(to) at \(start)"
+
+            let answer = try bundle.journeys(
+                from: .stop(from), to: .stop(to), departingAt: .instant(Date(timeIntervalSince1970: TimeInterval(start))))
+            let got = answer.map { "\($0.rides)@\(Int($0.arrival.timeIntervalSince1970))" }
+
+            var walkOnly: Int?
+            if let a = place(from, timetable), let b = place(to, timetable) {
+                let metres = reference.metres(a, b)
+                if metres <= reference.accessDistance { walkOnly = start + reference.walk(metres) }
+            }
+            let arrivals = reference.earliestArrivals(
+                origins: Dictionary(reference.stops(for: from).map { ($0, start) }, uniquingKeysWith: min),
+                targets: Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min),
+                walkOnly: walkOnly, horizonEnd: start + 86_400, maxRides: 5)
+            // The Pareto set: each number of rides whose earliest arrival beats fewer rides';
+            // answered earliest arrival first.
+            var pareto: [(rides: Int, arrival: Int)] = []
+            for (rides, arrival) in arrivals.enumerated() {
+                guard let arrival, pareto.last.map({ arrival < $0.arrival }) ?? true else { continue }
+                pareto.append((rides, arrival))
+            }
+            XCTAssertEqual(got, pareto.sorted { $0.arrival < $1.arrival }.map { "\($0.rides)@\($0.arrival)" }, context)
+            for journey in answer {
+                try checkValid(journey, timetable: timetable, reference: reference, start: start, context: context)
+                journeysChecked += 1
+            }
+        }
+        return (queries, journeysChecked)
+    }
+
+    private func place(_ stop: String, _ timetable: ReferenceTimetable) -> (lat: Double, lon: Double)? {
+        guard let s = timetable.stops[stop], let lat = s.lat, let lon = s.lon else { return nil }
+        return ((lat * 1e7).rounded() / 1e7, (lon * 1e7).rounded() / 1e7)
+    }
+
+    /// Each ride at the timetable's times for its trip, stop and service day; each change
+    /// of vehicle at least τ; the journey leaving at or after the query.
+    private func checkValid(
+        _ journey: Journey, timetable: ReferenceTimetable, reference: ReferenceJourneys, start: Int, context: String
+    ) throws {
+        XCTAssertGreaterThanOrEqual(Int(journey.departure.timeIntervalSince1970), start, context)
+        var lastAlight: (stop: String, time: Int)?
+        for leg in journey.legs where leg.kind == .ride {
+            let board = try XCTUnwrap(leg.boarding, context)
+            let alight = try XCTUnwrap(leg.alighting, context)
+            let trip = try XCTUnwrap(timetable.trips[board.tripID], "\(context): trip \(board.tripID)")
+            let first = trip.stopTimes[0].departure
+            let b = try XCTUnwrap(trip.stopTimes.first { $0.sequence == board.stopSequence && $0.stop == board.stopID }, context)
+            let a = try XCTUnwrap(trip.stopTimes.first { $0.sequence == alight.stopSequence && $0.stop == alight.stopID }, context)
+            let parts = board.serviceDate.description.split(separator: "-").map { Int($0)! }
+            let base = timetable.dayStart(parts[0], parts[1], parts[2])
+            let tripStart = board.tripStart.map { Int($0.timeIntervalSince1970) - base } ?? first
+            XCTAssertEqual(Int(board.departure.timeIntervalSince1970), base + tripStart + b.departure - first, "\(context): boarding")
+            XCTAssertEqual(Int(alight.arrival.timeIntervalSince1970), base + tripStart + a.arrival - first, "\(context): alighting")
+            XCTAssertNotEqual(b.pickup, 1, context)
+            XCTAssertNotEqual(a.dropOff, 1, context)
+            if let last = lastAlight {
+                let tau = try XCTUnwrap(reference.transferTime(last.stop, board.stopID), "\(context): no transfer \(last.stop) -> \(board.stopID)")
+                XCTAssertGreaterThanOrEqual(Int(board.departure.timeIntervalSince1970), last.time + tau, "\(context): transfer")
+            }
+            lastAlight = (alight.stopID, Int(alight.arrival.timeIntervalSince1970))
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import TestKit
+
+/// A plain, slow reading of journey-semantics.md over a `ReferenceTimetable`, sharing no
+/// code with the planner: every trip instance of the days around the query becomes
+/// connections (one per pair of consecutive stops), and a round-based connection scan
+/// finds, for each number of rides k, the earliest arrival with at most k rides. Transfers
+/// follow the document: transfers.txt (the most specific of stop/station rows), else the
+/// change time at a stop and walk + change time within the transfer distance.
+final class ReferenceJourneys {
+    struct Connection {
+        var departure: Int
+        var arrival: Int
+        var from: Int
+        var to: Int
+        var instance: Int
+        var boards: Bool
+        var alights: Bool
+    }
+
+    let timetable: ReferenceTimetable
+    let changeTime = 120
+    let walkingSpeed = 1.2
+    let transferDistance = 400.0
+    let accessDistance = 800.0
+
+    /// Stops as integers (served stops only), their places, and the transfers from each.
+    private(set) var index: [String: Int] = [:]
+    private(set) var names: [String] = []
+    private var places: [(lat: Double, lon: Double)?] = []
+    private var transfers: [[(to: Int, seconds: Int)]] = []
+    private var connections: [Connection] = []
+    private var instanceCount = 0
+
+    /// `days`: the service days (y, m, d) whose trips may be ridden.
+    init(timetable: ReferenceTimetable, zip: String, days: [(Int, Int, Int)]) throws {
+        self.timetable = timetable
+        for stop in timetable.byStop.keys.sorted() {
+            index[stop] = names.count
+            names.append(stop)
+            // The bundle keeps coordinates to 1e-7 degree: walks are measured on those.
+            let s = timetable.stops[stop]
+            if let lat = s?.lat, let lon = s?.lon {
+                places.append(((lat * 1e7).rounded() / 1e7, (lon * 1e7).rounded() / 1e7))
+            } else {
+                places.append(nil)
+            }
+        }
+        try readTransfers(zip)
+        for (y, m, d) in days { addConnections(y, m, d) }
+        connections.sort { ($0.departure, $0.instance, $0.from) < ($1.departure, $1.instance, $1.from) }
+    }
+
+    func metres(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        PlainDistance.metres(a.lat, a.lon, b.lat, b.lon)
+    }
+
+    func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
+
+    /// transfers.txt rows by (from, to) stop_id; τ for every pair of served stops.
+    private func readTransfers(_ zip: String) throws {
+        var rows: [String: [String: (type: Int, min: Int?)]] = [:]
+        for row in try ReferenceTimetable.table("transfers.txt", in: zip) {
+            guard let from = row["from_stop_id"], let to = row["to_stop_id"], !from.isEmpty, !to.isEmpty,
+                (row["from_route_id"] ?? "").isEmpty, (row["to_route_id"] ?? "").isEmpty,
+                (row["from_trip_id"] ?? "").isEmpty, (row["to_trip_id"] ?? "").isEmpty
+            else { continue }
+            // An unreadable type counts as 0; type 4 (in-seat) is not a stop-to-stop rule.
+            var type = Int(row["transfer_type"] ?? "") ?? 0
+            if !(0...5).contains(type) { type = 0 }
+            let minimum = Int(row["min_transfer_time"] ?? "").flatMap { (0...86_400).contains($0) ? $0 : nil }
+            // A pair given twice keeps its first row.
+            if type != 4 && rows[from]?[to] == nil { rows[from, default: [:]][to] = (type, minimum) }
+        }
+        func parent(_ stop: String) -> String? { timetable.stops[stop]?.parent }
+        func rule(_ a: String, _ b: String) -> (type: Int, min: Int?)? {
+            if let r = rows[a]?[b] { return r }
+            if let pb = parent(b), let r = rows[a]?[pb] { return r }
+            if let pa = parent(a), let r = rows[pa]?[b] { return r }
+            if let pa = parent(a), let pb = parent(b), let r = rows[pa]?[pb] { return r }
+            return nil
+        }
+        transfers = names.indices.map { a in
+            var result: [(Int, Int)] = []
+            let hasRules = rows[names[a]] != nil || parent(names[a]).map { rows[$0] != nil } == true
+            for b in names.indices {
+                // 0.0045 degree of latitude is 500 m: farther stops are not near.
+                let close = places[a].flatMap { pa in places[b].map { abs(pa.lat - $0.lat) < 0.0045 } } ?? false
+                let r = hasRules ? rule(names[a], names[b]) : nil
+                guard a == b || close || r != nil else { continue }
+                let d = (places[a].flatMap { pa in places[b].map { metres(pa, $0) } }) ?? 0
+                let near = a == b || (places[a] != nil && places[b] != nil && d <= transferDistance)
+                switch r?.type {
+                case 3, 5: continue
+                case 2: result.append((b, max(0, r?.min ?? 0)))
+                case 1: result.append((b, a == b ? 0 : walk(d)))
+                default: if near { result.append((b, a == b ? changeTime : walk(d) + changeTime)) }
+                }
+            }
+            return result
+        }
+    }
+
+    private func addConnections(_ y: Int, _ m: Int, _ d: Int) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timetable.timeZone
+        let date = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12))!
+        let weekday = (calendar.component(.weekday, from: date) + 5) % 7
+        let text = String(format: "%04d%02d%02d", y, m, d)
+        let base = timetable.dayStart(y, m, d)
+        for (id, trip) in timetable.trips where timetable.runs(trip.service, on: text, weekday: weekday) {
+            let first = trip.stopTimes[0].departure
+            var starts = [first]
+            if let windows = timetable.frequencies[id] {
+                starts = Array(Set(windows.flatMap { w in stride(from: w.start, to: w.end, by: w.headway).map { $0 } }))
+            }
+            for start in starts {
+                let instance = instanceCount
+                instanceCount += 1
+                for (a, b) in zip(trip.stopTimes, trip.stopTimes.dropFirst()) {
+                    connections.append(
+                        Connection(
+                            departure: base + start + a.departure - first, arrival: base + start + b.arrival - first,
+                            from: index[a.stop]!, to: index[b.stop]!, instance: instance, boards: a.pickup != 1, alights: b.dropOff != 1))
+                }
+            }
+        }
+    }
+
+    /// The stops a stop_id stands for: itself, and a station's platforms.
+    func stops(for stop: String) -> [Int] {
+        var ids = [stop]
+        if timetable.stops[stop]?.type == 1 { ids += timetable.stops.filter { $0.value.parent == stop }.map(\.key) }
+        return ids.compactMap { index[$0] }
+    }
+
+    /// The earliest arrival at `targets` with at most k rides, for k = 0...maxRides (nil:
+    /// none before `horizonEnd`). `origins`: stop -> instant the rider can board there;
+    /// `walkOnly`: the arrival on foot alone, if any; `targets`: stop -> egress seconds.
+    func earliestArrivals(origins: [Int: Int], targets: [Int: Int], walkOnly: Int?, horizonEnd: Int, maxRides: Int) -> [Int?] {
+        var ready = [Int](repeating: .max, count: names.count)
+        for (stop, t) in origins { ready[stop] = min(ready[stop], t) }
+        var best = walkOnly.map { min($0, horizonEnd) }
+        var result: [Int?] = [walkOnly]
+        var boarded = [Bool](repeating: false, count: instanceCount)
+        for _ in 1...maxRides {
+            var arrival = [Int](repeating: .max, count: names.count)
+            for i in boarded.indices { boarded[i] = false }
+            for c in connections where c.departure >= (origins.values.min() ?? 0) {
+                if !boarded[c.instance] && c.boards && ready[c.from] <= c.departure { boarded[c.instance] = true }
+                if boarded[c.instance] && c.alights && c.arrival < arrival[c.to] { arrival[c.to] = c.arrival }
+            }
+            var next = ready
+            for a in arrival.indices where arrival[a] != .max {
+                for (b, seconds) in transfers[a] where arrival[a] + seconds < next[b] { next[b] = arrival[a] + seconds }
+            }
+            ready = next
+            for (stop, egress) in targets where arrival[stop] != .max && arrival[stop] + egress <= horizonEnd {
+                if best == nil || arrival[stop] + egress < best! { best = arrival[stop] + egress }
+            }
+            result.append(best)
+        }
+        return result
+    }
+
+    /// τ(a, b) by the document, nil when the rider cannot transfer from a to b.
+    func transferTime(_ a: String, _ b: String) -> Int? {
+        guard let ia = index[a], let ib = index[b] else { return nil }
+        return transfers[ia].first { $0.to == ib }?.seconds
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// The hand-made cases of journey-semantics.md on a small feed (Europe/Paris). Expected
+/// journeys were worked out by hand from the timetable below.
+///
+///     A (48.00, 7.00) --R1 08:00--> B 08:10 --> C 08:20
+///     B 08:13 --R2a--> D 08:30;  B 08:40 --R2b--> D 08:57
+///     B2 (22 m from B) 08:14 --R4--> D 08:25
+///     A 08:05 --R3 (one slow ride)--> D 09:10
+///     C 25:30 Saturday 2026-03-28 --N1--> D 25:50;  D 03:10 Sunday 2026-03-29 --M1--> A 03:30
+final class JourneyTests: XCTestCase {
+    static let feed: [String: String?] = [
+        "stops.txt": """
+        stop_id,stop_name,stop_lat,stop_lon
+        A,Alpha,48.0,7.0
+        B,Bravo,48.01,7.0
+        B2,Bravo East,48.0102,7.0
+        C,Charlie,48.02,7.0
+        D,Delta,48.03,7.0
+
+        """,
+        "routes.txt": "route_id,route_short_name,route_type\nR1,1,3\nR2,2,3\nR3,3,3\nR4,4,3\nN,N,3\nM,M,3\n",
+        "calendar_dates.txt": "service_id,date,exception_type\nSAT,20260328,1\nSUN,20260329,1\n",
+        "trips.txt": """
+        route_id,service_id,trip_id
+        R1,D,R1a
+        R2,D,R2a
+        R2,D,R2b
+        R3,D,R3a
+        R4,D,R4a
+        N,SAT,N1
+        M,SUN,M1
+
+        """,
+        "stop_times.txt": """
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        R1a,08:00:00,08:00:00,A,1
+        R1a,08:10:00,08:10:00,B,2
+        R1a,08:20:00,08:20:00,C,3
+        R2a,08:13:00,08:13:00,B,1
+        R2a,08:30:00,08:30:00,D,2
+        R2b,08:40:00,08:40:00,B,1
+        R2b,08:57:00,08:57:00,D,2
+        R3a,08:05:00,08:05:00,A,1
+        R3a,09:10:00,09:10:00,D,2
+        R4a,08:14:00,08:14:00,B2,1
+        R4a,08:25:00,08:25:00,D,2
+        N1,25:30:00,25:30:00,C,1
+        N1,25:50:00,25:50:00,D,2
+        M1,03:10:00,03:10:00,D,1
+        M1,03:30:00,03:30:00,A,2
+
+        """,
+    ]
+
+    private func bundle(transfers: String? = nil) throws -> TransitBundle {
+        var files = Self.feed
+        files["transfers.txt"] = transfers
+        return try TransitBundle(path: try XCTUnwrap(TestSupport.compile(files).bundle))
+    }
+
+    /// Each journey as "rides: trip trip ... arriving HH:MM".
+    private func summary(_ journeys: [Journey]) -> [String] {
+        journeys.map { j in
+            let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
+            return "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
+        }
+    }
+
+    private func plan(_ b: TransitBundle, _ from: String, _ to: String, at: String, options: JourneyOptions = JourneyOptions()) throws -> [String] {
+        summary(try b.journeys(from: .stop(from), to: .stop(to), departingAt: try QueryTime.parse(at), options: options))
+    }
+
+    func testAFasterJourneyWithMoreRidesStandsBesideASlowerOneWithFewer() throws {
+        // R1a then a 22 m walk to B2 (19 s + 120 s change) for R4a; R3a alone arrives later.
+        XCTAssertEqual(try plan(try bundle(), "A", "D", at: "2026-03-10T07:55"), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+        var one = JourneyOptions()
+        one.maxTransfers = 0
+        XCTAssertEqual(try plan(try bundle(), "A", "D", at: "2026-03-10T07:55", options: one), ["1: R3a 08:05-09:10"])
+    }
+
+    func testATransferForbiddenByTransfersTxtIsNotMade() throws {
+        // Without B -> B2 the next best change is at B itself, to R2a.
+        let forbidden = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,3,\n"
+        XCTAssertEqual(
+            try plan(try bundle(transfers: forbidden), "A", "D", at: "2026-03-10T07:55"), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
+    }
+
+    func testAMinimumTransferTimeMakesTheFirstConnectionImpossible() throws {
+        // 300 s at B: 08:10 + 5 min misses R2a at 08:13, catches R2b at 08:40.
+        let slow = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,3,\nB,B,2,300\n"
+        XCTAssertEqual(
+            try plan(try bundle(transfers: slow), "A", "D", at: "2026-03-10T07:55"), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
+    }
+
+    func testTheChangeTimeIsAnOption() throws {
+        // 4 minutes to change: R4a (08:14) is missed even on foot, R2a too; R2b still beats R3a.
+        var options = JourneyOptions()
+        options.changeTime = 240
+        XCTAssertEqual(
+            try plan(try bundle(), "A", "D", at: "2026-03-10T07:55", options: options), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
+    }
+
+    func testArriveByMirrorsDepartAt() throws {
+        let b = try bundle()
+        func arriving(_ at: String) throws -> [String] {
+            summary(try b.journeys(from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse(at)))
+        }
+        // By 08:30 only the two-ride journeys arrive; the latest leaves at 08:00.
+        XCTAssertEqual(try arriving("2026-03-10T08:30"), ["2: R1a walk R4a 08:00-08:25"])
+        // By 09:10 the single ride leaves later (08:05) than any two-ride one: it alone is optimal.
+        XCTAssertEqual(try arriving("2026-03-10T09:10"), ["1: R3a 08:05-09:10"])
+        // Nothing arrives by 08:20 that day, and the day before's trips leave more than the
+        // 24-hour horizon earlier; with a longer horizon the day before's R3a is the answer.
+        XCTAssertEqual(try arriving("2026-03-10T08:20"), [])
+        var longer = JourneyOptions()
+        longer.horizon = 2 * 86_400
+        let yesterday = try b.journeys(
+            from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:20"), options: longer)
+        XCTAssertEqual(summary(yesterday), ["1: R3a 08:05-09:10"])
+        XCTAssertEqual(yesterday.first?.legs.first?.boarding?.serviceDate.description, "2026-03-09")
+    }
+
+    func testAJourneyAcrossMidnightAndTheClockChange() throws {
+        // N1 is Saturday's 25:30 (01:30 CET Sunday); M1 leaves at 03:10 CEST, after the change.
+        let journeys = try bundle().journeys(from: .stop("C"), to: .stop("A"), departingAt: try QueryTime.parse("2026-03-29T01:00"))
+        let journey = try XCTUnwrap(journeys.first)
+        XCTAssertEqual(journeys.count, 1)
+        XCTAssertEqual(journey.legs.compactMap(\.boarding?.tripID), ["N1", "M1"])
+        XCTAssertEqual(journey.legs.first?.boarding?.serviceDate.description, "2026-03-28")
+        XCTAssertEqual(journey.legs.last?.boarding?.serviceDate.description, "2026-03-29")
+        XCTAssertEqual(journey.departureLocal.description, "2026-03-29T01:30:00+01:00")
+        XCTAssertEqual(journey.arrivalLocal.description, "2026-03-29T03:30:00+02:00")
+        XCTAssertEqual(journey.arrival.timeIntervalSince(journey.departure), 3600, "two wall-clock hours, one real hour")
+        // The rides are the boards' calls.
+        let board = try bundle().departures(from: "C", at: try QueryTime.parse("2026-03-29T01:00"))
+        XCTAssertEqual(board.first, journey.legs.first?.boarding)
+    }
+
+    func testCoordinateToCoordinateThatIsBestWalked() throws {
+        // 278 m north of A: 232 s on foot; no ride gets there sooner.
+        let journeys = try bundle().journeys(
+            from: .coordinate(Coordinate(latitude: 48.0, longitude: 7.0)),
+            to: .coordinate(Coordinate(latitude: 48.0025, longitude: 7.0)), departingAt: try QueryTime.parse("2026-03-10T07:55"))
+        XCTAssertEqual(journeys.count, 1)
+        let walk = try XCTUnwrap(journeys.first?.legs.first)
+        XCTAssertEqual(journeys.first?.rides, 0)
+        XCTAssertEqual(walk.kind, .walk)
+        XCTAssertNil(walk.fromStopID)
+        XCTAssertNil(walk.toStopID)
+        XCTAssertEqual(walk.distance, 278)
+        XCTAssertEqual(walk.arrival.timeIntervalSince(walk.departure), 232)
+    }
+
+    func testACoordinateWalksToTheStopsNearIt() throws {
+        // 100 m south of A: 84 s to A, then the same rides.
+        let journeys = try bundle().journeys(
+            from: .coordinate(Coordinate(latitude: 47.9991, longitude: 7.0)), to: .stop("D"),
+            departingAt: try QueryTime.parse("2026-03-10T07:55"))
+        XCTAssertEqual(summary(journeys), ["2: walk R1a walk R4a 07:58-08:25", "1: walk R3a 08:03-09:10"])
+        XCTAssertEqual(journeys.first?.legs.first?.arrival, journeys.first?.legs[1].boarding?.departure)
+    }
+
+    func testARangeQueryKeepsEveryJourneyNoOtherBeats() throws {
+        let journeys = try bundle().journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:50"), within: 30 * 60)
+        XCTAssertEqual(summary(journeys), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+    }
+
+    func testBadOptionsAndPlacesAreRefused() throws {
+        let b = try bundle()
+        var options = JourneyOptions()
+        options.walkingSpeed = 0
+        XCTAssertThrowsError(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: .instant(Date()), options: options))
+        XCTAssertThrowsError(try b.journeys(from: .stop("NOPE"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:00"))) {
+            XCTAssertEqual(($0 as? TransitError)?.code, "unknown_stop")
+        }
+        XCTAssertThrowsError(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2031-03-10T08:00"))) {
+            XCTAssertEqual(($0 as? TransitError)?.code, "date_out_of_range")
+        }
+    }
+}
