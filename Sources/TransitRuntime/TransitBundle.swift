@@ -32,6 +32,8 @@ public final class TransitBundle: Sendable {
     let mirroredRouting = Locked<RoutingNetwork?>(nil)
     /// Walks between stops, by transfer distance (decimetres).
     let footpaths = LockedCache<Int, TransferTimes.Footpaths>(limit: 4)
+    /// Transfers with their times, by the options they depend on.
+    let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
@@ -82,6 +84,7 @@ public final class TransitBundle: Sendable {
         routing.withLock { $0 = nil }
         mirroredRouting.withLock { $0 = nil }
         footpaths.removeAll()
+        transferGraphs.removeAll()
     }
 
     /// The feeds in the bundle, by id.

@@ -99,7 +99,7 @@ extension TransitBench {
     }
 
     /// The process's resident set, from /proc (0 where there is none).
-    private static func residentBytes() -> Int {
+    static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0

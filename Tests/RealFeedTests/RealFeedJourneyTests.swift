@@ -85,8 +85,46 @@ final class RealFeedJourneyTests: XCTestCase {
                 try checkValid(journey, timetable: timetable, reference: reference, start: start, context: context)
                 journeysChecked += 1
             }
+            // Arrive by the latest of those arrivals (or 2 h later when there is none); not
+            // where walking is an answer, which bounds the rides (checked by the unit tests).
+            if q % 3 == 0 && walkOnly == nil {
+                let end = pareto.map(\.arrival).max() ?? start + 7200
+                let arriving = try bundle.journeys(
+                    from: .stop(from), to: .stop(to), arrivingBy: .instant(Date(timeIntervalSince1970: TimeInterval(end))))
+                for journey in arriving where journey.rides > 0 {
+                    try checkValid(journey, timetable: timetable, reference: reference, start: end - 86_400, context: context + " arriving")
+                }
+                try checkLatestDepartures(arriving, from: from, to: to, end: end, reference: reference, context: context + " arriving by \(end)")
+            }
         }
         return (queries, journeysChecked)
+    }
+
+    /// For each number of rides k, the latest departure the answer has with at most k rides
+    /// must arrive by `end` in the reference, and leaving one second later must not.
+    private func checkLatestDepartures(
+        _ answer: [Journey], from: String, to: String, end: Int, reference: ReferenceJourneys, context: String
+    ) throws {
+        let origins = reference.stops(for: from)
+        let targets = Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min)
+        func arrivals(leaving t: Int) -> [Int?] {
+            reference.earliestArrivals(
+                origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil, horizonEnd: end,
+                maxRides: 5)
+        }
+        var previous = Int.min
+        for k in 1...5 {
+            let latest = answer.filter { $0.rides >= 1 && $0.rides <= k }.map { Int($0.departure.timeIntervalSince1970) }.max()
+            guard let latest else {
+                // None: nothing leaving within the horizon arrives by the end with at most k rides.
+                XCTAssertNil(arrivals(leaving: end - 86_400)[k], "\(context): \(k) rides")
+                continue
+            }
+            XCTAssertNotNil(arrivals(leaving: latest)[k], "\(context): \(k) rides from \(latest)")
+            XCTAssertNil(arrivals(leaving: latest + 1)[k], "\(context): \(k) rides from \(latest + 1)")
+            XCTAssertGreaterThanOrEqual(latest, previous, context)
+            previous = latest
+        }
     }
 
     private func place(_ stop: String, _ timetable: ReferenceTimetable) -> (lat: Double, lon: Double)? {

@@ -64,20 +64,23 @@ struct JourneyAssembler {
     }
 
     private func rideLeg(_ ride: RaptorSearch.Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int) throws -> JourneyLeg {
-        let route = network.routes[Int(ride.route)]
-        let feed = bundle.catalog.feed(fid: route.fid)
-        let pattern = try bundle.patterns.pattern(route.pid, db: db)
+        let tables = network.tables
+        let feed = bundle.catalog.feed(fid: tables.routes[Int(ride.route)].fid)
         let trip = ride.trip
         let tid: Int
+        let pid: Int
         var frequencyBased = false
         if trip.trip >= 0 {
-            tid = Int(network.tripTid[trip.trip])
+            tid = Int(tables.tripTid[trip.trip])
+            pid = tables.patternPid[Int(tables.tripPattern[trip.trip])]
         } else {
-            let template = network.templates[-1 - trip.trip]
+            let template = tables.templates[-1 - trip.trip]
             tid = template.tid
+            pid = tables.patternPid[template.pattern]
             frequencyBased = !(template.windows.first { trip.startSecs >= $0.start && trip.startSecs < $0.end }?.exact ?? true)
         }
-        guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(route.pid)") }
+        let pattern = try bundle.patterns.pattern(pid, db: db)
+        guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)") }
         func call(_ idx: Int, _ sid: Int, _ instant: Int, arrival: Bool) -> DepartureFinder.Candidate {
             let stop = pattern.stops[idx]
             let secs = trip.startSecs + (arrival ? stop.arrivalOffset : stop.departureOffset)

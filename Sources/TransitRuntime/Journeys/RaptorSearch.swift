@@ -23,6 +23,8 @@ struct RaptorSearch {
         let dayStart: Int
         let startSecs: Int
         let trip: Int
+        /// The day's index in the search's days of the feed.
+        var dayIndex = 0
     }
 
     /// How a stop's arrival label of a round was reached: a ride on `route` boarded at
@@ -53,25 +55,31 @@ struct RaptorSearch {
     static let never = Int.max / 2
 
     let network: RoutingNetwork
-    let transferTimes: TransferTimes
+    /// `network.tables`, held here for the scans.
+    let tables: RouteTables
+    let transfers: TransferGraph
     /// Service days by feed (fid - 1), earliest first.
     let days: [[Day]]
     let maxRides: Int
     let wheelchair: Bool
 
-    private var arrival: [[Int]] = []
-    private var ready: [[Int]] = []
-    private var rides: [[Ride?]] = []
+    /// Labels of every round, round k's label of stop s at k * stride + s.
+    private var arrival: [Int] = []
+    private var ready: [Int] = []
+    private var rides: [Ride?] = []
     /// Where a ready label's transfer started (a stop), -1 for the origin's access.
-    private var walkedFrom: [[Int32]] = []
+    private var walkedFrom: [Int32] = []
+    private let stride: Int
     private var accessSeconds: [Int] = []
     private var bestArrival: [Int] = []
     private var bestReady: [Int] = []
     private var readyRound: [Int32] = []
 
-    init(network: RoutingNetwork, transferTimes: TransferTimes, days: [[Day]], maxRides: Int, wheelchair: Bool) {
+    init(network: RoutingNetwork, transfers: TransferGraph, days: [[Day]], maxRides: Int, wheelchair: Bool) {
         self.network = network
-        self.transferTimes = transferTimes
+        tables = network.tables
+        stride = network.stopCount
+        self.transfers = transfers
         self.days = days
         self.maxRides = maxRides
         self.wheelchair = wheelchair
@@ -85,27 +93,26 @@ struct RaptorSearch {
         reset()
         var marked: [Int] = []
         for origin in origins where origin.ready < bestReady[origin.sid] {
-            ready[0][origin.sid] = origin.ready
+            ready[0 * stride + origin.sid] = origin.ready
             bestReady[origin.sid] = origin.ready
             readyRound[origin.sid] = 0
-            walkedFrom[0][origin.sid] = -1
+            walkedFrom[0 * stride + origin.sid] = -1
             accessSeconds[origin.sid] = origin.access
             marked.append(origin.sid)
         }
         var best = bound[0]
         var found: [Found] = []
-        var queueIdx = [Int32](repeating: -1, count: network.routes.count)
+        var queueIdx = [Int32](repeating: -1, count: tables.routes.count)
         var queue: [Int] = []
         var improved: [Int] = []
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
         var markedStamp = [Int32](repeating: -1, count: network.stopCount)
-        var reached: [(sid: Int, seconds: Int)] = []
         for k in 1...max(1, maxRides) where !marked.isEmpty {
             best = min(best, bound[min(k, bound.count - 1)])
             // The routes through stops marked in the last round, from the first such stop.
             queue.removeAll(keepingCapacity: true)
             for sid in marked {
-                for place in network.stopRoutes[sid] {
+                for place in tables.stopRoutes[sid] {
                     let r = Int(place.route)
                     if queueIdx[r] < 0 { queue.append(r) }
                     if queueIdx[r] < 0 || place.idx < queueIdx[r] { queueIdx[r] = place.idx }
@@ -119,25 +126,25 @@ struct RaptorSearch {
             // Transfers from every stop reached in this round.
             marked.removeAll(keepingCapacity: true)
             for sid in improved {
-                let alighted = arrival[k][sid]
-                transferTimes.transfers(from: sid, into: &reached)
-                for (to, seconds) in reached {
-                    let t = alighted + seconds
+                let alighted = arrival[k * stride + sid]
+                for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
+                    let to = Int(transfers.targets[e])
+                    let t = alighted + Int(transfers.seconds[e])
                     guard t < bestReady[to], t < best else { continue }
                     if markedStamp[to] != Int32(k) {
                         markedStamp[to] = Int32(k)
                         marked.append(to)
                     }
-                    ready[k][to] = t
+                    ready[k * stride + to] = t
                     bestReady[to] = t
                     readyRound[to] = Int32(k)
-                    walkedFrom[k][to] = Int32(sid)
+                    walkedFrom[k * stride + to] = Int32(sid)
                 }
             }
             // The destination.
             var bestTarget = -1
-            for (sid, egress) in targets where arrival[k][sid] < Self.never {
-                let t = arrival[k][sid] + egress
+            for (sid, egress) in targets where arrival[k * stride + sid] < Self.never {
+                let t = arrival[k * stride + sid] + egress
                 if t < best || (t == best && bestTarget >= 0 && sid < bestTarget) {
                     best = t
                     bestTarget = sid
@@ -153,21 +160,19 @@ struct RaptorSearch {
     private mutating func reset() {
         let n = network.stopCount
         let rounds = max(1, maxRides) + 1
-        if arrival.count != rounds || bestArrival.count != n {
-            arrival = [[Int]](repeating: [Int](repeating: Self.never, count: n), count: rounds)
+        if arrival.count != rounds * n {
+            arrival = [Int](repeating: Self.never, count: rounds * n)
             ready = arrival
-            rides = [[Ride?]](repeating: [Ride?](repeating: nil, count: n), count: rounds)
-            walkedFrom = [[Int32]](repeating: [Int32](repeating: -1, count: n), count: rounds)
+            rides = [Ride?](repeating: nil, count: rounds * n)
+            walkedFrom = [Int32](repeating: -1, count: rounds * n)
             accessSeconds = [Int](repeating: 0, count: n)
             bestArrival = [Int](repeating: Self.never, count: n)
             bestReady = bestArrival
             readyRound = [Int32](repeating: -1, count: n)
             return
         }
-        for k in 0..<rounds {
-            arrival[k].withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
-            ready[k].withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
-        }
+        arrival.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
+        ready.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
         bestArrival.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
         bestReady.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
     }
@@ -176,21 +181,23 @@ struct RaptorSearch {
     /// where that improves the stop, and moves to an earlier trip wherever the last round's
     /// labels can catch one.
     private mutating func scan(route r: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
-        let route = network.routes[r]
+        let route = tables.routes[r]
         var trip: TripInstance?
-        var tripDepartureBase = 0
+        // The current trip's start instant and the first of its offsets.
+        var tripBase = 0
+        var offsets = 0
         var boardIdx = 0
         var boardRound: Int32 = 0
         for idx in first..<route.stopCount {
             let g = route.firstStop + idx
-            let sid = Int(network.routeStopSid[g])
+            let sid = Int(tables.stopSid[g])
             let usable = !wheelchair || network.stopAccessible[sid]
-            if let current = trip, usable, network.routeStopAlights[g] {
-                let t = tripDepartureBase + Int(network.routeStopArrival[g])
+            if let current = trip, usable, tables.stopAlights[g] {
+                let t = tripBase + Int(tables.offsetArrival[offsets + idx])
                 if t < bestArrival[sid] && t < best {
-                    arrival[k][sid] = t
+                    arrival[k * stride + sid] = t
                     bestArrival[sid] = t
-                    rides[k][sid] = Ride(
+                    rides[k * stride + sid] = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
                     if stamp[sid] != Int32(k) {
                         stamp[sid] = Int32(k)
@@ -198,52 +205,80 @@ struct RaptorSearch {
                     }
                 }
             }
-            guard usable, network.routeStopBoards[g] else { continue }
+            guard usable, tables.stopBoards[g] else { continue }
             let canBoard = bestReady[sid]
-            guard canBoard < Self.never else { continue }
-            let departureOffset = Int(network.routeStopDeparture[g])
-            if trip != nil && canBoard > tripDepartureBase + departureOffset { continue }
-            let limit = trip != nil ? tripDepartureBase + departureOffset : best
-            if let earlier = earliestTrip(route: route, departureOffset: departureOffset, from: canBoard, before: limit) {
+            guard canBoard < best else { continue }
+            var limit = best
+            if let current = trip {
+                limit = tripBase + Int(tables.offsetDeparture[offsets + idx])
+                if canBoard > limit || !earlierTripPossible(route: route, current: current, idx: idx, from: canBoard) { continue }
+            }
+            if let earlier = earliestTrip(route: route, idx: idx, from: canBoard, before: limit) {
                 trip = earlier
-                tripDepartureBase = earlier.dayStart + earlier.startSecs
+                tripBase = earlier.dayStart + earlier.startSecs
+                offsets = self.offsets(of: earlier)
                 boardIdx = idx
                 boardRound = readyRound[sid]
             }
         }
     }
 
-    /// The trip of `route` that departs first at or after `time` from the stop whose
-    /// departure offset is `departureOffset`, if it departs before `limit`.
-    private func earliestTrip(route: RoutingNetwork.Route, departureOffset: Int, from time: Int, before limit: Int) -> TripInstance? {
+    /// The first of a trip's offsets in `tables.offsetDeparture`/`offsetArrival`.
+    private func offsets(of trip: TripInstance) -> Int {
+        trip.trip >= 0 ? Int(tables.tripOffsets[trip.trip]) : tables.templates[-1 - trip.trip].offsets
+    }
+
+    /// False when no trip of `route` that leaves before `current` can be caught at `time`
+    /// from stop `idx`: the trip before it that day leaves too early, so does the last trip
+    /// of the day before (earlier days' trips leave earlier still), and the next day's first
+    /// trip (a trip past 24:00 can leave after it) leaves no earlier than `current`. A quick
+    /// test that spares most searches; routes with frequency templates always search.
+    private func earlierTripPossible(route: RouteTables.Route, current: TripInstance, idx: Int, from time: Int) -> Bool {
+        guard current.trip >= 0, route.templateRange.isEmpty else { return true }
+        let feedDays = days[route.fid - 1]
+        if current.trip > route.firstTrip && current.dayStart + tables.departure(current.trip - 1, idx) >= time { return true }
+        let last = route.trips.upperBound - 1
+        if current.dayIndex > 0 && feedDays[current.dayIndex - 1].start + tables.departure(last, idx) >= time { return true }
+        let next = current.dayIndex + 1
+        return next < feedDays.count
+            && feedDays[next].start + tables.departure(route.firstTrip, idx) < current.dayStart + tables.departure(current.trip, idx)
+    }
+
+    /// The trip of `route` that departs first from stop `idx` at or after `time`, if it
+    /// departs before `limit`.
+    private func earliestTrip(route: RouteTables.Route, idx: Int, from time: Int, before limit: Int) -> TripInstance? {
         var found: TripInstance?
         var foundDeparture = limit
-        let trips = route.firstTrip..<(route.firstTrip + route.tripCount)
-        for day in days[route.fid - 1] {
-            let base = day.start + departureOffset
-            if base + route.firstStart >= foundDeparture { break }
-            let low = time - base
-            if low > route.lastStart && route.templateRange.isEmpty { continue }
-            // Regular trips by start time: the first that runs this day.
-            var i = lowerBound(trips, low)
-            while i < trips.upperBound {
-                let departure = base + Int(network.tripStart[i])
-                if departure >= foundDeparture { break }
-                if day.active.contains(Int(network.tripService[i])) && (!wheelchair || network.tripAccessible[i]) {
-                    found = TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(network.tripStart[i]), trip: i)
-                    foundDeparture = departure
-                    break
+        let trips = route.trips
+        for (dayIndex, day) in days[route.fid - 1].enumerated() {
+            if !trips.isEmpty {
+                // Trips are in order at every stop: the first and last bound the day.
+                let first = day.start + tables.departure(trips.lowerBound, idx)
+                if first >= foundDeparture && route.templateRange.isEmpty { break }
+                if first < foundDeparture && day.start + tables.departure(trips.upperBound - 1, idx) >= time {
+                    var i = lowerBound(trips, idx, time - day.start)
+                    while i < trips.upperBound {
+                        let departure = day.start + tables.departure(i, idx)
+                        if departure >= foundDeparture { break }
+                        if day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) {
+                            found = TripInstance(
+                                day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
+                            foundDeparture = departure
+                            break
+                        }
+                        i += 1
+                    }
                 }
-                i += 1
             }
             for t in route.templateRange {
-                let template = network.templates[t]
+                let template = tables.templates[t]
                 guard day.active.contains(template.sv), !wheelchair || template.accessible else { continue }
+                let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
                 for w in template.windows {
-                    let need = low - w.start
+                    let need = time - base - w.start
                     let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
                     guard start < w.end, base + start < foundDeparture else { continue }
-                    found = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t)
+                    found = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
                     foundDeparture = base + start
                 }
             }
@@ -260,10 +295,10 @@ struct RaptorSearch {
             case .egress(let from, let seconds): return .access(to: from, seconds: seconds)
             case .transfer(let from, let to, let seconds): return .transfer(from: to, to: from, seconds: seconds)
             case .ride(let ride, let board, let boardTime, let alight, let alightTime):
-                let route = original.routes[Int(ride.route)]
+                let route = original.tables.routes[Int(ride.route)]
                 let last = Int32(route.stopCount - 1)
                 let t = ride.trip
-                let trip = t.trip >= 0 ? 2 * route.firstTrip + route.tripCount - 1 - t.trip : t.trip
+                let trip = t.trip >= 0 ? original.tables.mirroredTrip(t.trip, route: route) : t.trip
                 let forward = Ride(
                     route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
                     trip: TripInstance(day: t.day, dayStart: -t.dayStart, startSecs: -t.startSecs, trip: trip))
@@ -282,25 +317,25 @@ struct RaptorSearch {
     func departures(at sid: Int, from: Int, to: Int) -> [Int] {
         guard wheelchair == false || network.stopAccessible[sid] else { return [] }
         var result: [Int] = []
-        for place in network.stopRoutes[sid] {
-            let route = network.routes[Int(place.route)]
-            let g = route.firstStop + Int(place.idx)
-            guard network.routeStopBoards[g] else { continue }
-            let offset = Int(network.routeStopDeparture[g])
-            let trips = route.firstTrip..<(route.firstTrip + route.tripCount)
+        for place in tables.stopRoutes[sid] {
+            let route = tables.routes[Int(place.route)]
+            let idx = Int(place.idx)
+            guard tables.stopBoards[route.firstStop + idx] else { continue }
+            let trips = route.trips
             for day in days[route.fid - 1] {
-                let base = day.start + offset
-                if base + route.firstStart >= to { break }
-                var i = lowerBound(trips, from - base)
-                while i < trips.upperBound && base + Int(network.tripStart[i]) < to {
-                    if day.active.contains(Int(network.tripService[i])) && (!wheelchair || network.tripAccessible[i]) {
-                        result.append(base + Int(network.tripStart[i]))
+                if !trips.isEmpty {
+                    var i = lowerBound(trips, idx, from - day.start)
+                    while i < trips.upperBound && day.start + tables.departure(i, idx) < to {
+                        if day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) {
+                            result.append(day.start + tables.departure(i, idx))
+                        }
+                        i += 1
                     }
-                    i += 1
                 }
                 for t in route.templateRange {
-                    let template = network.templates[t]
+                    let template = tables.templates[t]
                     guard day.active.contains(template.sv), !wheelchair || template.accessible else { continue }
+                    let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
                     for w in template.windows {
                         var start = w.start
                         while start < w.end && base + start < to {
@@ -314,13 +349,13 @@ struct RaptorSearch {
         return result
     }
 
-    /// The first index in `range` whose trip starts at or after `value`.
-    private func lowerBound(_ range: Range<Int>, _ value: Int) -> Int {
+    /// The first trip in `range` that leaves stop `idx` at or after `value` (seconds of its day).
+    private func lowerBound(_ range: Range<Int>, _ idx: Int, _ value: Int) -> Int {
         var low = range.lowerBound
         var high = range.upperBound
         while low < high {
             let mid = (low + high) / 2
-            if Int(network.tripStart[mid]) < value { low = mid + 1 } else { high = mid }
+            if tables.departure(mid, idx) < value { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -330,21 +365,22 @@ struct RaptorSearch {
         var reversed: [Step] = [.egress(from: target, seconds: egress)]
         var stop = target
         var k = round
-        while let ride = rides[k][stop] {
-            let route = network.routes[Int(ride.route)]
-            let board = Int(network.routeStopSid[route.firstStop + Int(ride.boardIdx)])
+        while let ride = rides[k * stride + stop] {
+            let route = tables.routes[Int(ride.route)]
+            let board = Int(tables.stopSid[route.firstStop + Int(ride.boardIdx)])
             let base = ride.trip.dayStart + ride.trip.startSecs
+            let offsets = self.offsets(of: ride.trip)
             reversed.append(
                 .ride(
-                    ride, board: board, boardTime: base + Int(network.routeStopDeparture[route.firstStop + Int(ride.boardIdx)]),
-                    alight: stop, alightTime: base + Int(network.routeStopArrival[route.firstStop + Int(ride.alightIdx)])))
+                    ride, board: board, boardTime: base + Int(tables.offsetDeparture[offsets + Int(ride.boardIdx)]),
+                    alight: stop, alightTime: base + Int(tables.offsetArrival[offsets + Int(ride.alightIdx)])))
             let r = Int(ride.boardRound)
-            let from = Int(walkedFrom[r][board])
+            let from = Int(walkedFrom[r * stride + board])
             if r == 0 || from < 0 {
                 reversed.append(.access(to: board, seconds: accessSeconds[board]))
                 break
             }
-            reversed.append(.transfer(from: from, to: board, seconds: ready[r][board] - arrival[r][from]))
+            reversed.append(.transfer(from: from, to: board, seconds: ready[r * stride + board] - arrival[r * stride + from]))
             stop = from
             k = r
         }

@@ -10,32 +10,6 @@ import TransitSQLite
 /// Built once per bundle on the first journey query (nothing is added to the bundle file),
 /// then shared by every query; immutable.
 final class RoutingNetwork: Sendable {
-    struct Route: Sendable {
-        let pid: Int
-        let fid: Int
-        /// First index of the route's stops in the `routeStop*` arrays, and their count.
-        let firstStop: Int
-        let stopCount: Int
-        /// First index of the route's regular trips (by start time) in the `trip*` arrays.
-        let firstTrip: Int
-        let tripCount: Int
-        /// The route's frequency templates, indexes into `templates`.
-        let templateRange: Range<Int>
-        /// The earliest start of any trip (templates included) and the latest regular start,
-        /// GTFS seconds: for skipping days with nothing left or nothing soon enough.
-        let firstStart: Int
-        let lastStart: Int
-    }
-
-    /// A frequencies.txt trip: its windows on any day it runs.
-    struct Template: Sendable {
-        let tid: Int
-        let sv: Int
-        let accessible: Bool
-        /// (start, end, headway, exact_times) in GTFS seconds, end excluded, by start.
-        let windows: [(start: Int, end: Int, headway: Int, exact: Bool)]
-    }
-
     /// A `transfers.txt` rule from one stop to another (or the same) stop.
     struct TransferRule: Sendable {
         let to: Int32
@@ -43,20 +17,11 @@ final class RoutingNetwork: Sendable {
         let minTime: Int?
     }
 
-    let routes: [Route]
-    let routeStopSid: [Int32]
-    let routeStopDeparture: [Int32]
-    let routeStopArrival: [Int32]
-    let routeStopBoards: [Bool]
-    let routeStopAlights: [Bool]
-    let tripStart: [Int32]
-    let tripService: [Int32]
-    let tripTid: [Int32]
-    let tripAccessible: [Bool]
-    let templates: [Template]
+    /// The routes, their stops and trips.
+    let tables: RouteTables
 
     /// Stops by sid (index 0 unused): the routes through each (route, index in the route).
-    let stopRoutes: [[(route: Int32, idx: Int32)]]
+    var stopRoutes: [[(route: Int32, idx: Int32)]] { tables.stopRoutes }
     let stopLatitude: [Double]
     let stopLongitude: [Double]
     let stopFid: [Int32]
@@ -71,8 +36,6 @@ final class RoutingNetwork: Sendable {
     var stopCount: Int { stopFid.count }
 
     static let gridCellDegrees = 0.01
-    /// The first start of a route without trips: later than any instant of a search.
-    static let noStart = Int(Int32.max)
 
     init(db: SQLiteDatabase) throws {
         // Stops.
@@ -111,71 +74,24 @@ final class RoutingNetwork: Sendable {
                 (frequencies.int(1), frequencies.int(2), max(1, frequencies.int(3)), frequencies.int(4) != 0))
         }
 
-        // Patterns as routes.
-        var routes: [Route] = []
-        var sid: [Int32] = []
-        var departure: [Int32] = []
-        var arrival: [Int32] = []
-        var boards: [Bool] = []
-        var alights: [Bool] = []
-        var start: [Int32] = []
-        var service: [Int32] = []
-        var tid: [Int32] = []
-        var accessible: [Bool] = []
-        var templates: [Template] = []
-        var stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: maxSid + 1)
-        let patterns = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
-        while try patterns.step() {
-            let pid = patterns.int(0)
-            let (stopRecords, tripRecords) = try PatternCache.damagedAsError("pattern \(pid)") {
-                (try PatternStopsBlob.decode(patterns.blob(2)), try PatternTripsBlob.decode(patterns.blob(3)))
+        // Patterns, merged into routes.
+        var patterns: [RouteTables.Pattern] = []
+        let patternRows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
+        while try patternRows.step() {
+            let pid = patternRows.int(0)
+            let pattern = try PatternCache.damagedAsError("pattern \(pid)") {
+                RouteTables.Pattern(
+                    pid: pid, fid: patternRows.int(1), stops: try PatternStopsBlob.decode(patternRows.blob(2)),
+                    trips: try PatternTripsBlob.decode(patternRows.blob(3)))
             }
-            guard stopRecords.count >= 2 else { continue }
-            let routeIndex = Int32(routes.count)
-            let firstStop = sid.count
-            for (idx, s) in stopRecords.enumerated() {
-                guard s.sid > 0, s.sid <= maxSid else { throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop") }
-                sid.append(Int32(s.sid))
-                departure.append(Int32(s.departureOffset))
-                arrival.append(Int32(s.arrivalOffset))
-                boards.append(s.pickupType != 1 && idx < stopRecords.count - 1)
-                alights.append(s.dropOffType != 1 && idx > 0)
-                stopRoutes[s.sid].append((routeIndex, Int32(idx)))
+            guard pattern.stops.count >= 2 else { continue }
+            guard pattern.stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
+                throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
             }
-            let firstTrip = start.count
-            let firstTemplate = templates.count
-            for trip in tripRecords {
-                if trip.frequency {
-                    templates.append(
-                        Template(tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, windows: windows[trip.tid] ?? []))
-                } else {
-                    start.append(Int32(trip.startTime))
-                    service.append(Int32(trip.sv))
-                    tid.append(Int32(trip.tid))
-                    accessible.append(trip.wheelchairAccessible == 1)
-                }
-            }
-            routes.append(
-                Route(
-                    pid: pid, fid: patterns.int(1), firstStop: firstStop, stopCount: stopRecords.count, firstTrip: firstTrip,
-                    tripCount: start.count - firstTrip, templateRange: firstTemplate..<templates.count,
-                    firstStart: min(
-                        start.count > firstTrip ? Int(start[firstTrip]) : Self.noStart,
-                        templates[firstTemplate...].flatMap { $0.windows.map(\.start) }.min() ?? Self.noStart),
-                    lastStart: start.count > firstTrip ? Int(start[start.count - 1]) : 0))
+            patterns.append(pattern)
         }
-        self.routes = routes
-        routeStopSid = sid
-        routeStopDeparture = departure
-        routeStopArrival = arrival
-        routeStopBoards = boards
-        routeStopAlights = alights
-        tripStart = start
-        tripService = service
-        tripTid = tid
-        tripAccessible = accessible
-        self.templates = templates
-        self.stopRoutes = stopRoutes
+        tables = RouteTables(patterns: patterns, windows: windows, stopCount: maxSid + 1)
+        let stopRoutes = tables.stopRoutes
         // Only stops some route serves are places to walk to.
         var grid: [Int: [Int32]] = [:]
         for sid in 1..<(maxSid + 1) where !latitude[sid].isNaN && !stopRoutes[sid].isEmpty {
@@ -215,69 +131,13 @@ final class RoutingNetwork: Sendable {
         transferRules = rules
     }
 
-    /// The same timetable run backwards in time, for arrive-by queries: each route's stops in
-    /// reverse order with instants negated (a departure at t becomes an arrival at -t), its
-    /// trips in reverse order, boarding and alighting swapped, and each transfers.txt rule
-    /// from A to B listed at B. The earliest arrival in the mirror is the latest departure.
+    /// The same network run backwards in time, for arrive-by queries (`RouteTables.mirrored`),
+    /// with each transfers.txt rule from A to B listed at B. The earliest arrival in the
+    /// mirror is the latest departure.
     func mirrored() -> RoutingNetwork { RoutingNetwork(mirroring: self) }
 
     private init(mirroring o: RoutingNetwork) {
-        var sid: [Int32] = []
-        var departure: [Int32] = []
-        var arrival: [Int32] = []
-        var boards: [Bool] = []
-        var alights: [Bool] = []
-        var routes: [Route] = []
-        var stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: o.stopCount)
-        for (r, route) in o.routes.enumerated() {
-            let firstStop = sid.count
-            for idx in 0..<route.stopCount {
-                let g = route.firstStop + route.stopCount - 1 - idx
-                sid.append(o.routeStopSid[g])
-                departure.append(-o.routeStopArrival[g])
-                arrival.append(-o.routeStopDeparture[g])
-                boards.append(o.routeStopAlights[g])
-                alights.append(o.routeStopBoards[g])
-                stopRoutes[Int(o.routeStopSid[g])].append((Int32(r), Int32(idx)))
-            }
-            let trips = route.firstTrip..<(route.firstTrip + route.tripCount)
-            let lastTemplateStart = o.templates[route.templateRange].flatMap { $0.windows.map { Self.lastStart(of: $0) } }.max()
-            routes.append(
-                Route(
-                    pid: route.pid, fid: route.fid, firstStop: firstStop, stopCount: route.stopCount, firstTrip: route.firstTrip,
-                    tripCount: route.tripCount, templateRange: route.templateRange,
-                    firstStart: min(
-                        route.tripCount > 0 ? -Int(o.tripStart[trips.upperBound - 1]) : Self.noStart,
-                        lastTemplateStart.map { -$0 } ?? Self.noStart),
-                    lastStart: route.tripCount > 0 ? -Int(o.tripStart[route.firstTrip]) : 0))
-        }
-        var start = o.tripStart
-        var service = o.tripService
-        var tid = o.tripTid
-        var accessible = o.tripAccessible
-        for route in o.routes {
-            let trips = route.firstTrip..<(route.firstTrip + route.tripCount)
-            start[trips].reverse()
-            service[trips].reverse()
-            tid[trips].reverse()
-            accessible[trips].reverse()
-        }
-        self.routes = routes
-        routeStopSid = sid
-        routeStopDeparture = departure
-        routeStopArrival = arrival
-        routeStopBoards = boards
-        routeStopAlights = alights
-        tripStart = start.map { -$0 }
-        tripService = service
-        tripTid = tid
-        tripAccessible = accessible
-        templates = o.templates.map { t in
-            Template(
-                tid: t.tid, sv: t.sv, accessible: t.accessible,
-                windows: t.windows.map { w in (-Self.lastStart(of: w), -w.start + 1, w.headway, w.exact) }.sorted { $0.start < $1.start })
-        }
-        self.stopRoutes = stopRoutes
+        tables = o.tables.mirrored()
         stopLatitude = o.stopLatitude
         stopLongitude = o.stopLongitude
         stopFid = o.stopFid
@@ -289,11 +149,6 @@ final class RoutingNetwork: Sendable {
             for rule in rules { into[rule.to, default: []].append(TransferRule(to: from, type: rule.type, minTime: rule.minTime)) }
         }
         transferRules = into.mapValues { $0.sorted { $0.to < $1.to } }
-    }
-
-    /// The last start a frequencies window makes.
-    static func lastStart(of w: (start: Int, end: Int, headway: Int, exact: Bool)) -> Int {
-        w.start + (w.end - 1 - w.start) / w.headway * w.headway
     }
 
     /// The grid cell of a coordinate.
@@ -324,6 +179,10 @@ final class RoutingNetwork: Sendable {
             for column in columns {
                 for sid in grid[row &* 100_000 &+ column] ?? [] {
                     let s = Int(sid)
+                    // A flat-Earth estimate (within 1 % at these distances) skips the far ones.
+                    let dy = (stopLatitude[s] - latitude) * 111_195
+                    let dx = (stopLongitude[s] - longitude) * 111_195 * cosine
+                    if dx * dx + dy * dy > radius * radius * 1.05 + 100 { continue }
                     let d = GeoDistance.metres(latitude, longitude, stopLatitude[s], stopLongitude[s])
                     if d <= radius { found.append((s, d)) }
                 }

@@ -52,3 +52,41 @@ struct TransferTimes {
         return paths
     }
 }
+
+/// Every stop's transfers with their τ, for one set of options (change time, speed,
+/// transfer distance) and one direction of the network: built once, then shared by every
+/// query with those options. `targets[first[s]..<first[s + 1]]` are the stops a rider who
+/// alighted at s can board at, `seconds` their τ.
+final class TransferGraph: Sendable {
+    let first: [Int32]
+    let targets: [Int32]
+    let seconds: [Int32]
+
+    init(_ times: TransferTimes) {
+        var first: [Int32] = [0]
+        var targets: [Int32] = []
+        var seconds: [Int32] = []
+        var reached: [(sid: Int, seconds: Int)] = []
+        for sid in 0..<times.network.stopCount {
+            if !times.network.stopRoutes[sid].isEmpty {
+                times.transfers(from: sid, into: &reached)
+                for (to, tau) in reached {
+                    targets.append(Int32(to))
+                    seconds.append(Int32(tau))
+                }
+            }
+            first.append(Int32(targets.count))
+        }
+        self.first = first
+        self.targets = targets
+        self.seconds = seconds
+    }
+}
+
+/// What a `TransferGraph` depends on.
+struct TransferGraphKey: Hashable, Sendable {
+    let mirrored: Bool
+    let changeTime: Int
+    let walkingSpeed: Double
+    let transferDistance: Double
+}

@@ -36,8 +36,8 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
             var search = RaptorSearch(
-                network: network, transferTimes: try transferTimes(network, options),
-                days: try days(from: start - 86_400, to: start + windowSeconds + horizon, db: db),
+                network: network, transfers: transferGraph(network, options, mirrored: false),
+                days: try days(from: start, to: start + windowSeconds + horizon, db: db),
                 maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             // On foot alone: a bound every ride must beat, and a journey of its own.
@@ -97,7 +97,7 @@ extension TransitBundle {
                 feedDays.reversed().map { RaptorSearch.Day(civil: $0.civil, start: -$0.start, active: $0.active) }
             }
             var search = RaptorSearch(
-                network: mirror, transferTimes: try transferTimes(mirror, options), days: days, maxRides: options.maxTransfers + 1,
+                network: mirror, transfers: transferGraph(mirror, options, mirrored: true), days: days, maxRides: options.maxTransfers + 1,
                 wheelchair: options.wheelchair)
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             var walkOnly: Journey?
@@ -167,11 +167,19 @@ extension TransitBundle {
         return network
     }
 
-    private func transferTimes(_ network: RoutingNetwork, _ options: JourneyOptions) throws -> TransferTimes {
-        let paths = footpaths.value(Int((options.transferDistance * 10).rounded())) {
-            TransferTimes.footpaths(network, within: options.transferDistance)
+    /// The transfers of `network` for the options' change time, speed and transfer distance,
+    /// built on first use and kept (a few sets of options at a time).
+    private func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
+        let key = TransferGraphKey(
+            mirrored: mirrored, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed,
+            transferDistance: options.transferDistance)
+        return transferGraphs.value(key) {
+            let paths = footpaths.value(Int((options.transferDistance * 10).rounded())) {
+                TransferTimes.footpaths(network, within: options.transferDistance)
+            }
+            return TransferGraph(
+                TransferTimes(network: network, footpaths: paths, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed))
         }
-        return TransferTimes(network: network, footpaths: paths, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed)
     }
 
     /// Each feed's service days whose trips can run between `from` and `to`.

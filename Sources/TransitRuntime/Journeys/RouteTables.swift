@@ -1,0 +1,243 @@
+import BundleFormat
+
+/// The timetable as RAPTOR's routes, in flat arrays: a route is a stop sequence (with the
+/// same boarding and alighting at each stop) whose trips never overtake one another.
+///
+/// The bundle's patterns already share their time offsets, so each would do as a route;
+/// but most stop sequences have many patterns (cts-strasbourg: 2,054 patterns on 184
+/// sequences), and a round scans every route. So the patterns of one sequence are merged:
+/// their trips sorted by start, and put in as few chains as keep every trip at or after the
+/// one before it at every stop (first fit); each chain is a route. A trip keeps its
+/// pattern's offsets: its time at a stop is its start + its pattern's offset there.
+struct RouteTables: Sendable {
+    struct Route: Sendable {
+        let fid: Int
+        /// The route's stops: `firstStop..<firstStop + stopCount` in the `stop*` arrays.
+        let firstStop: Int
+        let stopCount: Int
+        /// Its regular trips, in order at every stop: `firstTrip..<firstTrip + tripCount`.
+        let firstTrip: Int
+        let tripCount: Int
+        /// Its frequency templates, indexes into `templates`.
+        let templateRange: Range<Int>
+
+        var trips: Range<Int> { firstTrip..<(firstTrip + tripCount) }
+    }
+
+    /// A frequencies.txt trip: its windows on any day it runs.
+    struct Template: Sendable {
+        let tid: Int
+        let sv: Int
+        let accessible: Bool
+        /// The first of its pattern's offsets in `offsetDeparture`/`offsetArrival`.
+        let offsets: Int
+        let pattern: Int
+        /// (start, end, headway, exact_times) in GTFS seconds, end excluded, by start.
+        let windows: [(start: Int, end: Int, headway: Int, exact: Bool)]
+    }
+
+    var routes: [Route] = []
+    var stopSid: [Int32] = []
+    var stopBoards: [Bool] = []
+    var stopAlights: [Bool] = []
+    /// Per pattern: its pid; per pattern stop: seconds from the trip's start.
+    var patternPid: [Int] = []
+    var offsetDeparture: [Int32] = []
+    var offsetArrival: [Int32] = []
+    var tripStart: [Int32] = []
+    var tripService: [Int32] = []
+    var tripTid: [Int32] = []
+    var tripAccessible: [Bool] = []
+    /// The first of the trip's pattern offsets, and the pattern.
+    var tripOffsets: [Int32] = []
+    var tripPattern: [Int32] = []
+    var templates: [Template] = []
+    /// By sid: the routes through the stop (route, index of the stop in it).
+    var stopRoutes: [[(route: Int32, idx: Int32)]] = []
+
+    /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
+    @inline(__always)
+    func departure(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetDeparture[Int(tripOffsets[trip]) + idx]) }
+
+    @inline(__always)
+    func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetArrival[Int(tripOffsets[trip]) + idx]) }
+
+    /// A pattern of the bundle, decoded.
+    struct Pattern {
+        let pid: Int
+        let fid: Int
+        let stops: [PatternStopRecord]
+        let trips: [PatternTripRecord]
+    }
+
+    /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
+    init(patterns: [Pattern], windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
+        stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: stopCount)
+        struct Key: Hashable {
+            let fid: Int
+            let sids: [Int]
+            let boards: [Bool]
+            let alights: [Bool]
+        }
+        var groups: [Key: [Int]] = [:]
+        var order: [Key] = []
+        for (p, pattern) in patterns.enumerated() {
+            let n = pattern.stops.count
+            let key = Key(
+                fid: pattern.fid, sids: pattern.stops.map(\.sid),
+                boards: pattern.stops.indices.map { pattern.stops[$0].pickupType != 1 && $0 < n - 1 },
+                alights: pattern.stops.indices.map { pattern.stops[$0].dropOffType != 1 && $0 > 0 })
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(p)
+            patternPid.append(pattern.pid)
+            for s in pattern.stops {
+                offsetDeparture.append(Int32(s.departureOffset))
+                offsetArrival.append(Int32(s.arrivalOffset))
+            }
+        }
+        var patternOffsets: [Int] = []
+        var next = 0
+        for pattern in patterns {
+            patternOffsets.append(next)
+            next += pattern.stops.count
+        }
+        for key in order {
+            let members = groups[key]!
+            var regular: [(trip: PatternTripRecord, pattern: Int)] = []
+            var groupTemplates: [Template] = []
+            for p in members {
+                for trip in patterns[p].trips {
+                    if trip.frequency {
+                        groupTemplates.append(
+                            Template(
+                                tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p], pattern: p,
+                                windows: windows[trip.tid] ?? []))
+                    } else {
+                        regular.append((trip, p))
+                    }
+                }
+            }
+            let n = key.sids.count
+            // By start, then by arrival at the last stop: chains stay few.
+            let lastArrival = regular.map { $0.trip.startTime + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
+            let sorted = regular.indices.sorted {
+                (regular[$0].trip.startTime, lastArrival[$0], regular[$0].trip.tid)
+                    < (regular[$1].trip.startTime, lastArrival[$1], regular[$1].trip.tid)
+            }.map { regular[$0] }
+            /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
+            func neverOvertakes(_ later: (trip: PatternTripRecord, pattern: Int), _ earlier: (trip: PatternTripRecord, pattern: Int)) -> Bool {
+                if later.pattern == earlier.pattern { return later.trip.startTime >= earlier.trip.startTime }
+                let a = patternOffsets[later.pattern]
+                let b = patternOffsets[earlier.pattern]
+                let shift = later.trip.startTime - earlier.trip.startTime
+                return (0..<n).allSatisfy {
+                    shift + Int(offsetDeparture[a + $0]) >= Int(offsetDeparture[b + $0])
+                        && shift + Int(offsetArrival[a + $0]) >= Int(offsetArrival[b + $0])
+                }
+            }
+            // First fit: each trip joins the first chain whose last trip it never overtakes.
+            var chains: [[(trip: PatternTripRecord, pattern: Int)]] = []
+            for t in sorted {
+                if let c = chains.firstIndex(where: { neverOvertakes(t, $0.last!) }) {
+                    chains[c].append(t)
+                } else {
+                    chains.append([t])
+                }
+            }
+            if chains.isEmpty { chains = [[]] }
+            for (c, chain) in chains.enumerated() {
+                let r = Int32(routes.count)
+                let firstStop = stopSid.count
+                for idx in 0..<n {
+                    stopSid.append(Int32(key.sids[idx]))
+                    stopBoards.append(key.boards[idx])
+                    stopAlights.append(key.alights[idx])
+                    stopRoutes[key.sids[idx]].append((r, Int32(idx)))
+                }
+                let firstTrip = tripStart.count
+                for t in chain {
+                    tripStart.append(Int32(t.trip.startTime))
+                    tripService.append(Int32(t.trip.sv))
+                    tripTid.append(Int32(t.trip.tid))
+                    tripAccessible.append(t.trip.wheelchairAccessible == 1)
+                    tripOffsets.append(Int32(patternOffsets[t.pattern]))
+                    tripPattern.append(Int32(t.pattern))
+                }
+                let firstTemplate = templates.count
+                if c == 0 { templates += groupTemplates }
+                routes.append(
+                    Route(
+                        fid: key.fid, firstStop: firstStop, stopCount: n, firstTrip: firstTrip, tripCount: chain.count,
+                        templateRange: firstTemplate..<templates.count))
+            }
+        }
+    }
+
+    init() {}
+
+    /// The last start a frequencies window makes.
+    static func lastStart(of w: (start: Int, end: Int, headway: Int, exact: Bool)) -> Int {
+        w.start + (w.end - 1 - w.start) / w.headway * w.headway
+    }
+
+    /// The same routes run backwards in time, for arrive-by queries: each route's stops in
+    /// reverse order with instants negated (a departure at t becomes an arrival at -t), its
+    /// trips in reverse order (still never overtaking), boarding and alighting swapped.
+    func mirrored() -> RouteTables {
+        var m = RouteTables()
+        m.patternPid = patternPid
+        m.stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: stopRoutes.count)
+        // Offsets per pattern: reversed and negated, at the same positions.
+        m.offsetDeparture = offsetDeparture
+        m.offsetArrival = offsetArrival
+        var seen = Set<Int>()
+        for route in routes {
+            for trip in route.trips where seen.insert(Int(tripOffsets[trip])).inserted {
+                mirrorOffsets(from: Int(tripOffsets[trip]), count: route.stopCount, into: &m)
+            }
+            for t in route.templateRange where seen.insert(templates[t].offsets).inserted {
+                mirrorOffsets(from: templates[t].offsets, count: route.stopCount, into: &m)
+            }
+        }
+        for (r, route) in routes.enumerated() {
+            for idx in 0..<route.stopCount {
+                let g = route.firstStop + route.stopCount - 1 - idx
+                m.stopSid.append(stopSid[g])
+                m.stopBoards.append(stopAlights[g])
+                m.stopAlights.append(stopBoards[g])
+                m.stopRoutes[Int(stopSid[g])].append((Int32(r), Int32(idx)))
+            }
+            m.routes.append(route)
+        }
+        m.tripStart = tripStart.map { -$0 }
+        m.tripService = tripService
+        m.tripTid = tripTid
+        m.tripAccessible = tripAccessible
+        m.tripOffsets = tripOffsets
+        m.tripPattern = tripPattern
+        for route in routes {
+            m.tripStart[route.trips].reverse()
+            m.tripService[route.trips].reverse()
+            m.tripTid[route.trips].reverse()
+            m.tripAccessible[route.trips].reverse()
+            m.tripOffsets[route.trips].reverse()
+            m.tripPattern[route.trips].reverse()
+        }
+        m.templates = templates.map { t in
+            Template(
+                tid: t.tid, sv: t.sv, accessible: t.accessible, offsets: t.offsets, pattern: t.pattern,
+                windows: t.windows.map { w in (-Self.lastStart(of: w), -w.start + 1, w.headway, w.exact) }.sorted { $0.start < $1.start })
+        }
+        return m
+    }
+
+    private func mirrorOffsets(from base: Int, count n: Int, into m: inout RouteTables) {
+        for j in 0..<n {
+            m.offsetDeparture[base + j] = -offsetArrival[base + n - 1 - j]
+            m.offsetArrival[base + j] = -offsetDeparture[base + n - 1 - j]
+        }
+    }
+
+    /// A regular trip's index in the mirror of its route (and back).
+    func mirroredTrip(_ trip: Int, route: Route) -> Int { 2 * route.firstTrip + route.tripCount - 1 - trip }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TransitRuntime
+
+extension TransitBench {
+    /// Journeys between random stops of the bundle at random daytime moments (06:00 to
+    /// 21:00 local) of its timetable: the first on a freshly opened bundle (with the memory
+    /// routing then holds), then earliest arrival (depart-at), arrive-by and 2-hour range
+    /// queries, one thread.
+    static func journeys(_ path: String, _ count: Int) throws {
+        let bundle = try TransitBundle(path: path)
+        let stops = try randomStopsAndTimes(bundle, 2 * count)
+        var generator = SystemRandomNumberGenerator()
+        let queries = (0..<count).map { i -> (from: JourneyPlace, to: JourneyPlace, at: QueryTime) in
+            let day = LocalDate(String(ISO8601DateFormatter().string(from: stops[i].2).prefix(10)))!
+            let seconds = Int.random(in: 6 * 3600..<21 * 3600, using: &generator)
+            return (.stop(stops[i].0, feed: stops[i].1), .stop(stops[count + i].0, feed: stops[count + i].1), .local(day, secondsOfDay: seconds))
+        }
+        var firsts: [Double] = []
+        var memory = 0
+        for q in queries.prefix(5) {
+            let before = residentBytes()
+            let start = DispatchTime.now().uptimeNanoseconds
+            let fresh = try TransitBundle(path: path)
+            _ = try fresh.journeys(from: q.from, to: q.to, departingAt: q.at)
+            firsts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            memory = max(memory, residentBytes() - before)
+        }
+        print(
+            String(
+                format: "open + first journey     n=%6d  median %8.2f ms  max %8.2f ms  (+%.1f MB resident)", firsts.count,
+                firsts.sorted()[firsts.count / 2], firsts.max()!, Double(memory) / 1e6))
+        try measure("journeys, depart at", count) { i in
+            try bundle.journeys(from: queries[i].from, to: queries[i].to, departingAt: queries[i].at).count
+        }
+        try measure("journeys, arrive by", count) { i in
+            try bundle.journeys(from: queries[i].from, to: queries[i].to, arrivingBy: queries[i].at).count
+        }
+        try measure("journeys, 2-hour range", max(1, count / 10)) { i in
+            try bundle.journeys(from: queries[i].from, to: queries[i].to, departingAt: queries[i].at, within: 7200).count
+        }
+    }
+}
