@@ -112,6 +112,8 @@ for name in cts-strasbourg cts-x10; do
   printf 'batch: 50000 departure queries on one core in %.2f s = %.0f queries/s (%s errors)\n' "$(echo "$end - $start" | bc -l)" "$(echo "50000 / ($end - $start)" | bc -l)" "$errors"
   echo "-- realtime: 10000 synthetic trip updates, live boards"
   $BIN/transit-bench realtime "$WORK/$name.db" 10000
+  echo "-- journeys between random stops, 06:00-21:00 (targets: cts p50 <= 2 ms, p99 <= 10 ms, range p50 <= 20 ms, first <= 300 ms, <= 25 MB; 10x p50 <= 10 ms)"
+  taskset -c 0 $BIN/transit-bench journeys "$WORK/$name.db" 1000
 done
 
 if [ -f "$SHARED/realtime/bart-rt.zip" ]; then

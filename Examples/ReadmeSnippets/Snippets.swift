@@ -66,8 +66,31 @@ func readmeBlock2() throws {
     _ = (timetable, updates, snapshot, live)
 }
 
+/// README.md, under "Journeys: planning offline (TransitRuntime)".
+func readmeBlock3() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
+    var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
+    options.wheelchair = false
+    // The Pareto set over (arrival, rides), earliest arrival first, each leaving as late as it can.
+    for journey in try bundle.journeys(from: .coordinate(home), to: .stop("HOPITAL"), departingAt: .instant(Date()), options: options) {
+        print(journey.departureLocal, "->", journey.arrivalLocal, journey.rides, "rides")
+        for leg in journey.legs {
+            // A ride's boarding and alighting are the boards' own `Departure` values.
+            if let board = leg.boarding { print(" ", board.routeShortName ?? board.routeID, "to", board.headsign, "from", board.stopName) }
+            else { print("  walk", Int(leg.distance ?? 0), "m") }
+        }
+    }
+    // Arrive by 09:00 (latest departure first), and every journey leaving in the next 2 hours.
+    let arriving = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"))
+    let range = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600)
+    print(arriving.count, range.count)
+    _ = (bundle, home, arriving, range)
+}
+
 /// README.md, under "From an app".
-func readmeBlock3() async throws {
+func readmeBlock4() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

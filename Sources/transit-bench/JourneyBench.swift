@@ -13,7 +13,9 @@ extension TransitBench {
         let queries = (0..<count).map { i -> (from: JourneyPlace, to: JourneyPlace, at: QueryTime) in
             let day = LocalDate(String(ISO8601DateFormatter().string(from: stops[i].2).prefix(10)))!
             let seconds = Int.random(in: 6 * 3600..<21 * 3600, using: &generator)
-            return (.stop(stops[i].0, feed: stops[i].1), .stop(stops[count + i].0, feed: stops[count + i].1), .local(day, secondsOfDay: seconds))
+            return (
+                .stop(stops[i].0, feed: stops[i].1), .stop(stops[count + i].0, feed: stops[count + i].1), .local(day, secondsOfDay: seconds)
+            )
         }
         var firsts: [Double] = []
         var memory = 0

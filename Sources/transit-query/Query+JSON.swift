@@ -52,7 +52,8 @@ extension Query {
         case "plan":
             self = try .plan(
                 from: try fields.string("from"), to: try fields.string("to"), feed: try fields.optionalString("feed"),
-                at: try fields.optionalString("at"), arriveBy: try fields.bool("arrive_by") ?? false, windowMinutes: try fields.int("window"),
+                at: try fields.optionalString("at"), arriveBy: try fields.bool("arrive_by") ?? false,
+                windowMinutes: try fields.int("window"),
                 maxTransfers: try fields.int("max_transfers"), changeTime: try fields.int("change_time"),
                 walkSpeed: try fields.number("walk_speed"), transferDistance: try fields.number("transfer_distance"),
                 accessDistance: try fields.number("access_distance"), wheelchair: try fields.bool("wheelchair") ?? false)

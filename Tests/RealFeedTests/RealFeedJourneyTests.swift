@@ -94,7 +94,8 @@ final class RealFeedJourneyTests: XCTestCase {
                 for journey in arriving where journey.rides > 0 {
                     try checkValid(journey, timetable: timetable, reference: reference, start: end - 86_400, context: context + " arriving")
                 }
-                try checkLatestDepartures(arriving, from: from, to: to, end: end, reference: reference, context: context + " arriving by \(end)")
+                try checkLatestDepartures(
+                    arriving, from: from, to: to, end: end, reference: reference, context: context + " arriving by \(end)")
             }
         }
         return (queries, journeysChecked)
@@ -154,7 +155,8 @@ final class RealFeedJourneyTests: XCTestCase {
             XCTAssertNotEqual(b.pickup, 1, context)
             XCTAssertNotEqual(a.dropOff, 1, context)
             if let last = lastAlight {
-                let tau = try XCTUnwrap(reference.transferTime(last.stop, board.stopID), "\(context): no transfer \(last.stop) -> \(board.stopID)")
+                let tau = try XCTUnwrap(
+                    reference.transferTime(last.stop, board.stopID), "\(context): no transfer \(last.stop) -> \(board.stopID)")
                 XCTAssertGreaterThanOrEqual(Int(board.departure.timeIntervalSince1970), last.time + tau, "\(context): transfer")
             }
             lastAlight = (alight.stopID, Int(alight.arrival.timeIntervalSince1970))

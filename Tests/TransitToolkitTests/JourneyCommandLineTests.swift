@@ -12,7 +12,8 @@ extension CommandLineTests {
 
     func testPlanJSONIsTheLibrarysJourneys() throws {
         let bundle = try journeyBundle()
-        let result = try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2026-03-10T07:55", "--json"])
+        let result = try run(
+            "transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2026-03-10T07:55", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         struct Answer: Decodable { let journeys: [Journey] }
         let decoded = try JSONDecoder().decode(Answer.self, from: Data(result.stdout.utf8)).journeys

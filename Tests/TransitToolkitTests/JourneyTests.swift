@@ -66,11 +66,14 @@ final class JourneyTests: XCTestCase {
     private func summary(_ journeys: [Journey]) -> [String] {
         journeys.map { j in
             let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
-            return "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
+            return
+                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
         }
     }
 
-    private func plan(_ b: TransitBundle, _ from: String, _ to: String, at: String, options: JourneyOptions = JourneyOptions()) throws -> [String] {
+    private func plan(_ b: TransitBundle, _ from: String, _ to: String, at: String, options: JourneyOptions = JourneyOptions()) throws
+        -> [String]
+    {
         summary(try b.journeys(from: .stop(from), to: .stop(to), departingAt: try QueryTime.parse(at), options: options))
     }
 

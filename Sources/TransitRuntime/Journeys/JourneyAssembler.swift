@@ -9,7 +9,8 @@ struct JourneyAssembler {
     let db: SQLiteDatabase
     let walkingSpeed: Double
 
-    func journey(_ found: RaptorSearch.Found, from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint) throws -> Journey {
+    func journey(_ found: RaptorSearch.Found, from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint) throws -> Journey
+    {
         var legs: [JourneyLeg] = []
         var access = 0
         var lastAlight = (sid: 0, time: 0)

@@ -112,10 +112,11 @@ struct RaptorSearch {
             // The routes through stops marked in the last round, from the first such stop.
             queue.removeAll(keepingCapacity: true)
             for sid in marked {
-                for place in tables.stopRoutes[sid] {
-                    let r = Int(place.route)
+                for place in tables.places(of: sid) {
+                    let r = Int(tables.placeRoute[place])
+                    let idx = tables.placeIdx[place]
                     if queueIdx[r] < 0 { queue.append(r) }
-                    if queueIdx[r] < 0 || place.idx < queueIdx[r] { queueIdx[r] = place.idx }
+                    if queueIdx[r] < 0 || idx < queueIdx[r] { queueIdx[r] = idx }
                 }
             }
             improved.removeAll(keepingCapacity: true)
@@ -317,9 +318,9 @@ struct RaptorSearch {
     func departures(at sid: Int, from: Int, to: Int) -> [Int] {
         guard wheelchair == false || network.stopAccessible[sid] else { return [] }
         var result: [Int] = []
-        for place in tables.stopRoutes[sid] {
-            let route = tables.routes[Int(place.route)]
-            let idx = Int(place.idx)
+        for place in tables.places(of: sid) {
+            let route = tables.routes[Int(tables.placeRoute[place])]
+            let idx = Int(tables.placeIdx[place])
             guard tables.stopBoards[route.firstStop + idx] else { continue }
             let trips = route.trips
             for day in days[route.fid - 1] {

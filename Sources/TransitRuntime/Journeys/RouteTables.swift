@@ -52,8 +52,34 @@ struct RouteTables: Sendable {
     var tripOffsets: [Int32] = []
     var tripPattern: [Int32] = []
     var templates: [Template] = []
-    /// By sid: the routes through the stop (route, index of the stop in it).
-    var stopRoutes: [[(route: Int32, idx: Int32)]] = []
+    /// By sid: the routes through the stop and the stop's index in each, at
+    /// `placeRoute[placeFirst[sid]..<placeFirst[sid + 1]]` and `placeIdx[...]`.
+    var placeFirst: [Int32] = []
+    var placeRoute: [Int32] = []
+    var placeIdx: [Int32] = []
+
+    /// The places of stop `sid` in routes (indexes into `placeRoute` and `placeIdx`).
+    @inline(__always)
+    func places(of sid: Int) -> Range<Int> { Int(placeFirst[sid])..<Int(placeFirst[sid + 1]) }
+
+    /// Whether some route serves stop `sid`.
+    func serves(_ sid: Int) -> Bool { placeFirst[sid] < placeFirst[sid + 1] }
+
+    /// Fills the places of each stop from the routes' stops.
+    private mutating func indexPlaces(stopCount: Int) {
+        var places = [[(route: Int32, idx: Int32)]](repeating: [], count: stopCount)
+        for (r, route) in routes.enumerated() {
+            for idx in 0..<route.stopCount { places[Int(stopSid[route.firstStop + idx])].append((Int32(r), Int32(idx))) }
+        }
+        placeFirst = [0]
+        for list in places {
+            for place in list {
+                placeRoute.append(place.route)
+                placeIdx.append(place.idx)
+            }
+            placeFirst.append(Int32(placeRoute.count))
+        }
+    }
 
     /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
     @inline(__always)
@@ -72,7 +98,6 @@ struct RouteTables: Sendable {
 
     /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
     init(patterns: [Pattern], windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
-        stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: stopCount)
         struct Key: Hashable {
             let fid: Int
             let sids: [Int]
@@ -110,7 +135,8 @@ struct RouteTables: Sendable {
                     if trip.frequency {
                         groupTemplates.append(
                             Template(
-                                tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p], pattern: p,
+                                tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p],
+                                pattern: p,
                                 windows: windows[trip.tid] ?? []))
                     } else {
                         regular.append((trip, p))
@@ -125,7 +151,9 @@ struct RouteTables: Sendable {
                     < (regular[$1].trip.startTime, lastArrival[$1], regular[$1].trip.tid)
             }.map { regular[$0] }
             /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
-            func neverOvertakes(_ later: (trip: PatternTripRecord, pattern: Int), _ earlier: (trip: PatternTripRecord, pattern: Int)) -> Bool {
+            func neverOvertakes(_ later: (trip: PatternTripRecord, pattern: Int), _ earlier: (trip: PatternTripRecord, pattern: Int))
+                -> Bool
+            {
                 if later.pattern == earlier.pattern { return later.trip.startTime >= earlier.trip.startTime }
                 let a = patternOffsets[later.pattern]
                 let b = patternOffsets[earlier.pattern]
@@ -146,13 +174,11 @@ struct RouteTables: Sendable {
             }
             if chains.isEmpty { chains = [[]] }
             for (c, chain) in chains.enumerated() {
-                let r = Int32(routes.count)
                 let firstStop = stopSid.count
                 for idx in 0..<n {
                     stopSid.append(Int32(key.sids[idx]))
                     stopBoards.append(key.boards[idx])
                     stopAlights.append(key.alights[idx])
-                    stopRoutes[key.sids[idx]].append((r, Int32(idx)))
                 }
                 let firstTrip = tripStart.count
                 for t in chain {
@@ -171,6 +197,7 @@ struct RouteTables: Sendable {
                         templateRange: firstTemplate..<templates.count))
             }
         }
+        indexPlaces(stopCount: stopCount)
     }
 
     init() {}
@@ -186,7 +213,6 @@ struct RouteTables: Sendable {
     func mirrored() -> RouteTables {
         var m = RouteTables()
         m.patternPid = patternPid
-        m.stopRoutes = [[(route: Int32, idx: Int32)]](repeating: [], count: stopRoutes.count)
         // Offsets per pattern: reversed and negated, at the same positions.
         m.offsetDeparture = offsetDeparture
         m.offsetArrival = offsetArrival
@@ -199,13 +225,12 @@ struct RouteTables: Sendable {
                 mirrorOffsets(from: templates[t].offsets, count: route.stopCount, into: &m)
             }
         }
-        for (r, route) in routes.enumerated() {
+        for route in routes {
             for idx in 0..<route.stopCount {
                 let g = route.firstStop + route.stopCount - 1 - idx
                 m.stopSid.append(stopSid[g])
                 m.stopBoards.append(stopAlights[g])
                 m.stopAlights.append(stopBoards[g])
-                m.stopRoutes[Int(stopSid[g])].append((Int32(r), Int32(idx)))
             }
             m.routes.append(route)
         }
@@ -228,6 +253,7 @@ struct RouteTables: Sendable {
                 tid: t.tid, sv: t.sv, accessible: t.accessible, offsets: t.offsets, pattern: t.pattern,
                 windows: t.windows.map { w in (-Self.lastStart(of: w), -w.start + 1, w.headway, w.exact) }.sorted { $0.start < $1.start })
         }
+        m.indexPlaces(stopCount: placeFirst.count - 1)
         return m
     }
 

@@ -20,8 +20,8 @@ final class RoutingNetwork: Sendable {
     /// The routes, their stops and trips.
     let tables: RouteTables
 
-    /// Stops by sid (index 0 unused): the routes through each (route, index in the route).
-    var stopRoutes: [[(route: Int32, idx: Int32)]] { tables.stopRoutes }
+    /// Whether some route serves stop `sid`.
+    func serves(_ sid: Int) -> Bool { tables.serves(sid) }
     let stopLatitude: [Double]
     let stopLongitude: [Double]
     let stopFid: [Int32]
@@ -91,10 +91,10 @@ final class RoutingNetwork: Sendable {
             patterns.append(pattern)
         }
         tables = RouteTables(patterns: patterns, windows: windows, stopCount: maxSid + 1)
-        let stopRoutes = tables.stopRoutes
+        let tables = self.tables
         // Only stops some route serves are places to walk to.
         var grid: [Int: [Int32]] = [:]
-        for sid in 1..<(maxSid + 1) where !latitude[sid].isNaN && !stopRoutes[sid].isEmpty {
+        for sid in 1..<(maxSid + 1) where !latitude[sid].isNaN && tables.serves(sid) {
             grid[Self.cell(latitude[sid], longitude[sid]), default: []].append(Int32(sid))
         }
         self.grid = grid
@@ -106,7 +106,8 @@ final class RoutingNetwork: Sendable {
         let transfers = try db.prepare("SELECT from_sid, to_sid, transfer_type, min_transfer_time FROM transfers")
         while try transfers.step() {
             let to = Int32(transfers.int(1))
-            rows[Int32(transfers.int(0)), default: [:]][to] = TransferRule(to: to, type: transfers.int(2), minTime: transfers.optionalInt(3))
+            rows[Int32(transfers.int(0)), default: [:]][to] = TransferRule(
+                to: to, type: transfers.int(2), minTime: transfers.optionalInt(3))
         }
         var children: [Int32: [Int32]] = [:]
         for s in 1..<(maxSid + 1) where parent[s] != 0 { children[parent[s], default: []].append(Int32(s)) }
@@ -170,10 +171,14 @@ final class RoutingNetwork: Sendable {
         let latitudeSpan = radius / 111_000 + Self.gridCellDegrees
         let cosine = max(0.01, cos(min(89, abs(latitude) + latitudeSpan) * .pi / 180))
         let longitudeSpan = radius / (111_000 * cosine) + Self.gridCellDegrees
-        let rows = Int(((latitude - latitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
-            ((latitude + latitudeSpan) / Self.gridCellDegrees).rounded(.down))
-        let columns = Int(((longitude - longitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
-            ((longitude + longitudeSpan) / Self.gridCellDegrees).rounded(.down))
+        let rows =
+            Int(
+                ((latitude - latitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
+                ((latitude + latitudeSpan) / Self.gridCellDegrees).rounded(.down))
+        let columns =
+            Int(
+                ((longitude - longitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
+                ((longitude + longitudeSpan) / Self.gridCellDegrees).rounded(.down))
         var found: [(sid: Int, distance: Double)] = []
         for row in rows {
             for column in columns {

@@ -45,7 +45,7 @@ struct TransferTimes {
     /// Footpaths between every pair of served stops at most `distance` metres apart.
     static func footpaths(_ network: RoutingNetwork, within distance: Double) -> Footpaths {
         var paths = Footpaths(repeating: [], count: network.stopCount)
-        for sid in 1..<max(1, network.stopCount) where !network.stopRoutes[sid].isEmpty {
+        for sid in 1..<max(1, network.stopCount) where network.serves(sid) {
             let near = network.stops(near: network.stopLatitude[sid], network.stopLongitude[sid], within: distance)
             paths[sid] = near.filter { $0.sid != sid }.map { (Int32($0.sid), Float($0.distance)) }
         }
@@ -68,7 +68,7 @@ final class TransferGraph: Sendable {
         var seconds: [Int32] = []
         var reached: [(sid: Int, seconds: Int)] = []
         for sid in 0..<times.network.stopCount {
-            if !times.network.stopRoutes[sid].isEmpty {
+            if times.network.serves(sid) {
                 times.transfers(from: sid, into: &reached)
                 for (to, tau) in reached {
                     targets.append(Int32(to))

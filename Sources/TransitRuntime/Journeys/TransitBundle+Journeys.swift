@@ -37,7 +37,7 @@ extension TransitBundle {
             try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
             var search = RaptorSearch(
                 network: network, transfers: transferGraph(network, options, mirrored: false),
-                days: try days(from: start, to: start + windowSeconds + horizon, db: db),
+                days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
                 maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             // On foot alone: a bound every ride must beat, and a journey of its own.
@@ -93,9 +93,7 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: end - 1, to: end)
             // Days in the mirror: latest first, their start negated.
-            let days = try days(from: end - horizon - 86_400, to: end, db: db).map { feedDays in
-                feedDays.reversed().map { RaptorSearch.Day(civil: $0.civil, start: -$0.start, active: $0.active) }
-            }
+            let days = try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db).map { Array($0.reversed()) }
             var search = RaptorSearch(
                 network: mirror, transfers: transferGraph(mirror, options, mirrored: true), days: days, maxRides: options.maxTransfers + 1,
                 wheelchair: options.wheelchair)
@@ -150,7 +148,9 @@ extension TransitBundle {
             for result in search.run(origins: origins, targets: targets, bound: bounds) {
                 let departure = Self.departure(of: result)
                 guard departure < start + window else { continue }
-                if !kept.contains(where: { $0.departure >= departure && $0.result.arrival <= result.arrival && $0.result.rides <= result.rides }) {
+                if !kept.contains(where: {
+                    $0.departure >= departure && $0.result.arrival <= result.arrival && $0.result.rides <= result.rides
+                }) {
                     kept.append((departure, result))
                 }
                 for k in result.rides..<bounds.count { bounds[k] = min(bounds[k], result.arrival) }
@@ -183,7 +183,7 @@ extension TransitBundle {
     }
 
     /// Each feed's service days whose trips can run between `from` and `to`.
-    private func days(from: Int, to: Int, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
+    private func days(from: Int, to: Int, mirrored: Bool, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
         try catalog.feeds.map { feed in
             let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
             var day = feed.clock.localDay(of: from).adding(days: -earlierDays)
@@ -192,7 +192,8 @@ extension TransitBundle {
             while day <= last {
                 let civil = day
                 let start = dayStarts.value(feed.fid << 32 | (civil.dayNumber & 0xFFFF_FFFF)) { feed.clock.serviceDayStart(civil) }
-                result.append(RaptorSearch.Day(civil: civil, start: start, active: try calendar.active(on: civil, db: db)))
+                result.append(
+                    RaptorSearch.Day(civil: civil, start: mirrored ? -start : start, active: try calendar.active(on: civil, db: db)))
                 day = day.adding(days: 1)
             }
             return result
