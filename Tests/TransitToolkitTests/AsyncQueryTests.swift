@@ -18,6 +18,11 @@ final class AsyncQueryTests: XCTestCase {
         XCTAssertEqual(stops, try { try bundle.stops(matching: "zurich") }())
         let info = try await bundle.info()
         XCTAssertEqual(info, try { try bundle.info() }())
+        let journeys = try await bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at)
+        XCTAssertFalse(journeys.isEmpty)
+        XCTAssertEqual(journeys, try { try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at) }())
+        let arriving = try await bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), arrivingBy: at)
+        XCTAssertEqual(arriving, try { try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), arrivingBy: at) }())
     }
 
     func testACancelledTaskGetsACancellationError() async throws {
@@ -53,8 +58,10 @@ final class AsyncQueryTests: XCTestCase {
         let at = try QueryTime.parse("2026-03-30T08:00")
         let before = try bundle.departures(from: "CENTRAL", at: at, within: 240 * 60)
         let line = try bundle.shape(trip: "T4_WK_0800")
+        let journeys = try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at)
         bundle.purge()
         XCTAssertEqual(try bundle.departures(from: "CENTRAL", at: at, within: 240 * 60), before)
         XCTAssertEqual(try bundle.shape(trip: "T4_WK_0800"), line)
+        XCTAssertEqual(try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at), journeys)
     }
 }

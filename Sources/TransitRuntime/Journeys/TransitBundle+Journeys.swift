@@ -15,8 +15,11 @@ extension TransitBundle {
     ///     departingAt: try QueryTime.parse("2026-03-29T08:00"))
     /// ```
     /// - Parameters:
+    ///   - origin: a stop (a station: any of its platforms) or a point.
+    ///   - destination: a stop or a point.
     ///   - time: a local time is read in the time zone of the origin's feed.
     ///   - window: seconds, 0 (default) to one day.
+    ///   - options: transfers, change time, walking, accessibility, horizon.
     /// - Returns: no journey (an empty array) when none arrives within `options.horizon`.
     /// - Throws: `TransitError.unknownStop`, `.ambiguousStop`, `.unknownFeed`, `.badArgument`,
     ///   `.dateOutOfRange` (the time is outside every feed's service).
@@ -77,7 +80,10 @@ extension TransitBundle {
     /// let journeys = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-29T09:00"))
     /// ```
     /// - Parameters:
+    ///   - origin: a stop (a station: any of its platforms) or a point.
+    ///   - destination: a stop or a point.
     ///   - time: a local time is read in the time zone of the destination's feed.
+    ///   - options: transfers, change time, walking, accessibility, horizon.
     /// - Throws: as `journeys(from:to:departingAt:within:options:)`.
     public func journeys(
         from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions = JourneyOptions()

@@ -100,4 +100,17 @@ extension TransitBundle {
     public func verifyContentHash() async throws -> Bool {
         try await offCaller { try self.verifyContentHash() }
     }
+
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
+        within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions()
+    ) async throws -> [Journey] {
+        try await offCaller { try self.journeys(from: origin, to: destination, departingAt: time, within: window, options: options) }
+    }
+
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions = JourneyOptions()
+    ) async throws -> [Journey] {
+        try await offCaller { try self.journeys(from: origin, to: destination, arrivingBy: time, options: options) }
+    }
 }
