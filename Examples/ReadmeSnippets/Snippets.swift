@@ -89,8 +89,19 @@ func readmeBlock3() throws {
     _ = (bundle, home, arriving, range)
 }
 
+/// README.md, under "Journeys: planning offline (TransitRuntime)".
+func readmeBlock4() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
+    let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
+    let byNine = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"), realtime: live)
+    print(now.count, byNine.count)
+    _ = (bundle, live, now, byNine)
+}
+
 /// README.md, under "From an app".
-func readmeBlock4() async throws {
+func readmeBlock5() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

@@ -8,14 +8,15 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Answer one JSON query per input line with one JSON result per output line.",
         discussion: """
-            Each line is an object with "op" (departures, stops, trip, info, city, cities) and an optional "id" \
+            Each line is an object with "op" (departures, arrivals, stops, trip, shape, transfers, agencies, routes, route, nearest, \
+            info, city, cities, plan) and an optional "id" \
             echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on.
             """)
 
     @Option(help: "The bundle to read (default: $TRANSIT_BUNDLE).")
     var bundle: String?
 
-    @Option(help: "A GTFS-Realtime file applied to every departures and arrivals line; repeat for several.")
+    @Option(help: "A GTFS-Realtime file applied to every departures, arrivals and plan line; repeat for several.")
     var realtime: [String] = []
 
     @Option(help: "The moment the live data is judged at, for the whole run (default: now); local to the first feed, or with an offset.")

@@ -7,7 +7,8 @@ import TransitRuntime
 /// under its key, echoing the line's `id`.
 struct BatchRunner {
     let bundle: TransitBundle
-    /// `--realtime` and `--now`: departures and arrivals lines get live boards.
+    /// `--realtime` and `--now`: departures and arrivals lines get live boards, plan lines
+    /// ride on predicted times.
     var live: (snapshot: RealtimeSnapshot, now: Date)?
 
     func answer(_ line: String) -> JSONWriter {
@@ -18,7 +19,11 @@ struct BatchRunner {
                 throw LineError.badJSON
             }
             id = object["id"]
-            let query = try Query(json: object)
+            var query = try Query(json: object)
+            if let live, case .plan(var request) = query {
+                request.live = live
+                query = .plan(request)
+            }
             if let live, let (board, arrivals) = try query.liveBoard(from: bundle, realtime: live.snapshot, now: live.now) {
                 w.beginObject()
                 writeID(id, to: &w)

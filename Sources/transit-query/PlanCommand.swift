@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TransitRealtime
 import TransitRuntime
 
 struct PlanCommand: ParsableCommand {
@@ -43,12 +45,28 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Only accessible stops and trips marked wheelchair accessible.")
     var wheelchair = false
 
-    func validate() throws { try Query.validate(query) }
+    @Option(help: "A GTFS-Realtime file of trip updates to ride on (predicted times, no cancelled trips); repeat for several.")
+    var realtime: [String] = []
+
+    @Option(help: "The moment the live data is judged at (staleness), as --at (default: now).")
+    var now: String?
+
+    func validate() throws {
+        try Query.validate(query)
+        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
+    }
 
     /// Text as an itinerary; JSON as `{"journeys": [...]}`, the key batch answers use.
     func run() throws {
         try reportingErrors(json: options.json) {
-            let answer = try query().answer(from: try options.open())
+            let bundle = try options.open()
+            guard case .plan(var request) = try query() else { return }
+            if !realtime.isEmpty {
+                let snapshot = try RealtimeSnapshot(
+                    messages: try realtime.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: feed)
+                request.live = (snapshot, try now.map { try bundle.instant(of: QueryTime.parse($0), feed: feed) } ?? Date())
+            }
+            let answer: Answer = .journeys(try request.answer(from: bundle))
             guard options.json else { return output(answer.text) }
             var w = JSONWriter()
             w.beginObject()

@@ -1,4 +1,5 @@
 import Foundation
+import TransitRealtime
 import TransitRuntime
 
 /// A journey question as the command line and batch lines ask it.
@@ -9,6 +10,8 @@ struct PlanRequest {
     var arriveBy: Bool
     var window: TimeInterval
     var options: JourneyOptions
+    /// Live data to ride on, and the moment it is judged at.
+    var live: (snapshot: RealtimeSnapshot, now: Date)?
 
     /// A place as typed: `LAT,LON` (two numbers) is a point, anything else a stop_id.
     static func place(_ text: String, feed: String?) throws -> JourneyPlace {
@@ -22,6 +25,13 @@ struct PlanRequest {
     }
 
     func answer(from bundle: TransitBundle) throws -> [Journey] {
+        if let live {
+            if arriveBy {
+                return try bundle.journeys(from: from, to: to, arrivingBy: time, options: options, realtime: live.snapshot, now: live.now)
+            }
+            return try bundle.journeys(
+                from: from, to: to, departingAt: time, within: window, options: options, realtime: live.snapshot, now: live.now)
+        }
         if arriveBy {
             return try bundle.journeys(from: from, to: to, arrivingBy: time, options: options)
         }

@@ -3,6 +3,8 @@ import TestKit
 import TransitRuntime
 import XCTest
 
+@testable import TransitRealtime
+
 /// `transit-query plan` and the batch op `plan`: their JSON decodes to the library's own
 /// journeys; bad places and options are refused with the documented exit status.
 extension CommandLineTests {
@@ -64,5 +66,49 @@ extension CommandLineTests {
             try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--arrive-by", "--window", "10"]).status, 64)
         XCTAssertEqual(
             try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2031-01-01T08:00"]).status, 1)
+    }
+}
+
+/// `plan --realtime`: the command line and batch lines ride on the same live times as the
+/// library's realtime variant.
+extension CommandLineTests {
+    func testPlanOnLiveTimes() throws {
+        let bundle = try XCTUnwrap(TestSupport.compile(JourneyTests.feed).bundle)
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = RealtimeJourneyTests.messageTime
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "cancel"
+        entity.tripUpdate.trip.tripID = "R4a"
+        entity.tripUpdate.trip.startDate = "20260310"
+        entity.tripUpdate.trip.scheduleRelationship = .canceled
+        feed.entity = [entity]
+        let file = TemporaryFolders.make().appendingPathComponent("updates.pb").path
+        try feed.serializedData().write(to: URL(fileURLWithPath: file))
+
+        let arguments = ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2026-03-10T07:55", "--json"]
+        let planned = try run("transit-query", arguments + ["--realtime", file, "--now", "2026-03-10T08:01"])
+        XCTAssertEqual(planned.status, 0, planned.stderr)
+        struct Answer: Decodable { let journeys: [Journey] }
+        let decoded = try JSONDecoder().decode(Answer.self, from: Data(planned.stdout.utf8)).journeys
+        let opened = try TransitBundle(path: bundle)
+        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: file)], bundle: opened)
+        let library = try opened.journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: snapshot,
+            now: Date(timeIntervalSince1970: TimeInterval(RealtimeJourneyTests.messageTime + 60)))
+        XCTAssertEqual(decoded, library)
+        XCTAssertFalse(decoded.contains { $0.legs.contains { $0.boarding?.tripID == "R4a" } }, "the cancelled trip is not ridden")
+        // Without live data the cancelled trip makes the earliest arrival: the two answers differ.
+        let scheduled = try run("transit-query", arguments)
+        XCTAssertTrue(scheduled.stdout.contains("\"trip_id\":\"R4a\""), scheduled.stdout)
+
+        let batch = try run(
+            "transit-query", ["batch", "--bundle", bundle, "--realtime", file, "--now", "2026-03-10T08:01"],
+            input: "{\"id\":1,\"op\":\"plan\",\"from\":\"A\",\"to\":\"D\",\"at\":\"2026-03-10T07:55\"}\n")
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertTrue(batch.stdout.contains("\"trip_id\":\"R2a\""), batch.stdout)
+        XCTAssertFalse(batch.stdout.contains("\"trip_id\":\"R4a\""), batch.stdout)
+        // --now without --realtime is a usage error.
+        XCTAssertEqual(try run("transit-query", arguments + ["--now", "2026-03-10T08:01"]).status, 64)
     }
 }

@@ -82,18 +82,20 @@ struct JourneyAssembler {
         }
         let pattern = try bundle.patterns.pattern(pid, db: db)
         guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)") }
-        func call(_ idx: Int, _ sid: Int, _ instant: Int, arrival: Bool) -> DepartureFinder.Candidate {
+        // The calls as the boards show them: at their scheduled instants (a ride's own times,
+        // live ones included, are the leg's).
+        func call(_ idx: Int, _ sid: Int, arrival: Bool) -> DepartureFinder.Candidate {
             let stop = pattern.stops[idx]
             let secs = trip.startSecs + (arrival ? stop.arrivalOffset : stop.departureOffset)
             return DepartureFinder.Candidate(
-                instant: instant, sid: sid, trip: record, pattern: pattern, idx: idx, tripStartSecs: trip.startSecs,
+                instant: trip.dayStart + secs, sid: sid, trip: record, pattern: pattern, idx: idx, tripStartSecs: trip.startSecs,
                 stopHeadsign: stop.hid, pickupType: stop.pickupType, serviceDay: trip.day, departureSecs: secs,
                 frequencyBased: frequencyBased)
         }
-        let boarding = try bundle.departure(call(Int(ride.boardIdx), board, boardTime, arrival: false), feed: feed, db: db)
-        let alighting = try bundle.departure(call(Int(ride.alightIdx), alight, alightTime, arrival: true), feed: feed, db: db)
+        let boarding = try bundle.departure(call(Int(ride.boardIdx), board, arrival: false), feed: feed, db: db)
+        let alighting = try bundle.departure(call(Int(ride.alightIdx), alight, arrival: true), feed: feed, db: db)
         return JourneyLeg(
-            kind: .ride, fromStopID: boarding.stopID, toStopID: alighting.stopID, departureLocal: boarding.departureLocal,
-            arrivalLocal: alighting.arrivalLocal, boarding: boarding, alighting: alighting)
+            kind: .ride, fromStopID: boarding.stopID, toStopID: alighting.stopID, departureLocal: feed.clock.local(boardTime),
+            arrivalLocal: feed.clock.local(alightTime), boarding: boarding, alighting: alighting)
     }
 }

@@ -64,6 +64,17 @@ struct RaptorSearch {
     let wheelchair: Bool
 
     /// Labels of every round, round k's label of stop s at k * stride + s.
+    /// Live times by trip instance (in this network's direction), and the largest lateness
+    /// and earliness among them: a trip may then leave up to that much off its schedule.
+    var live: [LiveTimes.Key: LiveTimes] = [:] {
+        didSet {
+            maxLate = live.values.map { max($0.departureDelay.max() ?? 0, $0.arrivalDelay.max() ?? 0) }.max().map { Int(max(0, $0)) } ?? 0
+            maxEarly = live.values.map { -min($0.departureDelay.min() ?? 0, $0.arrivalDelay.min() ?? 0) }.max().map { Int(max(0, $0)) } ?? 0
+        }
+    }
+    private var maxLate = 0
+    private var maxEarly = 0
+
     private var arrival: [Int] = []
     private var ready: [Int] = []
     private var rides: [Ride?] = []
@@ -184,17 +195,18 @@ struct RaptorSearch {
     private mutating func scan(route r: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
         let route = tables.routes[r]
         var trip: TripInstance?
-        // The current trip's start instant and the first of its offsets.
+        // The current trip's start instant, the first of its offsets, its live times.
         var tripBase = 0
         var offsets = 0
+        var tripLive: LiveTimes?
         var boardIdx = 0
         var boardRound: Int32 = 0
         for idx in first..<route.stopCount {
             let g = route.firstStop + idx
             let sid = Int(tables.stopSid[g])
             let usable = !wheelchair || network.stopAccessible[sid]
-            if let current = trip, usable, tables.stopAlights[g] {
-                let t = tripBase + Int(tables.offsetArrival[offsets + idx])
+            if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
+                let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
                 if t < bestArrival[sid] && t < best {
                     arrival[k * stride + sid] = t
                     bestArrival[sid] = t
@@ -211,17 +223,26 @@ struct RaptorSearch {
             guard canBoard < best else { continue }
             var limit = best
             if let current = trip {
-                limit = tripBase + Int(tables.offsetDeparture[offsets + idx])
+                // A trip that passes this stop by is kept (the rider is on board).
+                if tripLive?.skipped[idx] == true { continue }
+                limit = tripBase + Int(tables.offsetDeparture[offsets + idx]) + Int(tripLive?.departureDelay[idx] ?? 0)
                 if canBoard > limit || !earlierTripPossible(route: route, current: current, idx: idx, from: canBoard) { continue }
             }
             if let earlier = earliestTrip(route: route, idx: idx, from: canBoard, before: limit) {
                 trip = earlier
                 tripBase = earlier.dayStart + earlier.startSecs
                 offsets = self.offsets(of: earlier)
+                tripLive = live.isEmpty ? nil : liveTimes(of: earlier)
                 boardIdx = idx
                 boardRound = readyRound[sid]
             }
         }
+    }
+
+    /// The live times of a trip instance, if the live data has any.
+    private func liveTimes(of trip: TripInstance) -> LiveTimes? {
+        let tid = trip.trip >= 0 ? Int(tables.tripTid[trip.trip]) : tables.templates[-1 - trip.trip].tid
+        return live[LiveTimes.Key(tid: tid, day: trip.day.dayNumber, start: trip.startSecs)]
     }
 
     /// The first of a trip's offsets in `tables.offsetDeparture`/`offsetArrival`.
@@ -235,7 +256,7 @@ struct RaptorSearch {
     /// trip (a trip past 24:00 can leave after it) leaves no earlier than `current`. A quick
     /// test that spares most searches; routes with frequency templates always search.
     private func earlierTripPossible(route: RouteTables.Route, current: TripInstance, idx: Int, from time: Int) -> Bool {
-        guard current.trip >= 0, route.templateRange.isEmpty else { return true }
+        guard current.trip >= 0, route.templateRange.isEmpty, live.isEmpty else { return true }
         let feedDays = days[route.fid - 1]
         if current.trip > route.firstTrip && current.dayStart + tables.departure(current.trip - 1, idx) >= time { return true }
         let last = route.trips.upperBound - 1
@@ -253,21 +274,28 @@ struct RaptorSearch {
         let trips = route.trips
         for (dayIndex, day) in days[route.fid - 1].enumerated() {
             if !trips.isEmpty {
-                // Trips are in order at every stop: the first and last bound the day.
-                let first = day.start + tables.departure(trips.lowerBound, idx)
+                // Trips are in order at every stop: the first and last bound the day (live
+                // times move a trip by at most maxLate later or maxEarly earlier).
+                let first = day.start + tables.departure(trips.lowerBound, idx) - maxEarly
                 if first >= foundDeparture && route.templateRange.isEmpty { break }
-                if first < foundDeparture && day.start + tables.departure(trips.upperBound - 1, idx) >= time {
-                    var i = lowerBound(trips, idx, time - day.start)
+                if first < foundDeparture && day.start + tables.departure(trips.upperBound - 1, idx) + maxLate >= time {
+                    var i = lowerBound(trips, idx, time - day.start - maxLate)
                     while i < trips.upperBound {
-                        let departure = day.start + tables.departure(i, idx)
-                        if departure >= foundDeparture { break }
-                        if day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) {
-                            found = TripInstance(
-                                day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
-                            foundDeparture = departure
-                            break
+                        var departure = day.start + tables.departure(i, idx)
+                        if departure - maxEarly >= foundDeparture { break }
+                        defer { i += 1 }
+                        guard day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) else { continue }
+                        let instance = TripInstance(
+                            day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
+                        if !live.isEmpty, let times = liveTimes(of: instance) {
+                            if times.cancelled || times.skipped[idx] { continue }
+                            departure += Int(times.departureDelay[idx])
                         }
-                        i += 1
+                        guard departure >= time, departure < foundDeparture else { continue }
+                        found = instance
+                        foundDeparture = departure
+                        // Without live times the first that runs is the earliest.
+                        if live.isEmpty { break }
                     }
                 }
             }
@@ -279,8 +307,15 @@ struct RaptorSearch {
                     let need = time - base - w.start
                     let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
                     guard start < w.end, base + start < foundDeparture else { continue }
-                    found = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
-                    foundDeparture = base + start
+                    let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
+                    var departure = base + start
+                    if !live.isEmpty, let times = liveTimes(of: instance) {
+                        if times.cancelled || times.skipped[idx] { continue }
+                        departure += Int(times.departureDelay[idx])
+                    }
+                    guard departure >= time, departure < foundDeparture else { continue }
+                    found = instance
+                    foundDeparture = departure
                 }
             }
         }
@@ -325,12 +360,19 @@ struct RaptorSearch {
             let trips = route.trips
             for day in days[route.fid - 1] {
                 if !trips.isEmpty {
-                    var i = lowerBound(trips, idx, from - day.start)
-                    while i < trips.upperBound && day.start + tables.departure(i, idx) < to {
-                        if day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) {
-                            result.append(day.start + tables.departure(i, idx))
+                    var i = lowerBound(trips, idx, from - day.start - maxLate)
+                    while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {
+                        defer { i += 1 }
+                        guard day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) else { continue }
+                        var departure = day.start + tables.departure(i, idx)
+                        if !live.isEmpty,
+                            let times = liveTimes(
+                                of: TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i))
+                        {
+                            if times.cancelled || times.skipped[idx] { continue }
+                            departure += Int(times.departureDelay[idx])
                         }
-                        i += 1
+                        if departure >= from && departure < to { result.append(departure) }
                     }
                 }
                 for t in route.templateRange {
@@ -371,10 +413,15 @@ struct RaptorSearch {
             let board = Int(tables.stopSid[route.firstStop + Int(ride.boardIdx)])
             let base = ride.trip.dayStart + ride.trip.startSecs
             let offsets = self.offsets(of: ride.trip)
+            let times = live.isEmpty ? nil : liveTimes(of: ride.trip)
+            let boardIdx = Int(ride.boardIdx)
+            let alightIdx = Int(ride.alightIdx)
             reversed.append(
                 .ride(
-                    ride, board: board, boardTime: base + Int(tables.offsetDeparture[offsets + Int(ride.boardIdx)]),
-                    alight: stop, alightTime: base + Int(tables.offsetArrival[offsets + Int(ride.alightIdx)])))
+                    ride, board: board,
+                    boardTime: base + Int(tables.offsetDeparture[offsets + boardIdx]) + Int(times?.departureDelay[boardIdx] ?? 0),
+                    alight: stop,
+                    alightTime: base + Int(tables.offsetArrival[offsets + alightIdx]) + Int(times?.arrivalDelay[alightIdx] ?? 0)))
             let r = Int(ride.boardRound)
             let from = Int(walkedFrom[r * stride + board])
             if r == 0 || from < 0 {

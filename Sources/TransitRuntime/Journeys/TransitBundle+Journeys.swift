@@ -27,6 +27,15 @@ extension TransitBundle {
         from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
         within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions()
     ) throws -> [Journey] {
+        try journeys(from: origin, to: destination, departingAt: time, within: window, options: options, live: nil)
+    }
+
+    /// Journeys leaving at `time` that ride the predicted times of `live` (TransitRealtime's
+    /// snapshot): never a cancelled trip, never boarding or alighting at a skipped stop.
+    package func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime, within window: TimeInterval,
+        options: JourneyOptions, live: JourneyLiveData?
+    ) throws -> [Journey] {
         try Self.check(options)
         guard window >= 0, window <= 86_400 else { throw TransitError.badArgument("the window must be 0 to 1 day") }
         return try pool.with { db in
@@ -42,6 +51,7 @@ extension TransitBundle {
                 network: network, transfers: transferGraph(network, options, mirrored: false),
                 days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
                 maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
+            if let live { search.live = try liveTimes(live, db: db) }
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             // On foot alone: a bound every ride must beat, and a journey of its own.
             var walkOnly: Journey?
@@ -88,6 +98,14 @@ extension TransitBundle {
     public func journeys(
         from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions = JourneyOptions()
     ) throws -> [Journey] {
+        try journeys(from: origin, to: destination, arrivingBy: time, options: options, live: nil)
+    }
+
+    /// Journeys arriving by `time` on the predicted times of `live`.
+    package func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions,
+        live: JourneyLiveData?
+    ) throws -> [Journey] {
         try Self.check(options)
         return try pool.with { db in
             let network = try routingNetwork(db: db)
@@ -103,6 +121,14 @@ extension TransitBundle {
             var search = RaptorSearch(
                 network: mirror, transfers: transferGraph(mirror, options, mirrored: true), days: days, maxRides: options.maxTransfers + 1,
                 wheelchair: options.wheelchair)
+            if let live {
+                // In the mirror a trip instance starts at minus its start.
+                search.live = Dictionary(
+                    try liveTimes(live, db: db).map {
+                        (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
+                    },
+                    uniquingKeysWith: { a, _ in a })
+            }
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             var walkOnly: Journey?
             var bound = -end + horizon + 1

@@ -1,0 +1,60 @@
+import Foundation
+import TransitRuntime
+
+extension TransitBundle {
+    /// Journeys leaving at `time` on the live times of `realtime`: predicted departures and
+    /// arrivals of the trips it updates, never a cancelled (or deleted) trip, never boarding
+    /// or alighting at a skipped stop. A snapshot whose trip updates are older than
+    /// `freshness` at `now` is not applied: the answer is then the timetable's.
+    ///
+    /// ```swift
+    /// let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
+    /// let journeys = try bundle.journeys(from: .stop("MONT"), to: .stop("DALY"), departingAt: .instant(Date()), realtime: snapshot)
+    /// ```
+    /// A ride's `boarding` and `alighting` stay the boards' scheduled calls; the leg's
+    /// `departure` and `arrival` are the predicted instants. Trips the snapshot adds (NEW,
+    /// DUPLICATED, REPLACEMENT) are not ridden yet.
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
+        within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions(), realtime: RealtimeSnapshot, now: Date = Date(),
+        freshness: RealtimeFreshness = RealtimeFreshness()
+    ) throws -> [Journey] {
+        try journeys(
+            from: origin, to: destination, departingAt: time, within: window, options: options,
+            live: realtime.journeyLiveData(now: now, freshness: freshness))
+    }
+
+    /// Journeys arriving by `time` on the live times of `realtime`, as
+    /// `journeys(from:to:departingAt:within:options:realtime:now:freshness:)` rides them.
+    public func journeys(
+        from origin: JourneyPlace, to destination: JourneyPlace, arrivingBy time: QueryTime, options: JourneyOptions = JourneyOptions(),
+        realtime: RealtimeSnapshot, now: Date = Date(), freshness: RealtimeFreshness = RealtimeFreshness()
+    ) throws -> [Journey] {
+        try journeys(
+            from: origin, to: destination, arrivingBy: time, options: options,
+            live: realtime.journeyLiveData(now: now, freshness: freshness))
+    }
+}
+
+extension RealtimeSnapshot {
+    /// What the journey planner applies: each matched trip instance cancelled (deleted
+    /// ones too: they leave the boards) or with its calls' delays and skipped stops; nil
+    /// when the trip updates are stale at `now` or absent.
+    func journeyLiveData(now: Date, freshness: RealtimeFreshness) -> JourneyLiveData? {
+        guard let time = tripUpdatesTime, now.timeIntervalSince(time) <= freshness.tripUpdates else { return nil }
+        return JourneyLiveData(
+            trips: trips.map { key, trip in
+                var calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)] = [:]
+                for call in trip.calls {
+                    let updated = call.state == .updated
+                    calls[Int(call.sequence)] = (
+                        updated ? Int(call.arrivalDelay) : 0, updated ? Int(call.departureDelay) : 0, call.state == .skipped
+                    )
+                }
+                return JourneyLiveData.Trip(
+                    feedID: key.feedID, tripID: key.tripID, serviceDate: key.serviceDate, start: key.start,
+                    cancelled: trip.state != .running,
+                    calls: calls)
+            })
+    }
+}

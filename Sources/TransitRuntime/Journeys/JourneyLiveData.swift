@@ -1,0 +1,88 @@
+import BundleFormat
+import TransitSQLite
+
+/// Live changes a journey search applies to the timetable: cancelled trip instances, and
+/// the delays and skipped stops of others, by stop_sequence. `TransitRealtime` builds it
+/// from a snapshot (package API: apps pass the snapshot itself).
+package struct JourneyLiveData: Sendable {
+    package struct Trip: Sendable {
+        package var feedID: String
+        package var tripID: String
+        package var serviceDate: ServiceDate
+        /// A frequency-based instance's start (Unix seconds); nil for a trip that runs once.
+        package var start: Int?
+        package var cancelled: Bool
+        /// By stop_sequence: seconds late (negative: early) and whether the stop is skipped.
+        package var calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)]
+
+        package init(
+            feedID: String, tripID: String, serviceDate: ServiceDate, start: Int?, cancelled: Bool,
+            calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)]
+        ) {
+            self.feedID = feedID
+            self.tripID = tripID
+            self.serviceDate = serviceDate
+            self.start = start
+            self.cancelled = cancelled
+            self.calls = calls
+        }
+    }
+
+    package var trips: [Trip]
+
+    package init(trips: [Trip]) { self.trips = trips }
+}
+
+/// A trip instance's live times as the search reads them: by the stop's index in the
+/// trip's pattern, delays in seconds.
+struct LiveTimes: Sendable {
+    /// A trip instance: its tid, service day and start (GTFS seconds; the scheduled one for
+    /// a trip that runs once).
+    struct Key: Hashable, Sendable {
+        let tid: Int
+        let day: Int
+        let start: Int
+    }
+
+    var cancelled: Bool
+    var arrivalDelay: [Int32]
+    var departureDelay: [Int32]
+    var skipped: [Bool]
+
+    /// The same instance in the mirrored network: stops reversed, delays negated, arrival
+    /// and departure swapped.
+    func mirrored() -> LiveTimes {
+        LiveTimes(
+            cancelled: cancelled, arrivalDelay: departureDelay.reversed().map { -$0 }, departureDelay: arrivalDelay.reversed().map { -$0 },
+            skipped: skipped.reversed())
+    }
+}
+
+extension TransitBundle {
+    /// `live`'s trips by instance, each with its delays by stop index (trips, feeds or stops
+    /// the bundle does not know are left out: they have nothing to change).
+    func liveTimes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> [LiveTimes.Key: LiveTimes] {
+        var result: [LiveTimes.Key: LiveTimes] = [:]
+        for trip in live.trips {
+            guard let feed = catalog.feeds.first(where: { $0.feedID == trip.feedID }),
+                let tid = try patterns.tid(of: trip.tripID, feed: feed, db: db)
+            else { continue }
+            let pattern = try patterns.pattern(try patterns.trip(tid, db: db).pid, db: db)
+            guard let record = pattern.trip(tid) else { continue }
+            let dayStart = feed.clock.serviceDayStart(trip.serviceDate.civil)
+            let start = trip.start.map { $0 - dayStart } ?? record.startTime
+            var times = LiveTimes(
+                cancelled: trip.cancelled, arrivalDelay: [Int32](repeating: 0, count: pattern.stops.count),
+                departureDelay: [Int32](repeating: 0, count: pattern.stops.count),
+                skipped: [Bool](repeating: false, count: pattern.stops.count))
+            for (idx, stop) in pattern.stops.enumerated() {
+                guard let call = trip.calls[stop.stopSequence] else { continue }
+                times.arrivalDelay[idx] = Int32(clamping: call.arrivalDelay)
+                times.departureDelay[idx] = Int32(clamping: call.departureDelay)
+                times.skipped[idx] = call.skipped
+            }
+            result[LiveTimes.Key(tid: tid, day: trip.serviceDate.civil.dayNumber, start: start)] = times
+        }
+        return result
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TestKit
+import TransitRuntime
+import XCTest
+
+@testable import TransitRealtime
+
+/// Journeys on live times (JourneyTests' feed): a cancelled trip is not ridden, a delay
+/// moves the connections it makes, a skipped stop is not a boarding point, and a stale
+/// snapshot leaves the timetable's answer.
+final class RealtimeJourneyTests: XCTestCase {
+    /// 2026-03-10T08:00:00+01:00, the messages' header time.
+    static let messageTime: UInt64 = 1_773_126_000
+
+    private func snapshot(_ bundle: TransitBundle, _ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws
+        -> RealtimeSnapshot
+    {
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = Self.messageTime
+        feed.entity = updates.map { update in
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = update.trip
+            entity.tripUpdate.trip.tripID = update.trip
+            entity.tripUpdate.trip.startDate = "20260310"
+            update.change(&entity.tripUpdate)
+            return entity
+        }
+        return try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle)
+    }
+
+    private func summary(_ journeys: [Journey]) -> [String] {
+        journeys.map { j in
+            let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
+            return
+                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
+        }
+    }
+
+    private let now = Date(timeIntervalSince1970: TimeInterval(messageTime + 60))
+
+    private func plan(_ bundle: TransitBundle, _ live: RealtimeSnapshot, now: Date? = nil) throws -> [String] {
+        summary(
+            try bundle.journeys(
+                from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now ?? self.now
+            ))
+    }
+
+    private func bundle() throws -> TransitBundle { try TransitBundle(path: try XCTUnwrap(TestSupport.compile(JourneyTests.feed).bundle)) }
+
+    func testACancelledTripIsNotRidden() throws {
+        let b = try bundle()
+        let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])
+        XCTAssertEqual(try plan(b, live), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
+        // Arriving by 08:30, the two-ride journey through B is the one left.
+        let arriving = try b.journeys(
+            from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)
+        XCTAssertEqual(summary(arriving), ["2: R1a R2a 08:00-08:30"])
+    }
+
+    func testADelayMovesTheConnectionsItMakes() throws {
+        let b = try bundle()
+        // R1a 5 minutes late from B (sequence 2) on: 08:15 at B misses R2a and R4a.
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R1a",
+                    {
+                        var late = TransitRealtime_TripUpdate.StopTimeUpdate()
+                        late.stopSequence = 2
+                        late.arrival.delay = 300
+                        late.departure.delay = 300
+                        $0.stopTimeUpdate = [late]
+                    }
+                )
+            ])
+        let journeys = try b.journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
+        XCTAssertEqual(summary(journeys), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
+        let ride = try XCTUnwrap(journeys.first?.legs.first)
+        XCTAssertEqual(ride.arrivalLocal.description, "2026-03-10T08:15:00+01:00", "the predicted arrival")
+        XCTAssertEqual(ride.alighting?.arrivalLocal.description, "2026-03-10T08:10:00+01:00", "the board's scheduled call")
+    }
+
+    func testASkippedStopIsNoBoardingPoint() throws {
+        let b = try bundle()
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R4a",
+                    {
+                        var skip = TransitRealtime_TripUpdate.StopTimeUpdate()
+                        skip.stopSequence = 1
+                        skip.scheduleRelationship = .skipped
+                        $0.stopTimeUpdate = [skip]
+                    }
+                )
+            ])
+        XCTAssertEqual(try plan(b, live), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
+    }
+
+    func testAStaleSnapshotLeavesTheTimetablesAnswer() throws {
+        let b = try bundle()
+        let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])
+        let later = now.addingTimeInterval(3600)
+        XCTAssertEqual(try plan(b, live, now: later), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+    }
+}
