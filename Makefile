@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-store bench-peers fuzz sanitize lint format docs clean
+.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
 
 all: build
 
@@ -98,6 +98,21 @@ bench-peers: release
 	@mkdir -p $(BENCH_DIR)
 	@[ -f $(BENCH_DIR)/cts-x10.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip 10
 	$(PEERS_VENV)/bin/python bench/peers.py $(BIN_RELEASE) $(BENCH_DIR) $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip
+	@$(MAKE) --no-print-directory bench-peers-journeys
+
+# Journeys beside the RAPTOR planners on PyPI, pyraptor (pandas 1.5 wants numpy < 2, hence
+# its own venv) and ferrobus (on a street grid drawn for it, converted by osmium-tool), on
+# bart and cts-strasbourg (bench/journey_peers.py).
+JOURNEY_VENV = .build/journey-peers-venv
+bench-peers-journeys: release
+	@command -v osmium >/dev/null || { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get install -y -q osmium-tool >/dev/null; }
+	@[ -x $(JOURNEY_VENV)/bin/python ] || python3 -m venv $(JOURNEY_VENV)
+	@$(JOURNEY_VENV)/bin/python -c 'import pyraptor, ferrobus, attr' 2>/dev/null || \
+	  $(JOURNEY_VENV)/bin/pip install --quiet pyraptor==1.3.10 ferrobus==0.2.1 attrs 'numpy<2'
+	@mkdir -p $(BENCH_DIR)
+	$(JOURNEY_VENV)/bin/python bench/journey_peers.py $(BIN_RELEASE) $(BENCH_DIR) $(SHARED)/feeds/bart.zip 50
+	$(JOURNEY_VENV)/bin/python bench/journey_peers.py $(BIN_RELEASE) $(BENCH_DIR) $(SHARED)/feeds/cts-strasbourg.zip 50
 
 clean:
 	rm -rf .build $(OUT)

@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "transit-bench",
             dependencies: [
-                "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitSQLite",
+                "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitSQLite", "TestKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Paths, temporary folders and thread-safe collections shared by both test targets.

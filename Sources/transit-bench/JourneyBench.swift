@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import TransitRuntime
 
 extension TransitBench {
@@ -9,7 +10,7 @@ extension TransitBench {
     static func journeys(_ path: String, _ count: Int) throws {
         let bundle = try TransitBundle(path: path)
         let stops = try randomStopsAndTimes(bundle, 2 * count)
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         let queries = (0..<count).map { i -> (from: JourneyPlace, to: JourneyPlace, at: QueryTime) in
             let day = LocalDate(String(ISO8601DateFormatter().string(from: stops[i].2).prefix(10)))!
             let seconds = Int.random(in: 6 * 3600..<21 * 3600, using: &generator)

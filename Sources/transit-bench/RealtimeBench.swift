@@ -1,6 +1,7 @@
 import BundleFormat
 import Foundation
 import SwiftProtobuf
+import TestKit
 import TransitRealtime
 import TransitRuntime
 
@@ -21,7 +22,7 @@ extension TransitBench {
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
         var seen = Set<String>()
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         for q in queries where feed.entity.count < count {
             for d in try bundle.departures(from: q.0, feed: q.1, at: .instant(q.2), within: 7200, limit: 200)
             where feed.entity.count < count {

@@ -1,5 +1,6 @@
 import BundleFormat
 import Foundation
+import TestKit
 import TransitCities
 import TransitRuntime
 import TransitSQLite
@@ -74,7 +75,7 @@ enum TransitBench {
         while try blocks.step() {
             tripIDs += try TripBlock.decode(firstTid: blocks.int(0), blocks.blob(1)).entries.compactMap { $0?.tripID }
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         let sample = (0..<count).map { _ in tripIDs.randomElement(using: &generator)! }
         try measure("trip line, warm", sample.count) { try cold.shape(trip: sample[$0]).points.count }
     }
@@ -90,7 +91,7 @@ enum TransitBench {
         while try located.step() {
             points.append(Coordinate(latitude: StopGrid.degrees(located.int(0)), longitude: StopGrid.degrees(located.int(1))))
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         let places = (0..<count).map { _ in points.randomElement(using: &generator)! }
         let cold = try TransitBundle(path: path)
         try measure("routes at a stop, cold", stops.count) { try cold.routes(servingStop: stops[$0].0, feed: stops[$0].1).count }
@@ -105,9 +106,15 @@ enum TransitBench {
         }
     }
 
+    /// The random draws of every benchmark: the same queries on every run (`BENCH_SEED`
+    /// draws others), so that two builds are compared on the same work.
+    static func seededRandom() -> SplitMix64 {
+        SplitMix64(state: ProcessInfo.processInfo.environment["BENCH_SEED"].flatMap { UInt64($0) } ?? 7)
+    }
+
     static func randomStopsAndTimes(_ bundle: TransitBundle, _ count: Int) throws -> [(String, String, Date)] {
         let info = try bundle.info()
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         var stops: [(String, String)] = []
         for feed in info.feeds {
             for word in ["a", "e", "i", "o", "u", "r", "s", "t", "n", "l", "c", "d", "m", "p", "g", "b"] {
@@ -179,7 +186,7 @@ enum TransitBench {
             print("no cities in \(path)")
             return
         }
-        var generator = SystemRandomNumberGenerator()
+        var generator = seededRandom()
         let ids = (0..<count).map { _ in all.randomElement(using: &generator)!.id }
         try measure("city by id", count) { i in try bundle.city(id: ids[i]).alternateNames.count }
         let names = (0..<count).map { _ in all.randomElement(using: &generator)!.name }

@@ -62,6 +62,8 @@ struct RaptorSearch {
     let days: [[Day]]
     let maxRides: Int
     let wheelchair: Bool
+    /// By route: whether its service runs on one of `days` (the others are never scanned).
+    private let routeRuns: [Bool]
 
     /// Labels of every round, round k's label of stop s at k * stride + s.
     /// Live times by trip instance (in this network's direction), and the largest lateness
@@ -94,6 +96,7 @@ struct RaptorSearch {
         self.days = days
         self.maxRides = maxRides
         self.wheelchair = wheelchair
+        routeRuns = network.tables.routes.map { route in days[route.fid - 1].contains { $0.active.contains(route.sv) } }
     }
 
     /// Journeys from `origins` (stop, instant the rider can board there, access seconds)
@@ -125,6 +128,7 @@ struct RaptorSearch {
             for sid in marked {
                 for place in tables.places(of: sid) {
                     let r = Int(tables.placeRoute[place])
+                    guard routeRuns[r] else { continue }
                     let idx = tables.placeIdx[place]
                     if queueIdx[r] < 0 { queue.append(r) }
                     if queueIdx[r] < 0 || idx < queueIdx[r] { queueIdx[r] = idx }
@@ -272,7 +276,7 @@ struct RaptorSearch {
         var found: TripInstance?
         var foundDeparture = limit
         let trips = route.trips
-        for (dayIndex, day) in days[route.fid - 1].enumerated() {
+        for (dayIndex, day) in days[route.fid - 1].enumerated() where day.active.contains(route.sv) {
             if !trips.isEmpty {
                 // Trips are in order at every stop: the first and last bound the day (live
                 // times move a trip by at most maxLate later or maxEarly earlier).
@@ -284,7 +288,7 @@ struct RaptorSearch {
                         var departure = day.start + tables.departure(i, idx)
                         if departure - maxEarly >= foundDeparture { break }
                         defer { i += 1 }
-                        guard day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) else { continue }
+                        guard !wheelchair || tables.tripAccessible[i] else { continue }
                         let instance = TripInstance(
                             day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
                         if !live.isEmpty, let times = liveTimes(of: instance) {
@@ -301,7 +305,7 @@ struct RaptorSearch {
             }
             for t in route.templateRange {
                 let template = tables.templates[t]
-                guard day.active.contains(template.sv), !wheelchair || template.accessible else { continue }
+                guard !wheelchair || template.accessible else { continue }
                 let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
                 for w in template.windows {
                     let need = time - base - w.start
@@ -358,12 +362,12 @@ struct RaptorSearch {
             let idx = Int(tables.placeIdx[place])
             guard tables.stopBoards[route.firstStop + idx] else { continue }
             let trips = route.trips
-            for day in days[route.fid - 1] {
+            for day in days[route.fid - 1] where day.active.contains(route.sv) {
                 if !trips.isEmpty {
                     var i = lowerBound(trips, idx, from - day.start - maxLate)
                     while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {
                         defer { i += 1 }
-                        guard day.active.contains(Int(tables.tripService[i])) && (!wheelchair || tables.tripAccessible[i]) else { continue }
+                        guard !wheelchair || tables.tripAccessible[i] else { continue }
                         var departure = day.start + tables.departure(i, idx)
                         if !live.isEmpty,
                             let times = liveTimes(
@@ -377,7 +381,7 @@ struct RaptorSearch {
                 }
                 for t in route.templateRange {
                     let template = tables.templates[t]
-                    guard day.active.contains(template.sv), !wheelchair || template.accessible else { continue }
+                    guard !wheelchair || template.accessible else { continue }
                     let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
                     for w in template.windows {
                         var start = w.start

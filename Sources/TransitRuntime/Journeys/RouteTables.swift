@@ -6,12 +6,18 @@ import BundleFormat
 /// The bundle's patterns already share their time offsets, so each would do as a route;
 /// but most stop sequences have many patterns (cts-strasbourg: 2,054 patterns on 184
 /// sequences), and a round scans every route. So the patterns of one sequence are merged:
-/// their trips sorted by start, and put in as few chains as keep every trip at or after the
-/// one before it at every stop (first fit); each chain is a route. A trip keeps its
-/// pattern's offsets: its time at a stop is its start + its pattern's offset there.
+/// their trips of one service sorted by start, and put in as few chains as keep every trip
+/// at or after the one before it at every stop (first fit); each chain is a route. A trip
+/// keeps its pattern's offsets: its time at a stop is its start + its pattern's offset
+/// there. A route holds one service's trips, so a search skips the routes that do not run
+/// on its days and, on a route that runs, takes the first trip after a time without
+/// stepping over the trips of other services (on 10 x Strasbourg that stepping was a
+/// third of a query).
 struct RouteTables: Sendable {
     struct Route: Sendable {
         let fid: Int
+        /// The service (sv) of all its trips and frequency templates.
+        let sv: Int
         /// The route's stops: `firstStop..<firstStop + stopCount` in the `stop*` arrays.
         let firstStop: Int
         let stopCount: Int
@@ -45,7 +51,6 @@ struct RouteTables: Sendable {
     var offsetDeparture: [Int32] = []
     var offsetArrival: [Int32] = []
     var tripStart: [Int32] = []
-    var tripService: [Int32] = []
     var tripTid: [Int32] = []
     var tripAccessible: [Bool] = []
     /// The first of the trip's pattern offsets, and the pattern.
@@ -98,22 +103,38 @@ struct RouteTables: Sendable {
 
     /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
     init(patterns: [Pattern], windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
-        struct Key: Hashable {
+        struct Sequence: Hashable {
             let fid: Int
             let sids: [Int]
             let boards: [Bool]
             let alights: [Bool]
         }
-        var groups: [Key: [Int]] = [:]
+        struct Key: Hashable {
+            /// Index in `sequences`.
+            let sequence: Int
+            let sv: Int
+        }
+        // The trips of each (stop sequence, service), in the patterns' order.
+        var sequences: [Sequence] = []
+        var sequenceIndex: [Sequence: Int] = [:]
+        var groups: [Key: [(trip: PatternTripRecord, pattern: Int)]] = [:]
         var order: [Key] = []
         for (p, pattern) in patterns.enumerated() {
             let n = pattern.stops.count
-            let key = Key(
+            let sequence = Sequence(
                 fid: pattern.fid, sids: pattern.stops.map(\.sid),
                 boards: pattern.stops.indices.map { pattern.stops[$0].pickupType != 1 && $0 < n - 1 },
                 alights: pattern.stops.indices.map { pattern.stops[$0].dropOffType != 1 && $0 > 0 })
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(p)
+            let q = sequenceIndex[sequence] ?? sequences.count
+            if q == sequences.count {
+                sequences.append(sequence)
+                sequenceIndex[sequence] = q
+            }
+            for trip in pattern.trips {
+                let key = Key(sequence: q, sv: trip.sv)
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append((trip, p))
+            }
             patternPid.append(pattern.pid)
             for s in pattern.stops {
                 offsetDeparture.append(Int32(s.departureOffset))
@@ -127,23 +148,20 @@ struct RouteTables: Sendable {
             next += pattern.stops.count
         }
         for key in order {
-            let members = groups[key]!
+            let sequence = sequences[key.sequence]
             var regular: [(trip: PatternTripRecord, pattern: Int)] = []
             var groupTemplates: [Template] = []
-            for p in members {
-                for trip in patterns[p].trips {
-                    if trip.frequency {
-                        groupTemplates.append(
-                            Template(
-                                tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p],
-                                pattern: p,
-                                windows: windows[trip.tid] ?? []))
-                    } else {
-                        regular.append((trip, p))
-                    }
+            for (trip, p) in groups[key]! {
+                if trip.frequency {
+                    groupTemplates.append(
+                        Template(
+                            tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p], pattern: p,
+                            windows: windows[trip.tid] ?? []))
+                } else {
+                    regular.append((trip, p))
                 }
             }
-            let n = key.sids.count
+            let n = sequence.sids.count
             // By start, then by arrival at the last stop: chains stay few.
             let lastArrival = regular.map { $0.trip.startTime + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
             let sorted = regular.indices.sorted {
@@ -176,14 +194,13 @@ struct RouteTables: Sendable {
             for (c, chain) in chains.enumerated() {
                 let firstStop = stopSid.count
                 for idx in 0..<n {
-                    stopSid.append(Int32(key.sids[idx]))
-                    stopBoards.append(key.boards[idx])
-                    stopAlights.append(key.alights[idx])
+                    stopSid.append(Int32(sequence.sids[idx]))
+                    stopBoards.append(sequence.boards[idx])
+                    stopAlights.append(sequence.alights[idx])
                 }
                 let firstTrip = tripStart.count
                 for t in chain {
                     tripStart.append(Int32(t.trip.startTime))
-                    tripService.append(Int32(t.trip.sv))
                     tripTid.append(Int32(t.trip.tid))
                     tripAccessible.append(t.trip.wheelchairAccessible == 1)
                     tripOffsets.append(Int32(patternOffsets[t.pattern]))
@@ -193,7 +210,7 @@ struct RouteTables: Sendable {
                 if c == 0 { templates += groupTemplates }
                 routes.append(
                     Route(
-                        fid: key.fid, firstStop: firstStop, stopCount: n, firstTrip: firstTrip, tripCount: chain.count,
+                        fid: sequence.fid, sv: key.sv, firstStop: firstStop, stopCount: n, firstTrip: firstTrip, tripCount: chain.count,
                         templateRange: firstTemplate..<templates.count))
             }
         }
@@ -235,14 +252,12 @@ struct RouteTables: Sendable {
             m.routes.append(route)
         }
         m.tripStart = tripStart.map { -$0 }
-        m.tripService = tripService
         m.tripTid = tripTid
         m.tripAccessible = tripAccessible
         m.tripOffsets = tripOffsets
         m.tripPattern = tripPattern
         for route in routes {
             m.tripStart[route.trips].reverse()
-            m.tripService[route.trips].reverse()
             m.tripTid[route.trips].reverse()
             m.tripAccessible[route.trips].reverse()
             m.tripOffsets[route.trips].reverse()
