@@ -249,6 +249,15 @@ struct RaptorSearch {
         return live[LiveTimes.Key(tid: tid, day: trip.day.dayNumber, start: trip.startSecs)]
     }
 
+    /// When a trip instance leaves stop `idx` on the live times (its `scheduled` instant
+    /// without them); nil when it is cancelled or skips the stop.
+    @inline(__always)
+    private func liveDeparture(of trip: TripInstance, at idx: Int, scheduled: Int) -> Int? {
+        guard !live.isEmpty, let times = liveTimes(of: trip) else { return scheduled }
+        if times.cancelled || times.skipped[idx] { return nil }
+        return scheduled + Int(times.departureDelay[idx])
+    }
+
     /// The first of a trip's offsets in `tables.offsetDeparture`/`offsetArrival`.
     private func offsets(of trip: TripInstance) -> Int {
         trip.trip >= 0 ? Int(tables.tripOffsets[trip.trip]) : tables.templates[-1 - trip.trip].offsets
@@ -285,17 +294,15 @@ struct RaptorSearch {
                 if first < foundDeparture && day.start + tables.departure(trips.upperBound - 1, idx) + maxLate >= time {
                     var i = lowerBound(trips, idx, time - day.start - maxLate)
                     while i < trips.upperBound {
-                        var departure = day.start + tables.departure(i, idx)
-                        if departure - maxEarly >= foundDeparture { break }
+                        let scheduled = day.start + tables.departure(i, idx)
+                        if scheduled - maxEarly >= foundDeparture { break }
                         defer { i += 1 }
                         guard !wheelchair || tables.tripAccessible[i] else { continue }
                         let instance = TripInstance(
                             day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
-                        if !live.isEmpty, let times = liveTimes(of: instance) {
-                            if times.cancelled || times.skipped[idx] { continue }
-                            departure += Int(times.departureDelay[idx])
-                        }
-                        guard departure >= time, departure < foundDeparture else { continue }
+                        guard let departure = liveDeparture(of: instance, at: idx, scheduled: scheduled), departure >= time,
+                            departure < foundDeparture
+                        else { continue }
                         found = instance
                         foundDeparture = departure
                         // Without live times the first that runs is the earliest.
@@ -312,12 +319,9 @@ struct RaptorSearch {
                     let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
                     guard start < w.end, base + start < foundDeparture else { continue }
                     let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
-                    var departure = base + start
-                    if !live.isEmpty, let times = liveTimes(of: instance) {
-                        if times.cancelled || times.skipped[idx] { continue }
-                        departure += Int(times.departureDelay[idx])
-                    }
-                    guard departure >= time, departure < foundDeparture else { continue }
+                    guard let departure = liveDeparture(of: instance, at: idx, scheduled: base + start), departure >= time,
+                        departure < foundDeparture
+                    else { continue }
                     found = instance
                     foundDeparture = departure
                 }
@@ -368,14 +372,9 @@ struct RaptorSearch {
                     while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {
                         defer { i += 1 }
                         guard !wheelchair || tables.tripAccessible[i] else { continue }
-                        var departure = day.start + tables.departure(i, idx)
-                        if !live.isEmpty,
-                            let times = liveTimes(
-                                of: TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i))
-                        {
-                            if times.cancelled || times.skipped[idx] { continue }
-                            departure += Int(times.departureDelay[idx])
-                        }
+                        let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i)
+                        guard let departure = liveDeparture(of: instance, at: idx, scheduled: day.start + tables.departure(i, idx))
+                        else { continue }
                         if departure >= from && departure < to { result.append(departure) }
                     }
                 }
