@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TransitRealtime
 import TransitRuntime
 
 struct BatchCommand: ParsableCommand {
@@ -10,21 +9,15 @@ struct BatchCommand: ParsableCommand {
         discussion: """
             Each line is an object with "op" (departures, arrivals, stops, trip, shape, transfers, agencies, routes, route, nearest, \
             info, city, cities, plan) and an optional "id" \
-            echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on.
+            echoed in the answer. A bad line gives {"id":...,"error":{"code":...,"message":...}} and the batch goes on. \
+            --realtime applies to every departures, arrivals and plan line; --now holds for the whole run, local to the \
+            first feed or with an offset.
             """)
 
     @Option(help: "The bundle to read (default: $TRANSIT_BUNDLE).")
     var bundle: String?
 
-    @Option(help: "A GTFS-Realtime file applied to every departures, arrivals and plan line; repeat for several.")
-    var realtime: [String] = []
-
-    @Option(help: "The moment the live data is judged at, for the whole run (default: now); local to the first feed, or with an offset.")
-    var now: String?
-
-    func validate() throws {
-        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
-    }
+    @OptionGroup var live: LiveOptions
 
     func run() throws {
         try reportingErrors {
@@ -32,10 +25,7 @@ struct BatchCommand: ParsableCommand {
             // A batch answers many queries: read the timetable index once up front.
             try opened.preload()
             var runner = BatchRunner(bundle: opened)
-            if !realtime.isEmpty {
-                let snapshot = try RealtimeSnapshot(messages: try realtime.map(RealtimeMessage.init(contentsOf:)), bundle: opened)
-                runner.live = (snapshot, try now.map { try opened.instant(of: QueryTime.parse($0), feed: nil) } ?? Date())
-            }
+            runner.live = try live.snapshot(opened, feed: nil) { try opened.instant(of: $0, feed: nil) }
             var out = OutputBuffer()
             while let line = readLine(strippingNewline: true) {
                 if line.allSatisfy(\.isWhitespace) { continue }

@@ -12,7 +12,7 @@ struct DeparturesCommand: ParsableCommand {
     func validate() throws { try board.validate() }
 
     func run() throws {
-        if !board.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: false, options: options) }
+        if !board.live.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: false, options: options) }
         try options.ask { try board.query(arrivals: false) }
     }
 }
@@ -28,7 +28,7 @@ struct ArrivalsCommand: ParsableCommand {
     func validate() throws { try board.validate() }
 
     func run() throws {
-        if !board.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: true, options: options) }
+        if !board.live.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: true, options: options) }
         try options.ask { try board.query(arrivals: true) }
     }
 }
@@ -50,16 +50,12 @@ struct BoardOptions: ParsableArguments {
     @Option(help: "Most calls to show (default 20).")
     var limit: Int?
 
-    @Option(help: "A GTFS-Realtime file (trip updates, vehicle positions, alerts) to apply; repeat for several.")
-    var realtime: [String] = []
-
-    @Option(help: "The moment the live data is judged at (staleness, alerts), as --at (default: now).")
-    var now: String?
+    @OptionGroup var live: LiveOptions
 
     /// A usage error (exit 64) without a stop; times and numbers are checked when asked.
     func validate() throws {
         if stop.isEmpty { throw ValidationError("give a stop: --stop ID (repeat it for several stops)") }
-        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
+        try live.validate()
     }
 
     func query(arrivals: Bool) throws -> Query {

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import TransitRealtime
 import TransitRuntime
 
 struct PlanCommand: ParsableCommand {
@@ -45,15 +43,12 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Only accessible stops and trips marked wheelchair accessible.")
     var wheelchair = false
 
-    @Option(help: "A GTFS-Realtime file of trip updates to ride on (predicted times, no cancelled trips); repeat for several.")
-    var realtime: [String] = []
-
-    @Option(help: "The moment the live data is judged at (staleness), as --at (default: now).")
-    var now: String?
+    /// Trip updates to ride on: predicted times, no cancelled trips or skipped stops.
+    @OptionGroup var live: LiveOptions
 
     func validate() throws {
         try Query.validate(query)
-        if now != nil && realtime.isEmpty { throw ValidationError("--now goes with --realtime FILE") }
+        try live.validate()
     }
 
     /// Text as an itinerary; JSON as `{"journeys": [...]}`, the key batch answers use.
@@ -61,11 +56,7 @@ struct PlanCommand: ParsableCommand {
         try reportingErrors(json: options.json) {
             let bundle = try options.open()
             guard case .plan(var request) = try query() else { return }
-            if !realtime.isEmpty {
-                let snapshot = try RealtimeSnapshot(
-                    messages: try realtime.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: feed)
-                request.live = (snapshot, try now.map { try bundle.instant(of: QueryTime.parse($0), feed: feed) } ?? Date())
-            }
+            request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
             let answer: Answer = .journeys(try request.answer(from: bundle))
             guard options.json else { return output(answer.text) }
             var w = JSONWriter()

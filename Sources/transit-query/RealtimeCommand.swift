@@ -53,11 +53,12 @@ enum LiveBoardOutput {
         try reportingErrors(json: options.json) {
             let bundle = try options.open()
             let query = try board.query(arrivals: arrivals)
-            let snapshot = try RealtimeSnapshot(
-                messages: try board.realtime.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: board.feed)
             // --now, like --at, is read in the first stop's feed time zone.
-            let now = try board.now.map { try bundle.windowStart(QueryTime.parse($0), stop: board.stop[0], feed: board.feed) } ?? Date()
-            guard let (live, _) = try query.liveBoard(from: bundle, realtime: snapshot, now: now) else { return }
+            guard
+                let (snapshot, now) = try board.live.snapshot(
+                    bundle, feed: board.feed, instant: { try bundle.windowStart($0, stop: board.stop[0], feed: board.feed) }),
+                let (live, _) = try query.liveBoard(from: bundle, realtime: snapshot, now: now)
+            else { return }
             if let note = live.notApplied { FileHandle.standardError.write(Data("transit-query: live times not applied: \(note)\n".utf8)) }
             if options.json { return output(String(decoding: JSONOutput.encoded(live.departures), as: UTF8.self)) }
             output(text(live.departures, arrivals: arrivals))

@@ -1,9 +1,8 @@
 import Foundation
 import TestKit
+import TransitRealtime
 import TransitRuntime
 import XCTest
-
-@testable import TransitRealtime
 
 /// `transit-query plan` and the batch op `plan`: their JSON decodes to the library's own
 /// journeys; bad places and options are refused with the documented exit status.
@@ -74,17 +73,8 @@ extension CommandLineTests {
 extension CommandLineTests {
     func testPlanOnLiveTimes() throws {
         let bundle = try XCTUnwrap(TestSupport.compile(JourneyTests.feed).bundle)
-        var feed = TransitRealtime_FeedMessage()
-        feed.header.gtfsRealtimeVersion = "2.0"
-        feed.header.timestamp = RealtimeJourneyTests.messageTime
-        var entity = TransitRealtime_FeedEntity()
-        entity.id = "cancel"
-        entity.tripUpdate.trip.tripID = "R4a"
-        entity.tripUpdate.trip.startDate = "20260310"
-        entity.tripUpdate.trip.scheduleRelationship = .canceled
-        feed.entity = [entity]
         let file = TemporaryFolders.make().appendingPathComponent("updates.pb").path
-        try feed.serializedData().write(to: URL(fileURLWithPath: file))
+        try RealtimeJourneyTests.message([("R4a", { $0.trip.scheduleRelationship = .canceled })]).write(to: URL(fileURLWithPath: file))
 
         let arguments = ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2026-03-10T07:55", "--json"]
         let planned = try run("transit-query", arguments + ["--realtime", file, "--now", "2026-03-10T08:01"])

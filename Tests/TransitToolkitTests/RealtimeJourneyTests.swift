@@ -12,12 +12,12 @@ final class RealtimeJourneyTests: XCTestCase {
     /// 2026-03-10T08:00:00+01:00, the messages' header time.
     static let messageTime: UInt64 = 1_773_126_000
 
-    private func snapshot(_ bundle: TransitBundle, _ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws
-        -> RealtimeSnapshot
-    {
+    /// A trip-updates message at `messageTime`: one entity per trip of 2026-03-10, changed by
+    /// its closure.
+    static func message(_ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws -> Data {
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
-        feed.header.timestamp = Self.messageTime
+        feed.header.timestamp = messageTime
         feed.entity = updates.map { update in
             var entity = TransitRealtime_FeedEntity()
             entity.id = update.trip
@@ -26,7 +26,13 @@ final class RealtimeJourneyTests: XCTestCase {
             update.change(&entity.tripUpdate)
             return entity
         }
-        return try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle)
+        return try feed.serializedData()
+    }
+
+    private func snapshot(_ bundle: TransitBundle, _ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws
+        -> RealtimeSnapshot
+    {
+        try RealtimeSnapshot(messages: [try RealtimeMessage(data: try Self.message(updates))], bundle: bundle)
     }
 
     private func summary(_ journeys: [Journey]) -> [String] {

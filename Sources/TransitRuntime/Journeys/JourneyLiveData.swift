@@ -64,7 +64,7 @@ extension TransitBundle {
     func liveTimes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> [LiveTimes.Key: LiveTimes] {
         var result: [LiveTimes.Key: LiveTimes] = [:]
         for trip in live.trips {
-            guard let feed = catalog.feeds.first(where: { $0.feedID == trip.feedID }),
+            guard let feed = try? catalog.feed(named: trip.feedID),
                 let tid = try patterns.tid(of: trip.tripID, feed: feed, db: db)
             else { continue }
             let pattern = try patterns.pattern(try patterns.trip(tid, db: db).pid, db: db)

@@ -124,10 +124,9 @@ extension TransitBundle {
             if let live {
                 // In the mirror a trip instance starts at minus its start.
                 search.live = Dictionary(
-                    try liveTimes(live, db: db).map {
+                    uniqueKeysWithValues: try liveTimes(live, db: db).map {
                         (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
-                    },
-                    uniquingKeysWith: { a, _ in a })
+                    })
             }
             let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             var walkOnly: Journey?
