@@ -9,9 +9,9 @@ public struct CompileSummary: Sendable {
         public let routes: Int
         public let trips: Int
         public let stopTimes: Int
-        /// Declared coverage (feed_info, calendar ranges and calendar_dates together), `YYYYMMDD`.
-        public let firstDate: Int?
-        public let lastDate: Int?
+        /// Declared coverage (feed_info, calendar ranges and calendar_dates together).
+        public let firstDate: ServiceDate?
+        public let lastDate: ServiceDate?
 
         enum CodingKeys: String, CodingKey {
             case feed, stops, routes, trips
@@ -27,8 +27,8 @@ public struct CompileSummary: Sendable {
             try c.encode(routes, forKey: .routes)
             try c.encode(trips, forKey: .trips)
             try c.encode(stopTimes, forKey: .stopTimes)
-            try c.encodeIfPresent(firstDate.flatMap(CivilDate.init(yyyymmdd:))?.iso, forKey: .firstDate)
-            try c.encodeIfPresent(lastDate.flatMap(CivilDate.init(yyyymmdd:))?.iso, forKey: .lastDate)
+            try c.encodeIfPresent(firstDate, forKey: .firstDate)
+            try c.encodeIfPresent(lastDate, forKey: .lastDate)
         }
     }
 
@@ -38,7 +38,8 @@ public struct CompileSummary: Sendable {
     public let trips: Int
     public let patterns: Int
     public let stopTimes: Int
-    public let serviceDates: (first: Int?, last: Int?)
+    /// The first and last day any feed declares.
+    public let serviceDates: (first: ServiceDate?, last: ServiceDate?)
     public let cities: Int
     public let warnings: Int
     public let perFeed: [FeedSummary]
@@ -53,13 +54,18 @@ public struct CompileSummary: Sendable {
         trips = model.trips.count
         patterns = model.patterns.count
         stopTimes = model.stopTimeCount
-        serviceDates = (model.feeds.compactMap(\.firstDate).min(), model.feeds.compactMap(\.lastDate).max())
+        serviceDates = (
+            model.feeds.compactMap(\.firstDate).min().flatMap(Self.date), model.feeds.compactMap(\.lastDate).max().flatMap(Self.date)
+        )
         self.cities = cities
         self.warnings = warnings
         perFeed = model.feeds.map { feed in
             FeedSummary(
                 feed: feed.feedID, stops: feed.counts.stops, routes: feed.counts.routes, trips: feed.counts.trips,
-                stopTimes: feed.counts.stopTimes, firstDate: feed.firstDate, lastDate: feed.lastDate)
+                stopTimes: feed.counts.stopTimes, firstDate: feed.firstDate.flatMap(Self.date), lastDate: feed.lastDate.flatMap(Self.date))
         }
     }
+
+    /// The model's `YYYYMMDD` as a date.
+    private static func date(_ yyyymmdd: Int) -> ServiceDate? { CivilDate(yyyymmdd: yyyymmdd).map(ServiceDate.init) }
 }

@@ -4,10 +4,7 @@ import GTFSCompiler
 /// The one-screen summary printed after a successful compile.
 enum SummaryText {
     static func render(_ s: CompileSummary, output: String) -> String {
-        func date(_ value: Int?) -> String {
-            guard let value else { return "-" }
-            return String(format: "%04d-%02d-%02d", value / 10000, value / 100 % 100, value % 100)
-        }
+        func date(_ value: ServiceDate?) -> String { value?.description ?? "-" }
         let rows: [(String, String)] = [
             ("feeds", "\(s.feeds)"), ("stops", "\(s.stops)"), ("routes", "\(s.routes)"), ("trips", "\(s.trips)"),
             ("patterns", "\(s.patterns)"), ("stop_times", "\(s.stopTimes)"),

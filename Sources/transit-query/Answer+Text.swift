@@ -89,7 +89,7 @@ extension Answer {
         for s in details.stopTimes {
             table.add([
                 String(s.stopSequence), s.stopID, s.stopName, ClockText.seconds(s.arrivalLocal),
-                ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : ""), String(s.pickupType.rawValue),
+                ClockText.seconds(s.departureLocal) + (s.interpolated ? " *" : s.timepoint ? "" : " ~"), String(s.pickupType.rawValue),
                 String(s.dropOffType.rawValue),
             ])
         }
@@ -103,6 +103,9 @@ extension Answer {
                     + (f.exactTimes ? "" : " (approximate times)"))
         }
         if details.stopTimes.contains(where: \.interpolated) { lines.append("* interpolated time") }
+        if details.stopTimes.contains(where: { !$0.interpolated && !$0.timepoint }) {
+            lines.append("~ approximate time (timepoint 0 in the feed)")
+        }
         return lines.joined(separator: "\n")
     }
 

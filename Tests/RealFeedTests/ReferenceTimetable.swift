@@ -13,6 +13,8 @@ final class ReferenceTimetable {
         var pickup: Int
         var dropOff: Int
         var distance: Double?
+        /// timepoint 0.
+        var approximate = false
     }
     struct Trip {
         var id: String
@@ -20,7 +22,7 @@ final class ReferenceTimetable {
         /// direction_id as written ("" when absent) and trip_short_name.
         var direction: String
         var shortName: String
-        var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int)]
+        var stopTimes: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int, timepoint: Bool)]
     }
     struct Frequency {
         var start: Int
@@ -39,8 +41,10 @@ final class ReferenceTimetable {
         var remaining = 0
         var direction = ""
         var shortName = ""
+        var timepoint = true
         var description: String {
             "\(tripID)@\(stopID) \(epoch) \(serviceDate) \(secs) arr \(arrivalEpoch) seq \(sequence) rem \(remaining) dir \(direction) \(shortName)"
+                + (timepoint ? "" : " approximate")
         }
     }
 
@@ -109,7 +113,8 @@ final class ReferenceTimetable {
                 StopTime(
                     stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
                     pickup: Int(row["pickup_type"] ?? "") ?? 0, dropOff: Int(row["drop_off_type"] ?? "") ?? 0,
-                    distance: Double(row["shape_dist_traveled"] ?? "")))
+                    distance: Double(row["shape_dist_traveled"] ?? ""),
+                    approximate: (row["timepoint"] ?? "").trimmingCharacters(in: .whitespaces) == "0"))
         }
         for (id, rows) in raw {
             let sorted = rows.sorted { $0.sequence < $1.sequence }
@@ -137,7 +142,7 @@ final class ReferenceTimetable {
     /// it never decreases, else haversine; by position when the span is zero or a stop of the
     /// span has no usable place (no coordinates, or 0,0).
     private func interpolate(_ rows: [StopTime]) -> [(
-        stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int
+        stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int, timepoint: Bool
     )]? {
         var distance = [0.0]
         let shape = rows.compactMap(\.distance)
@@ -175,11 +180,12 @@ final class ReferenceTimetable {
             }
         }
         guard rows.first?.arrival != nil, rows.last?.arrival != nil else { return nil }
-        var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int)] = []
+        var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int, timepoint: Bool)] = []
         var previous = 0
         for (i, row) in rows.enumerated() {
             if let arrival = row.arrival, let departure = row.departure {
-                result.append((row.stop, row.sequence, arrival, departure, row.pickup, row.dropOff))
+                // Exact unless the feed says timepoint 0.
+                result.append((row.stop, row.sequence, arrival, departure, row.pickup, row.dropOff, !row.approximate))
                 previous = i
                 continue
             }
@@ -190,7 +196,7 @@ final class ReferenceTimetable {
             let byPosition = span <= 0 || placed[previous...next].contains(false)
             let f = byPosition ? Double(i - previous) / Double(next - previous) : (distance[i] - distance[previous]) / span
             let t = Int((t0 + (t1 - t0) * f).rounded(.down))
-            result.append((row.stop, row.sequence, t, t, row.pickup, row.dropOff))
+            result.append((row.stop, row.sequence, t, t, row.pickup, row.dropOff, false))
         }
         return result
     }
@@ -250,7 +256,8 @@ final class ReferenceTimetable {
                                 Departure(
                                     epoch: base + secs, stopID: target, tripID: tripID, serviceDate: iso, secs: departure,
                                     arrivalEpoch: base + start + arrivalOffset, sequence: call.sequence,
-                                    remaining: trip.stopTimes.count - index - 1, direction: trip.direction, shortName: trip.shortName))
+                                    remaining: trip.stopTimes.count - index - 1, direction: trip.direction, shortName: trip.shortName,
+                                    timepoint: call.timepoint))
                         }
                     }
                 }

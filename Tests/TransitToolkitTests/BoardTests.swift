@@ -7,6 +7,7 @@ import XCTest
 final class BoardTests: XCTestCase {
     /// T1 runs S1-S2-S3 (no alighting at S2), T2 S3-S2-S1 with a train number and bikes,
     /// F a frequency trip S1-S3 every 30 min from 10:00; S2 is in station ST (wheelchair 1).
+    /// T1's times at S2 are approximate (timepoint 0), T2's exact (1), the rest left empty (exact).
     static let feed: [String: String?] = [
         "stops.txt": """
         stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding
@@ -24,15 +25,15 @@ final class BoardTests: XCTestCase {
 
         """,
         "stop_times.txt": """
-        trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type
-        T1,08:00:00,08:00:00,S1,1,,
-        T1,08:09:00,08:10:00,S2,2,,1
-        T1,08:20:00,08:20:00,S3,3,,
-        T2,09:00:00,09:00:00,S3,5,,
-        T2,09:10:00,09:11:00,S2,6,,
-        T2,09:20:00,09:20:00,S1,7,,
-        F,10:00:00,10:00:00,S1,1,,
-        F,10:15:00,10:15:00,S3,2,,
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type,timepoint
+        T1,08:00:00,08:00:00,S1,1,,,
+        T1,08:09:00,08:10:00,S2,2,,1,0
+        T1,08:20:00,08:20:00,S3,3,,,
+        T2,09:00:00,09:00:00,S3,5,,,
+        T2,09:10:00,09:11:00,S2,6,,,1
+        T2,09:20:00,09:20:00,S1,7,,,
+        F,10:00:00,10:00:00,S1,1,,,
+        F,10:15:00,10:15:00,S3,2,,,
 
         """,
         "frequencies.txt": "trip_id,start_time,end_time,headway_secs\nF,10:00:00,11:00:00,1800\n",
@@ -85,6 +86,9 @@ final class BoardTests: XCTestCase {
         XCTAssertTrue(t2.timepoint)
         let t1 = try XCTUnwrap(try bundle.departures(from: "S2", at: try day("08:00"), within: 30 * 60).first)
         XCTAssertEqual(t1.dropOffType, PickupDropOffType.none)
+        XCTAssertFalse(t1.timepoint, "timepoint 0 in the feed")
+        let trip = try bundle.trip("T1", on: ServiceDate("2026-03-04")!)
+        XCTAssertEqual(trip.stopTimes.map(\.timepoint), [true, false, true])
         XCTAssertNil(t1.tripShortName)
         XCTAssertEqual(t1.bikesAllowed, .unknown)
         // S2 leaves wheelchair_boarding empty: its station's 1; S3 says 2 itself.

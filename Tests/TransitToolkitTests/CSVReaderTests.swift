@@ -119,4 +119,78 @@ final class CSVReaderTests: XCTestCase {
             XCTAssertEqual(fatal?.diagnostic.line, 3)
         }
     }
+
+    /// Random records (seeded; `TEST_SEED` replays) written from known fields and read
+    /// back through several read sizes: quoted fields with commas, doubled quotes and line
+    /// breaks, NULs, multi-byte UTF-8, CR LF, blank lines, and records long enough for the
+    /// eight-byte scan. The expected fields are the generated ones, not a second parser.
+    func testRandomRecordsReadBackAsWritten() throws {
+        let seed = SplitMix64.testSeed(20_261_125)
+        var random = SplitMix64(state: seed)
+        let plain: [[UInt8]] = ["a", "Z", "7", ":", "_", "-", ".", " ", "é", "駅", "~", "\u{0}", "'"].map { Array($0.utf8) }
+        var bytes: [UInt8] = []
+        var expected: [([String], Int)] = []
+        for _ in 0..<400 {
+            if Int.random(in: 0..<20, using: &random) == 0 { bytes += Array("\n".utf8) }  // a blank line, skipped
+            var fields: [String] = []
+            var nuls = 0
+            for index in 0..<Int.random(in: 1...12, using: &random) {
+                if index > 0 { bytes.append(0x2C) }
+                var raw: [UInt8] = []
+                let quoted = Int.random(in: 0..<4, using: &random) == 0
+                let inner: [[UInt8]] = quoted ? plain + [[0x2C], [0x0A], [0x22, 0x22]] : plain
+                for _ in 0..<Int.random(in: 0...(Int.random(in: 0..<5, using: &random) == 0 ? 40 : 8), using: &random) {
+                    raw += inner.randomElement(using: &random)!
+                }
+                // An unquoted field is trimmed of its outer spaces; a quoted one keeps them.
+                var text = raw.filter { $0 != 0 }
+                if quoted {
+                    bytes += [0x22] + raw + [0x22]
+                    text = Array(String(decoding: text, as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"").utf8)
+                } else {
+                    bytes += raw
+                    while text.first == 0x20 { text.removeFirst() }
+                    while text.last == 0x20 { text.removeLast() }
+                }
+                nuls += raw.filter { $0 == 0 }.count
+                fields.append(String(decoding: text, as: UTF8.self))
+            }
+            // A record of one empty unquoted field is a blank line.
+            if fields == [""] && bytes.last != 0x22 {
+                bytes += Array("x".utf8)
+                fields = ["x"]
+            }
+            bytes += Int.random(in: 0..<3, using: &random) == 0 ? [0x0D, 0x0A] : [0x0A]
+            expected.append((fields, nuls))
+        }
+        for step in [1, 5, 4096, 1 << 20] {
+            let reader = CSVReader(stream: DribbleStream(bytes: bytes, step: step), fileName: "t.txt")
+            var index = 0
+            while try reader.nextRecord() {
+                guard index < expected.count else { return XCTFail("seed \(seed), step \(step): more records than written") }
+                let fields = (0..<reader.fieldCount).map(reader.string)
+                XCTAssertEqual(fields, expected[index].0, "seed \(seed), step \(step), record \(index)")
+                XCTAssertEqual(reader.droppedNULs, expected[index].1, "seed \(seed), step \(step), record \(index): NULs")
+                index += 1
+            }
+            XCTAssertEqual(index, expected.count, "seed \(seed), step \(step)")
+        }
+    }
+
+    /// Bad UTF-8 and NULs deep inside long records, where the eight-byte scan reads them.
+    func testInvalidUTF8AndNULsInsideLongRecords() throws {
+        let long = String(repeating: "abcdefgh", count: 8)
+        // Each record is followed by another, so its end is found by the eight-byte scan.
+        let bad = Array("h1,h2\n\(long),\(long)".utf8) + [0xE9] + Array("\(long)\n\(long),y\n".utf8)
+        XCTAssertThrowsError(try records(bytes: bad)) { error in
+            XCTAssertEqual((error as? FatalDiagnostic)?.code, .notUTF8)
+            XCTAssertEqual((error as? FatalDiagnostic)?.diagnostic.line, 2)
+        }
+        let withNUL = Array("h1,h2\n\(long),\(long)".utf8) + [0] + Array("\(long)\nx,\(long)\n".utf8)
+        let reader = CSVReader(stream: DribbleStream(bytes: withNUL, step: 1 << 20), fileName: "t.txt")
+        var rows: [([String], Int)] = []
+        while try reader.nextRecord() { rows.append(((0..<reader.fieldCount).map(reader.string), reader.droppedNULs)) }
+        XCTAssertEqual(rows.map(\.0), [["h1", "h2"], [long, long + long], ["x", long]])
+        XCTAssertEqual(rows.map(\.1), [0, 1, 0])
+    }
 }

@@ -55,12 +55,18 @@ final class PackedColumnTests: XCTestCase {
             PatternStopRecord(
                 stopSequence: 4, sid: 3_000_000, arrivalOffset: 200_000, departureOffset: 200_000, pickupType: 1, dropOffType: 3,
                 interpolated: false, hid: 0),
+            PatternStopRecord(
+                stopSequence: 6, sid: 3_000_001, arrivalOffset: 200_060, departureOffset: 200_060, pickupType: 0, dropOffType: 0,
+                interpolated: false, approximate: true, hid: nil),
         ]
         let bytes = PatternStopsBlob.encode(stops)
         XCTAssertEqual(try PatternStopsBlob.decode(bytes), stops)
         // The second stop: flags 0, sid +1 (zigzag 2), departure +90 (zigzag 180 = 0xB4 0x01).
         XCTAssertEqual(Array(PatternStopsBlob.encode(Array(stops.prefix(2))).suffix(4)), [0x00, 0x02, 0xB4, 0x01])
         XCTAssertEqual(try PatternStopsBlob.decode([]), [])
+        // timepoint 0 sets bit 8 of the flags, so only such stops take a second flags byte:
+        // 256 + 2 (stop_sequence steps by 6 from 0) = 0x82 0x02 in LEB128.
+        XCTAssertEqual(Array(PatternStopsBlob.encode([stops[4]]).prefix(2)), [0x82, 0x02])
     }
 
     func testPatternTripsRoundTripLeavingOutRepeatedFields() throws {

@@ -1,5 +1,6 @@
 import BundleFormat
 import FileIntegrity
+import TestKit
 import XCTest
 
 @testable import GTFSCompiler
@@ -63,6 +64,33 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(interner.idsInByteOrder().map(interner.string), ["", "a", "aa", "ab", "b", "é"])
         XCTAssertEqual(interner.find("ab"), 2)
         XCTAssertNil(interner.find("zz"))
+    }
+
+    /// Keys that share their first sixteen bytes (the part a slot holds) and differ after,
+    /// keys of every length around sixteen, a reserve in the middle: ids as a dictionary
+    /// gives them (seeded; `TEST_SEED` replays).
+    func testByteInternerAgainstADictionary() {
+        let seed = SplitMix64.testSeed(7_919)
+        var random = SplitMix64(state: seed)
+        var interner = ByteInterner(capacity: 4)
+        var reference: [String: Int32] = [:]
+        let prefix = "0123456789abcdef"
+        for step in 0..<20_000 {
+            if step == 5_000 { interner.reserve(30_000) }
+            let length = Int.random(in: 0...24, using: &random)
+            let shared = Int.random(in: 0..<3, using: &random) == 0
+            var key = shared ? String(prefix.prefix(min(length, 16))) : ""
+            while key.utf8.count < length { key.append("xyz~é".randomElement(using: &random)!) }
+            if Bool.random(using: &random) {
+                XCTAssertEqual(interner.find(key), reference[key], "seed \(seed), step \(step), find \(key)")
+            } else {
+                let expected = reference[key] ?? Int32(reference.count)
+                reference[key] = expected
+                XCTAssertEqual(interner.intern(key), expected, "seed \(seed), step \(step), intern \(key)")
+            }
+        }
+        XCTAssertEqual(interner.count, reference.count)
+        for (key, id) in reference { XCTAssertEqual(interner.string(id), key, "seed \(seed)") }
     }
 
     func testFeedArgumentNames() {

@@ -8,12 +8,14 @@ package struct PatternStopRecord: Hashable, Sendable {
     package var pickupType: Int
     package var dropOffType: Int
     package var interpolated: Bool
+    /// timepoint 0 in the feed: its times for this stop are approximate.
+    package var approximate: Bool
     /// The stop_headsign's hid, nil when the stop_time has none.
     package var hid: Int?
 
     package init(
         stopSequence: Int, sid: Int, arrivalOffset: Int, departureOffset: Int, pickupType: Int, dropOffType: Int,
-        interpolated: Bool, hid: Int?
+        interpolated: Bool, approximate: Bool = false, hid: Int?
     ) {
         self.stopSequence = stopSequence
         self.sid = sid
@@ -22,6 +24,7 @@ package struct PatternStopRecord: Hashable, Sendable {
         self.pickupType = pickupType
         self.dropOffType = dropOffType
         self.interpolated = interpolated
+        self.approximate = approximate
         self.hid = hid
     }
 }
@@ -31,7 +34,8 @@ package struct PatternStopRecord: Hashable, Sendable {
 ///
 ///     flags       bit 0 arrival differs from departure, bit 1 stop_sequence does not step
 ///                 by 1, bit 2 has a stop headsign, bit 3 interpolated, bits 4-5 pickup_type,
-///                 bits 6-7 drop_off_type
+///                 bits 6-7 drop_off_type, bit 8 approximate (timepoint 0; a flags value
+///                 over 127 takes a second byte, so only such stops pay for it)
 ///     sid         signed, minus the previous stop's sid (the first: minus 0)
 ///     departure   signed, minus the previous stop's departure offset
 ///     [dwell]     signed, departure minus arrival                    when bit 0
@@ -51,6 +55,7 @@ package enum PatternStopsBlob {
             if step != 1 { flags |= 2 }
             if s.hid != nil { flags |= 4 }
             if s.interpolated { flags |= 8 }
+            if s.approximate { flags |= 256 }
             w.unsigned(flags)
             w.signed(s.sid - previous.sid)
             w.signed(s.departureOffset - previous.departureOffset)
@@ -78,7 +83,8 @@ package enum PatternStopsBlob {
             stops.append(
                 PatternStopRecord(
                     stopSequence: sequence, sid: sid, arrivalOffset: arrival, departureOffset: departure,
-                    pickupType: flags >> 4 & 3, dropOffType: flags >> 6 & 3, interpolated: flags & 8 != 0, hid: hid))
+                    pickupType: flags >> 4 & 3, dropOffType: flags >> 6 & 3, interpolated: flags & 8 != 0, approximate: flags & 256 != 0,
+                    hid: hid))
         }
         return stops
     }

@@ -144,7 +144,43 @@ final class CSVReader {
             var fieldStart = p
             var isQuoted = false
             var hasDoubledQuote = false
-            while true {
+            // While every byte of the record is read eight at a time, `highBits` gathers the
+            // words (a record without a high bit needs no UTF-8 check) and `sawNUL` says
+            // whether a NUL was met; a byte read alone clears `wordsOnly` and both passes run.
+            var wordsOnly = true
+            var highBits: UInt64 = 0
+            var sawNUL = false
+            scan: while true {
+                if !isQuoted && p + 9 <= filled {
+                    // Eight bytes at a time: only bytes below "-" can end a field or start a quote.
+                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                    highBits |= word
+                    var candidates = Self.bytesBelowDash(in: UInt64(littleEndian: word))
+                    while candidates != 0 {
+                        let q = p + candidates.trailingZeroBitCount >> 3
+                        // Tests in order of frequency (a jump table here mispredicts on every field).
+                        let byte = buffer[q]
+                        if byte == 0x2C {
+                            fields.append(fieldStart, q, quoted: false)
+                            fieldStart = q + 1
+                        } else if byte == 0x0A || byte == 0x0D {
+                            fields.append(fieldStart, q, quoted: false)
+                            let ascii = wordsOnly && highBits & 0x8080_8080_8080_8080 == 0
+                            return try finishRecord(
+                                end: q, next: lineEnd(q), lines: lines + 1, ascii: ascii, noNUL: wordsOnly && !sawNUL)
+                        } else if byte == 0x22 && q == fieldStart {
+                            isQuoted = true
+                            p = q + 1
+                            continue scan
+                        } else if byte == 0 {
+                            sawNUL = true
+                        }
+                        candidates &= candidates - 1
+                    }
+                    p += 8
+                    continue
+                }
+                wordsOnly = false
                 // Two bytes of look-ahead (a doubled quote, CR LF) must be in the buffer unless the file ends.
                 if p + 1 >= filled && !atEnd {
                     if p - position > Self.maxRecordBytes { throw fail(.lineTooLong, "record longer than 1 MB") }
@@ -190,20 +226,6 @@ final class CSVReader {
                     p += 1
                     continue
                 }
-                if byte > 0x2C {
-                    // An ordinary byte: skip the rest of the field eight bytes at a time.
-                    p += 1
-                    while p + 9 <= filled {
-                        let word = UInt64(littleEndian: UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self))
-                        let found = Self.lineOrFieldEnd(in: word)
-                        if found != 0 {
-                            p += found.trailingZeroBitCount >> 3
-                            break
-                        }
-                        p += 8
-                    }
-                    continue
-                }
                 switch byte {
                 case 0x2C:
                     fields.append(fieldStart, p, quoted: false)
@@ -222,12 +244,12 @@ final class CSVReader {
         }
     }
 
-    /// A mask whose lowest set bit marks the first comma, LF or CR among the eight bytes of
-    /// `word` (first byte lowest); 0 when there is none. Bits above the lowest may be wrong.
+    /// The high bit of every byte of `word` (first byte lowest) below 0x2D ("-"): commas,
+    /// quotes, line ends and NULs among them. Exact: each byte is compared on its own, with
+    /// no carry between bytes, and bytes of 0x80 and above are left out.
     @inline(__always)
-    private static func lineOrFieldEnd(in word: UInt64) -> UInt64 {
-        @inline(__always) func zeroBytes(_ v: UInt64) -> UInt64 { (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080 }
-        return zeroBytes(word ^ 0x2C2C_2C2C_2C2C_2C2C) | zeroBytes(word ^ 0x0A0A_0A0A_0A0A_0A0A) | zeroBytes(word ^ 0x0D0D_0D0D_0D0D_0D0D)
+    private static func bytesBelowDash(in word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x5353_5353_5353_5353) | word) & 0x8080_8080_8080_8080
     }
 
     /// The position after the line break at `p` (LF, CR LF or CR).
@@ -235,17 +257,19 @@ final class CSVReader {
         buffer[p] == 0x0D && p + 1 < filled && buffer[p + 1] == 0x0A ? p + 2 : p + 1
     }
 
-    private func finishRecord(end: Int, next: Int, lines: Int) throws -> Bool {
+    /// Ends the record at `end`. `ascii` and `noNUL` say what the eight-byte scan already
+    /// knows of the record's bytes, sparing the UTF-8 check or the NUL search.
+    private func finishRecord(end: Int, next: Int, lines: Int, ascii: Bool = false, noNUL: Bool = false) throws -> Bool {
         let start = position
         line = nextLine
         nextLine += lines
         position = next
         if end - start > Self.maxRecordBytes { throw fail(.lineTooLong, "record longer than 1 MB", line: line) }
-        if !UTF8Check.isValid(buffer + start, end - start) {
+        if !ascii && !UTF8Check.isValid(buffer + start, end - start) {
             throw fail(.notUTF8, "invalid UTF-8 byte sequence", line: line)
         }
         droppedNULs = 0
-        if memchr(buffer + start, 0, end - start) != nil { dropNULs() }
+        if !noNUL && memchr(buffer + start, 0, end - start) != nil { dropNULs() }
         if fields.hasDoubledQuotes {
             for index in 0..<fields.count where fields.doubled[index] { collapseDoubledQuotes(index) }
         }

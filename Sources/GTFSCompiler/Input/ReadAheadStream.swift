@@ -6,7 +6,11 @@ final class ReadAheadStream: ByteStream {
     /// What the producer thread and the reader share, under one condition lock.
     private final class Shared: @unchecked Sendable {
         let condition = NSCondition()
-        var chunks: [[UInt8]] = []
+        /// Filled chunks in order, each with the number of bytes it holds.
+        var chunks: [(bytes: [UInt8], count: Int)] = []
+        /// Chunks the reader has finished, for the producer to fill again: a fresh megabyte
+        /// per chunk would be zeroed and faulted in by the kernel each time.
+        var spare: [[UInt8]] = []
         var finished = false
         var failure: Error?
         var cancelled = false
@@ -16,6 +20,7 @@ final class ReadAheadStream: ByteStream {
 
     private let shared = Shared()
     private var current: [UInt8] = []
+    private var currentCount = 0
     private var offset = 0
     let declaredSize: Int?
 
@@ -31,7 +36,10 @@ final class ReadAheadStream: ByteStream {
                 shared.condition.unlock()
             }
             while true {
-                var chunk = [UInt8](repeating: 0, count: chunkSize)
+                shared.condition.lock()
+                var chunk = shared.spare.popLast() ?? []
+                shared.condition.unlock()
+                if chunk.isEmpty { chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { _, count in count = chunkSize } }
                 var count = 0
                 var failure: Error?
                 do {
@@ -39,7 +47,6 @@ final class ReadAheadStream: ByteStream {
                 } catch {
                     failure = error
                 }
-                chunk.removeLast(chunkSize - count)
                 shared.condition.lock()
                 while shared.chunks.count >= depth && !shared.cancelled { shared.condition.wait() }
                 if shared.cancelled {
@@ -52,7 +59,7 @@ final class ReadAheadStream: ByteStream {
                 } else if count == 0 {
                     shared.finished = true
                 } else {
-                    shared.chunks.append(chunk)
+                    shared.chunks.append((chunk, count))
                 }
                 let done = shared.finished
                 shared.condition.broadcast()
@@ -73,8 +80,10 @@ final class ReadAheadStream: ByteStream {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        if offset == current.count {
+        if offset == currentCount {
             shared.condition.lock()
+            if !current.isEmpty { shared.spare.append(current) }
+            current = []
             while shared.chunks.isEmpty && !shared.finished { shared.condition.wait() }
             if shared.chunks.isEmpty {
                 let failure = shared.failure
@@ -82,12 +91,12 @@ final class ReadAheadStream: ByteStream {
                 if let failure { throw failure }
                 return 0
             }
-            current = shared.chunks.removeFirst()
+            (current, currentCount) = shared.chunks.removeFirst()
             offset = 0
             shared.condition.broadcast()
             shared.condition.unlock()
         }
-        let count = min(buffer.count, current.count - offset)
+        let count = min(buffer.count, currentCount - offset)
         current.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
         offset += count
         return count

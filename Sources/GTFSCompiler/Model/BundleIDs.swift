@@ -27,7 +27,7 @@ struct BundleIDs {
                 mix(UInt64(UInt32(bitPattern: s.sid)) << 32 | UInt64(UInt32(bitPattern: s.stopSequence)))
                 mix(UInt64(UInt32(bitPattern: s.arrivalOffset)) << 32 | UInt64(UInt32(bitPattern: s.departureOffset)))
                 mix(
-                    UInt64(s.pickupType) | UInt64(s.dropOffType) << 8 | (s.interpolated ? 1 << 16 : 0)
+                    UInt64(s.pickupType) | UInt64(s.dropOffType) << 8 | (s.interpolated ? 1 << 16 : 0) | (s.approximate ? 1 << 17 : 0)
                         | UInt64(UInt32(bitPattern: s.hid)) << 24)
             }
             hasher.combine(h)

@@ -69,6 +69,8 @@ struct BundleModel {
         var pickupType: UInt8
         var dropOffType: UInt8
         var interpolated: Bool
+        /// timepoint 0: the feed calls the stop's times approximate.
+        var approximate: Bool
         var hid: Int32  // -1 when the stop_time has no stop_headsign
     }
 
@@ -149,13 +151,14 @@ extension BundleModel.PatternStop {
         self.init(
             stopSequence: Int32(r.stopSequence), sid: Int32(r.sid), arrivalOffset: Int32(r.arrivalOffset),
             departureOffset: Int32(r.departureOffset), pickupType: UInt8(r.pickupType), dropOffType: UInt8(r.dropOffType),
-            interpolated: r.interpolated, hid: Int32(r.hid ?? -1))
+            interpolated: r.interpolated, approximate: r.approximate, hid: Int32(r.hid ?? -1))
     }
 
     /// As the bundle's packed column holds it.
     var record: PatternStopRecord {
         PatternStopRecord(
             stopSequence: Int(stopSequence), sid: Int(sid), arrivalOffset: Int(arrivalOffset), departureOffset: Int(departureOffset),
-            pickupType: Int(pickupType), dropOffType: Int(dropOffType), interpolated: interpolated, hid: hid >= 0 ? Int(hid) : nil)
+            pickupType: Int(pickupType), dropOffType: Int(dropOffType), interpolated: interpolated, approximate: approximate,
+            hid: hid >= 0 ? Int(hid) : nil)
     }
 }

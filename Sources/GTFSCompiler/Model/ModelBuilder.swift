@@ -66,7 +66,7 @@ struct ModelBuilder {
                 BundleModel.PatternStop(
                     stopSequence: s.sequence, sid: Int32(sidOf[Int(s.stop)]), arrivalOffset: s.arrival - start,
                     departureOffset: s.departure - start, pickupType: s.pickup, dropOffType: s.dropOff,
-                    interpolated: s.interpolated,
+                    interpolated: s.interpolated, approximate: s.approximate,
                     hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
             }
             let pid = patternTable.pid(for: patternStops, fid: fid, feed: feed.name)

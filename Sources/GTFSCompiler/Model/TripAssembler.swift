@@ -14,10 +14,14 @@ struct TripAssembler {
         var dropOff: UInt8
         var headsign: Int32
         var interpolated: Bool
+        /// The feed calls the times approximate (timepoint 0).
+        var approximate: Bool
     }
 
     let feed: FeedData
     let log: DiagnosticLog
+    /// The feed's stop_times columns, held once (a copy per trip would retain every column).
+    private let c: FeedData.StopTimes
     /// Row indexes grouped by local trip id: rows of trip t are order[first[t]..<first[t+1]].
     private var order: [Int32] = []
     private var first: [Int] = []
@@ -26,6 +30,7 @@ struct TripAssembler {
         self.feed = feed
         self.log = log
         let columns = feed.stopTimes
+        c = columns
         let tripCount = feed.trips.count
         first = [Int](repeating: 0, count: tripCount + 1)
         for trip in columns.trip { first[Int(trip) + 1] += 1 }
@@ -41,11 +46,11 @@ struct TripAssembler {
 
     /// The checked stops of local trip `trip`, or nil when the trip must be dropped.
     func assemble(trip: Int32) -> [AssembledStop]? {
-        let c = feed.stopTimes
         // A trip with a time past the 7-day limit was reported and refused while reading.
         guard !feed.refusedTrips.contains(trip) else { return nil }
         var rows = Array(order[first[Int(trip)]..<first[Int(trip) + 1]])
-        let tripID = feed.tripIDs.string(trip)
+        // The trip's id is made into text only for a message.
+        var tripID: String { feed.tripIDs.string(trip) }
         func report(_ code: DiagnosticCode, row: Int32?, field: String?, _ message: String) {
             let line = row.map { Int(c.line[Int($0)]) } ?? feed.trips[Int(trip)].line
             log.add(
@@ -57,16 +62,18 @@ struct TripAssembler {
         if !zip(rows, rows.dropFirst()).allSatisfy({ c.sequence[Int($0)] <= c.sequence[Int($1)] }) {
             rows.sort { (c.sequence[Int($0)], $0) < (c.sequence[Int($1)], $1) }
         }
-        var unique: [Int32] = []
-        unique.reserveCapacity(rows.count)
-        for row in rows {
-            if let last = unique.last, c.sequence[Int(last)] == c.sequence[Int(row)] {
-                report(
-                    .badSequence, row: row, field: "stop_sequence",
-                    "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
-                continue
+        var unique = rows
+        if zip(rows, rows.dropFirst()).contains(where: { c.sequence[Int($0)] == c.sequence[Int($1)] }) {
+            unique = []
+            for row in rows {
+                if let last = unique.last, c.sequence[Int(last)] == c.sequence[Int(row)] {
+                    report(
+                        .badSequence, row: row, field: "stop_sequence",
+                        "stop_sequence \(c.sequence[Int(row)]) repeats within the trip; row dropped")
+                    continue
+                }
+                unique.append(row)
             }
-            unique.append(row)
         }
         guard unique.count >= 2 else {
             report(
@@ -84,7 +91,8 @@ struct TripAssembler {
             let r = Int(row)
             return AssembledStop(
                 stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
-                pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false)
+                pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false,
+                approximate: c.isApproximate(at: r))
         }
         // Times that go backwards are repaired without losing the trip (departures-semantics.md,
         // "Untimed stops"): walking in stop_sequence order, a timed stop earlier than the last
@@ -130,7 +138,6 @@ struct TripAssembler {
     /// coordinates, or of zero length, is interpolated by position instead. Either way an
     /// interpolated time lies between the times of the surrounding timed stops.
     private func interpolate(_ stops: inout [AssembledStop], rows: [Int32], report: (DiagnosticCode, Int32?, String?, String) -> Void) {
-        let c = feed.stopTimes
         var distance = [Double](repeating: 0, count: stops.count)
         var useShape = rows.allSatisfy { !c.distance(at: Int($0)).isNaN }
         if useShape, let drop = rows.indices.dropFirst().first(where: { c.distance(at: Int(rows[$0])) < c.distance(at: Int(rows[$0 - 1])) })

@@ -99,6 +99,7 @@ final class CSVTable {
         return true
     }
 
+    @inline(__always)
     func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> { reader.field(column) }
 
     /// The row's id in `column`, or nil (reported, row to be dropped) when it is empty.
@@ -111,6 +112,7 @@ final class CSVTable {
         return key
     }
 
+    @inline(__always)
     func isEmpty(_ column: Int) -> Bool { reader.field(column).isEmpty }
 
     /// The field as a String, nil when empty or absent.

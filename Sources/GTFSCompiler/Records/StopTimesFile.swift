@@ -13,8 +13,10 @@ enum StopTimesFile {
         let pickupColumn = t.column("pickup_type")
         let dropColumn = t.column("drop_off_type")
         let distanceColumn = t.column("shape_dist_traveled")
+        let timepointColumn = t.column("timepoint")
         var columns = FeedData.StopTimes()
         columns.hasDistances = distanceColumn >= 0
+        columns.hasTimepoints = timepointColumn >= 0
         var lastTripKey: [UInt8] = []
         var lastTrip: Int32 = -1
         while try t.next() {
@@ -24,7 +26,8 @@ enum StopTimesFile {
             let tripKey = t.bytes(tripColumn)
             var trip = lastTrip
             if tripKey.count != lastTripKey.count || !lastTripKey.withUnsafeBufferPointer({ memcmpEqual($0, tripKey) }) {
-                lastTripKey = Array(tripKey)
+                lastTripKey.removeAll(keepingCapacity: true)
+                lastTripKey.append(contentsOf: tripKey)
                 lastTrip = feed.tripIDs.find(tripKey) ?? -1
                 trip = lastTrip
             }
@@ -97,6 +100,10 @@ enum StopTimesFile {
             columns.dropOff.append(UInt8(t.integer(dropColumn, in: 0...3, default: 0)))
             columns.headsign.append(headsign)
             if columns.hasDistances { columns.distances.append(distance) }
+            if columns.hasTimepoints {
+                // Empty means exact; a timepoint of 1 on an untimed row is an interpolated time anyway.
+                columns.approximate.append(t.integer(timepointColumn, in: 0...1, default: 1, entity: lastTripKeyString(lastTripKey)) == 0)
+            }
             columns.line.append(Int32(clamping: t.line))
         }
         feed.stopTimes = columns

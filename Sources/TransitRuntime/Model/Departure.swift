@@ -46,7 +46,8 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var arrivalLocal: LocalDateTime
     public var arrival: Date { arrivalLocal.instant }
     public var dropOffType: PickupDropOffType
-    /// False when the feed left the stop's times empty and they were interpolated.
+    /// False when the stop's times are not exact: the feed left them empty and they were
+    /// interpolated, or it marked them approximate (`timepoint` 0).
     public var timepoint: Bool
     public var directionID: Int?
     /// trip_short_name: a train number, where the feed gives one.

@@ -22,11 +22,14 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
         public var dropOffType: PickupDropOffType
         /// True when the feed left the time empty and it was interpolated.
         public var interpolated: Bool
+        /// True when the times are exact: given by the feed (not interpolated) and not marked
+        /// approximate (`timepoint` 0).
+        public var timepoint: Bool
 
         public init(
             stopID: String, stopName: String, stopSequence: Int, arrivalSecs: Int, departureSecs: Int, arrivalLocal: LocalDateTime,
             departureLocal: LocalDateTime, pickupType: PickupDropOffType = .regular, dropOffType: PickupDropOffType = .regular,
-            interpolated: Bool = false
+            interpolated: Bool = false, timepoint: Bool = true
         ) {
             self.stopID = stopID
             self.stopName = stopName
@@ -38,6 +41,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
             self.pickupType = pickupType
             self.dropOffType = dropOffType
             self.interpolated = interpolated
+            self.timepoint = timepoint
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -51,6 +55,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
             case pickupType = "pickup_type"
             case dropOffType = "drop_off_type"
             case interpolated
+            case timepoint
         }
     }
 

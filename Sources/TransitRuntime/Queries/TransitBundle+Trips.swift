@@ -39,7 +39,7 @@ extension TransitBundle {
                     departureSecs: departure, arrivalLocal: source.clock.local(dayStart + arrival),
                     departureLocal: source.clock.local(dayStart + departure),
                     pickupType: PickupDropOffType(rawValue: row.pickupType), dropOffType: PickupDropOffType(rawValue: row.dropOffType),
-                    interpolated: row.interpolated)
+                    interpolated: row.interpolated, timepoint: !row.interpolated && !row.approximate)
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)
