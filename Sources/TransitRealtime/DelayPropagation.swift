@@ -36,15 +36,19 @@ enum DelayPropagation {
     }
 
     static func predict(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (calls: [CallPrediction], clamps: Int) {
-        var byIndex: [Int: CallUpdate] = [:]
-        for update in updates where byIndex[update.index] == nil { byIndex[update.index] = update }
+        // The first update of each stop, by the stop's index (-1: none).
+        var first = [Int](repeating: -1, count: schedule.count)
+        for (k, update) in updates.enumerated() where schedule.indices.contains(update.index) && first[update.index] < 0 {
+            first[update.index] = k
+        }
         var calls: [CallPrediction] = []
         calls.reserveCapacity(schedule.count)
         var carried: (delay: Int, uncertainty: Int?)?
         var noData = false
         for (index, call) in schedule.enumerated() {
             var prediction = CallPrediction(state: .scheduled)
-            if let update = byIndex[index] {
+            if first[index] >= 0 {
+                let update = updates[first[index]]
                 prediction.assignedStopID = update.assignedStopID
                 switch update.relationship {
                 case .noData:
@@ -76,7 +80,8 @@ enum DelayPropagation {
             }
             calls.append(prediction)
         }
-        return clampToOrder(schedule, calls)
+        let clamps = clampToOrder(schedule, &calls)
+        return (calls, clamps)
     }
 
     /// The delay an event gives: its time against the schedule, else its delay.
@@ -89,8 +94,7 @@ enum DelayPropagation {
     /// Raises predicted times that would run the trip backwards (skipped stops are left out
     /// of the order; stops without a prediction keep their scheduled times and bound the
     /// next prediction from below).
-    private static func clampToOrder(_ schedule: [ScheduledCall], _ calls: [CallPrediction]) -> ([CallPrediction], Int) {
-        var calls = calls
+    private static func clampToOrder(_ schedule: [ScheduledCall], _ calls: inout [CallPrediction]) -> Int {
         var clamps = 0
         var last = Int.min
         for index in calls.indices where calls[index].state != .skipped {
@@ -112,7 +116,7 @@ enum DelayPropagation {
             calls[index].departureDelay = departure - schedule[index].departure
             last = departure
         }
-        return (calls, clamps)
+        return clamps
     }
 }
 

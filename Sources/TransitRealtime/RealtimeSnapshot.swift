@@ -62,6 +62,7 @@ public struct RealtimeSnapshot: Sendable {
     /// - Throws: `TransitError.unknownFeed`; a bundle that cannot be read.
     public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil) throws {
         var builder = SnapshotBuilder()
+        builder.trips.reserveCapacity(messages.reduce(0) { $0 + $1.entityCount })
         for message in messages {
             let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.feed.header.timestamp))
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)

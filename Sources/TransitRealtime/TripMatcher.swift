@@ -64,9 +64,21 @@ final class TripMatcher {
             }
             startSecs = secs
         }
+        // A trip named by its id is looked up once, then placed on each candidate day.
+        var named: TripSchedule?
+        if !byRoute {
+            do {
+                named = try bundle.tripSchedule(descriptor.tripID, feed: feedID)
+            } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
+                return .failure(unmatched(.unknownTrip, nil))
+            } catch {
+                return .failure(unmatched(.unknownTrip, "\(error)"))
+            }
+        }
         var best: (match: Match, distance: Int)?
         for day in days {
             var tripID = descriptor.tripID
+            var template = named
             if byRoute {
                 // The trip of the route (and direction) that starts at start_time that day.
                 let direction = descriptor.hasDirectionID ? Int(descriptor.directionID) : nil
@@ -81,13 +93,9 @@ final class TripMatcher {
                     )
                 }
                 tripID = ids[0]
+                template = try? bundle.tripSchedule(tripID, feed: feedID)
             }
-            let trip: TripSchedule
-            do {
-                trip = try bundle.tripSchedule(tripID, feed: feedID, on: day)
-            } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
-                return .failure(unmatched(.unknownTrip, nil))
-            } catch {
+            guard let template, let trip = try? bundle.tripSchedule(template, on: day) else {
                 continue  // a day outside the timetable
             }
             guard trip.runsOnDate, let firstDeparture = trip.departureSecs.first else { continue }

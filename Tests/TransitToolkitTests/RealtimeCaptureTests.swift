@@ -114,6 +114,38 @@ final class RealtimeCaptureTests: XCTestCase {
         print("bart:", report.tripUpdatesMatched, "matched,", Dictionary(grouping: report.unmatched, by: \.reason).mapValues(\.count))
     }
 
+    /// The second and later messages on an open bundle read trip ids and stop lists from
+    /// its caches: they must give what a freshly opened bundle gives.
+    func testAMessageAppliedAgainOnAnOpenBundleGivesTheSameSnapshot() throws {
+        let folder = try TestPaths.requireShared("realtime")
+        let open = try bundle("bart", folder.appendingPathComponent("bart-rt.zip"))
+        let message = try RealtimeMessage(contentsOf: folder.appendingPathComponent("bart-trip-updates.pb").path)
+        func rendering(_ snapshot: RealtimeSnapshot) -> [String] {
+            snapshot.trips.map { "\($0.key) \($0.value.state) \($0.value.calls) \($0.value.assignedStops)" }.sorted()
+        }
+        let first = try RealtimeSnapshot(messages: [message], bundle: open)
+        let again = try RealtimeSnapshot(messages: [message], bundle: open)
+        let fresh = try RealtimeSnapshot(messages: [message], bundle: try bundle("bart", folder.appendingPathComponent("bart-rt.zip")))
+        XCTAssertGreaterThan(first.report.tripUpdatesMatched, 60)
+        for other in [again, fresh] {
+            XCTAssertEqual(other.report, first.report)
+            XCTAssertEqual(rendering(other), rendering(first))
+        }
+        // The schedules matching read (from the caches, by now) against the trip as
+        // `trip(_:on:)` reads it, stop by stop from the bundle's rows.
+        for instance in first.trips.keys {
+            let schedule = try open.tripSchedule(instance.tripID, on: instance.serviceDate)
+            let trip = try open.trip(instance.tripID, on: instance.serviceDate)
+            XCTAssertEqual(schedule.stopIDs, trip.stopTimes.map(\.stopID), instance.tripID)
+            XCTAssertEqual(schedule.stopSequences, trip.stopTimes.map(\.stopSequence), instance.tripID)
+            XCTAssertEqual(schedule.departureSecs, trip.stopTimes.map(\.departureSecs), instance.tripID)
+            XCTAssertEqual(schedule.headsign, trip.headsign, instance.tripID)
+        }
+        // After purge() the bundle reads everything again, and still agrees.
+        open.purge()
+        XCTAssertEqual(rendering(try RealtimeSnapshot(messages: [message], bundle: open)), rendering(first))
+    }
+
     func testCaltrainTripUpdatesByStartDateAndSequence() throws {
         let folder = try TestPaths.requireShared("realtime")
         let feeds = try TestPaths.requireShared("feeds")

@@ -11,6 +11,11 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         storage.withLock { $0[key] != nil }
     }
 
+    /// The value kept for `key`, if any.
+    func cached(_ key: Key) -> Value? {
+        storage.withLock { $0[key] }
+    }
+
     func insert(_ key: Key, _ value: Value) {
         storage.withLock {
             if $0.count >= limit { $0.removeAll(keepingCapacity: true) }

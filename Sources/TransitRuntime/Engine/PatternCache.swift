@@ -53,6 +53,16 @@ final class PatternCache: Sendable {
     private let departing = LockedCache<Int, [Place]>()
     private let arriving = LockedCache<Int, [Place]>()
     private let tripBlocks = LockedCache<Int, TripBlock>()
+    /// Text trip ids already looked up, per feed (live data names the same trips message
+    /// after message); emptied past 100,000.
+    private let tids = LockedCache<TripKey, Int>(limit: 100_000)
+    /// Each pattern's stops as text stop ids, for live data.
+    private let stopIDLists = LockedCache<Int, [String]>()
+
+    private struct TripKey: Hashable, Sendable {
+        var fid: Int
+        var tripID: String
+    }
 
     /// Forgets every decoded pattern, stop list and trip block.
     func purge() {
@@ -60,6 +70,14 @@ final class PatternCache: Sendable {
         departing.removeAll()
         arriving.removeAll()
         tripBlocks.removeAll()
+        tids.removeAll()
+        stopIDLists.removeAll()
+    }
+
+    /// The text stop ids of `pattern`'s stops in order, listed once per pattern (`stopID`
+    /// gives one stop's).
+    func stopIDs(of pattern: Pattern, stopID: (Int) throws -> String) rethrows -> [String] {
+        try stopIDLists.value(pattern.pid) { try pattern.stops.map { try stopID($0.sid) } }
     }
 
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {
@@ -139,6 +157,14 @@ final class PatternCache: Sendable {
     /// The tid of a text trip id in `feed`, nil when the feed has no such trip: the
     /// `trip_ids` group that would hold it, searched by halves through the trips' text.
     func tid(of tripID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
+        let key = TripKey(fid: feed.fid, tripID: tripID)
+        if let tid = tids.cached(key) { return tid }
+        guard let tid = try lookUpTid(of: tripID, feed: feed, db: db) else { return nil }
+        tids.insert(key, tid)
+        return tid
+    }
+
+    private func lookUpTid(of tripID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
         let q = try db.cached(
             "SELECT tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
         q.bind([feed.fid, tripID])

@@ -67,9 +67,16 @@ extension TransitBundle {
     /// A trip's schedule on `date` as integers, for matching live data to it (no names, no
     /// wall-clock conversions: about 10x cheaper than `trip(_:feed:on:)`).
     package func tripSchedule(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripSchedule {
+        try tripSchedule(tripSchedule(id, feed: feed), on: date)
+    }
+
+    /// A trip's stops and times with no day yet (`runsOnDate` false, `dayStart` 0): the
+    /// trip is looked up once, then `tripSchedule(_:on:)` places it on each candidate day.
+    package func tripSchedule(_ id: String, feed: String? = nil) throws -> TripSchedule {
         try pool.with { db in
-            let (match, pattern, trip) = try tripRecord(id, feed: feed, on: date, db: db)
-            let source = match.feed
+            let match = try resolve(.trip, id, feed: feed, db: db)
+            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
+            guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
             var windows: [(startSecs: Int, endSecs: Int)] = []
             if trip.frequency {
                 let f = try db.cached("SELECT start_time_secs, end_time_secs FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
@@ -78,21 +85,32 @@ extension TransitBundle {
             }
             let base = windows.first?.startSecs ?? trip.startTime
             var schedule = TripSchedule(
-                feedID: source.feedID, routeID: "", headsign: "", runsOnDate: try calendar.active(on: date.civil, db: db).contains(trip.sv),
-                dayStart: source.clock.serviceDayStart(date.civil), frequencies: windows)
-            schedule.routeID = try entities.route(trip.rid, db: db).routeID
-            var lastName = ""
-            for row in pattern.stops {
-                let stop = try entities.stop(row.sid, db: db)
-                schedule.stopSequences.append(row.stopSequence)
-                schedule.stopIDs.append(stop.stopID)
-                schedule.arrivalSecs.append(base + row.arrivalOffset)
-                schedule.departureSecs.append(base + row.departureOffset)
-                lastName = stop.name
-            }
-            schedule.headsign = try trip.hid.map { try entities.headsign($0, db: db) } ?? lastName
+                feedID: match.feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: "", runsOnDate: false,
+                dayStart: 0, frequencies: windows)
+            schedule.service = trip.sv
+            schedule.stopIDs = try patterns.stopIDs(of: pattern) { try entities.stop($0, db: db).stopID }
+            schedule.stopSequences = pattern.stops.map(\.stopSequence)
+            schedule.arrivalSecs = pattern.stops.map { base + $0.arrivalOffset }
+            schedule.departureSecs = pattern.stops.map { base + $0.departureOffset }
+            schedule.headsign =
+                try trip.hid.map { try entities.headsign($0, db: db) }
+                ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
             return schedule
         }
+    }
+
+    /// `schedule` placed on `date`: whether its service runs that day and the Unix time the
+    /// day starts.
+    /// - Throws: `TransitError.dateOutOfRange` when `date` is outside the feed's timetable.
+    package func tripSchedule(_ schedule: TripSchedule, on date: ServiceDate) throws -> TripSchedule {
+        let source = try catalog.feed(named: schedule.feedID)
+        if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
+            throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
+        }
+        var placed = schedule
+        placed.runsOnDate = try pool.with { db in try calendar.active(on: date.civil, db: db).contains(schedule.service) }
+        placed.dayStart = source.clock.serviceDayStart(date.civil)
+        return placed
     }
 }
 
@@ -128,6 +146,8 @@ package struct TripSchedule: Sendable {
     /// trip_headsign, else the name of the last stop.
     package var headsign: String
     package var runsOnDate: Bool
+    /// The trip's service (its `sv`), for placing it on a day.
+    package var service = 0
     /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
     /// `s` seconds is the instant `dayStart + s`.
     package var dayStart: Int
