@@ -29,16 +29,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
     public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.civil < b.civil }
 
     /// Encoded as `"YYYY-MM-DD"`.
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = ServiceDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not YYYY-MM-DD: \(text)"))
-        }
-        self = date
-    }
+    public init(from decoder: Decoder) throws { self = try decoder.decodeText("YYYY-MM-DD", ServiceDate.init) }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public func encode(to encoder: Encoder) throws { try encoder.encodeText(description) }
 }

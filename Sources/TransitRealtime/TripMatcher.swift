@@ -95,9 +95,8 @@ final class TripMatcher {
                 tripID = ids[0]
                 template = try? bundle.tripSchedule(tripID, feed: feedID)
             }
-            guard let template, let trip = try? bundle.tripSchedule(template, on: day) else {
-                continue  // a day outside the timetable
-            }
+            // No such trip, or a day outside the timetable.
+            guard let template, let trip = try? bundle.tripSchedule(template, on: day) else { continue }
             guard trip.runsOnDate, let firstDeparture = trip.departureSecs.first else { continue }
             var shift = 0
             var start: Int?

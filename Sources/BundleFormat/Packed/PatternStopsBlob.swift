@@ -13,6 +13,9 @@ package struct PatternStopRecord: Hashable, Sendable {
     /// The stop_headsign's hid, nil when the stop_time has none.
     package var hid: Int?
 
+    /// Whether the times are exact: given by the feed and not marked approximate.
+    package var isTimepoint: Bool { !interpolated && !approximate }
+
     package init(
         stopSequence: Int, sid: Int, arrivalOffset: Int, departureOffset: Int, pickupType: Int, dropOffType: Int,
         interpolated: Bool, approximate: Bool = false, hid: Int?

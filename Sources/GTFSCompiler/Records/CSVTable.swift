@@ -138,23 +138,26 @@ final class CSVTable {
     }
 
     /// Reads an optional integer field within `range`, warning and using `fallback` when invalid.
-    func integer(_ column: Int, in range: ClosedRange<Int>, default fallback: Int, entity: String? = nil) -> Int {
-        checkedInteger(column, in: range, entity: entity, repair: "using \(fallback)") ?? fallback
+    func integer(_ column: Int, in range: ClosedRange<Int>, default fallback: Int, entity: @autoclosure () -> String? = nil) -> Int {
+        checkedInteger(column, in: range, entity: entity(), repair: "using \(fallback)") ?? fallback
     }
 
     /// An optional integer that stays nil when empty or invalid (with a warning).
-    func optionalInteger(_ column: Int, in range: ClosedRange<Int>, entity: String? = nil) -> Int? {
-        checkedInteger(column, in: range, entity: entity, repair: "left empty")
+    func optionalInteger(_ column: Int, in range: ClosedRange<Int>, entity: @autoclosure () -> String? = nil) -> Int? {
+        checkedInteger(column, in: range, entity: entity(), repair: "left empty")
     }
 
     /// The field's integer when it lies in `range`; nil when empty, or invalid (warned, saying `repair`).
-    /// `repair` is only built for a bad value (two calls per stop_times row must not format it).
-    private func checkedInteger(_ column: Int, in range: ClosedRange<Int>, entity: String?, repair: @autoclosure () -> String) -> Int? {
+    /// `entity` and `repair` are only built for a bad value (calls per stop_times row must not
+    /// format them).
+    private func checkedInteger(
+        _ column: Int, in range: ClosedRange<Int>, entity: @autoclosure () -> String?, repair: @autoclosure () -> String
+    ) -> Int? {
         let field = bytes(column)
         if field.isEmpty { return nil }
         if let value = FieldParser.integer(field), range.contains(value) { return value }
         warn(
-            .badValue, column: column, entity: entity,
+            .badValue, column: column, entity: entity(),
             message: "expected an integer in \(range.lowerBound)...\(range.upperBound); \(repair())")
         return nil
     }

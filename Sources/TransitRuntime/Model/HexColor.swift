@@ -1,3 +1,5 @@
+import BundleFormat
+
 /// A colour as GTFS writes it (route_color, route_text_color): six hexadecimal digits, RRGGBB.
 ///
 /// ```swift

@@ -178,7 +178,7 @@ extension TransitBundle {
             frequencyBased: c.frequencyBased, wheelchairAccessible: Accessibility(rawValue: trip.wheelchairAccessible),
             stopSequence: place.stopSequence,
             arrivalLocal: arrivalLocal,
-            dropOffType: PickupDropOffType(rawValue: place.dropOffType), timepoint: !place.interpolated && !place.approximate,
+            dropOffType: PickupDropOffType(rawValue: place.dropOffType), timepoint: place.isTimepoint,
             directionID: trip.directionID,
             tripShortName: try tripShortName(trip.tid, db: db), agencyID: route.agencyID, agencyName: route.agencyName,
             bikesAllowed: Accessibility(rawValue: trip.bikesAllowed),

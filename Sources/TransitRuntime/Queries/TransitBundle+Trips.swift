@@ -39,7 +39,7 @@ extension TransitBundle {
                     departureSecs: departure, arrivalLocal: source.clock.local(dayStart + arrival),
                     departureLocal: source.clock.local(dayStart + departure),
                     pickupType: PickupDropOffType(rawValue: row.pickupType), dropOffType: PickupDropOffType(rawValue: row.dropOffType),
-                    interpolated: row.interpolated, timepoint: !row.interpolated && !row.approximate)
+                    interpolated: row.interpolated, timepoint: row.isTimepoint)
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)
@@ -54,14 +54,26 @@ extension TransitBundle {
     private func tripRecord(_ id: String, feed: String?, on date: ServiceDate, db: SQLiteDatabase) throws -> (
         match: (id: Int, feed: FeedCatalog.Feed), pattern: PatternCache.Pattern, trip: PatternTripRecord
     ) {
+        let record = try tripRecord(id, feed: feed, db: db)
+        try checkCoverage(of: record.match.feed, on: date)
+        return record
+    }
+
+    /// The trip `id`, its pattern and its record.
+    private func tripRecord(_ id: String, feed: String?, db: SQLiteDatabase) throws -> (
+        match: (id: Int, feed: FeedCatalog.Feed), pattern: PatternCache.Pattern, trip: PatternTripRecord
+    ) {
         let match = try resolve(.trip, id, feed: feed, db: db)
-        let source = match.feed
-        if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
-            throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
-        }
         let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
         guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
         return (match, pattern, trip)
+    }
+
+    /// Throws `TransitError.dateOutOfRange` when `date` is outside `source`'s timetable.
+    private func checkCoverage(of source: FeedCatalog.Feed, on date: ServiceDate) throws {
+        if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
+            throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
+        }
     }
 
     /// A trip's schedule on `date` as integers, for matching live data to it (no names, no
@@ -74,9 +86,7 @@ extension TransitBundle {
     /// trip is looked up once, then `tripSchedule(_:on:)` places it on each candidate day.
     package func tripSchedule(_ id: String, feed: String? = nil) throws -> TripSchedule {
         try pool.with { db in
-            let match = try resolve(.trip, id, feed: feed, db: db)
-            let pattern = try patterns.pattern(patterns.trip(match.id, db: db).pid, db: db)
-            guard let trip = pattern.trip(match.id) else { throw TransitError.unknownTrip(id) }
+            let (match, pattern, trip) = try tripRecord(id, feed: feed, db: db)
             var windows: [(startSecs: Int, endSecs: Int)] = []
             if trip.frequency {
                 let f = try db.cached("SELECT start_time_secs, end_time_secs FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
@@ -104,9 +114,7 @@ extension TransitBundle {
     /// - Throws: `TransitError.dateOutOfRange` when `date` is outside the feed's timetable.
     package func tripSchedule(_ schedule: TripSchedule, on date: ServiceDate) throws -> TripSchedule {
         let source = try catalog.feed(named: schedule.feedID)
-        if let first = source.firstDate, let last = source.lastDate, date.civil < first || date.civil > last {
-            throw TransitError.dateOutOfRange(date.description, feed: source.feedID, first: first.iso, last: last.iso)
-        }
+        try checkCoverage(of: source, on: date)
         var placed = schedule
         placed.runsOnDate = try pool.with { db in try calendar.active(on: date.civil, db: db).contains(schedule.service) }
         placed.dayStart = source.clock.serviceDayStart(date.civil)

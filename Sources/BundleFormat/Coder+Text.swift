@@ -2,7 +2,7 @@
 extension Decoder {
     /// The string decoded with `parse`; a string it refuses is `DecodingError.dataCorrupted`
     /// saying what was expected (`form`).
-    func decodeText<T>(_ form: String, _ parse: (String) -> T?) throws -> T {
+    package func decodeText<T>(_ form: String, _ parse: (String) -> T?) throws -> T {
         let text = try singleValueContainer().decode(String.self)
         guard let value = parse(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "not \(form): \(text)"))
@@ -12,7 +12,7 @@ extension Decoder {
 }
 
 extension Encoder {
-    func encodeText(_ text: String) throws {
+    package func encodeText(_ text: String) throws {
         var container = singleValueContainer()
         try container.encode(text)
     }
