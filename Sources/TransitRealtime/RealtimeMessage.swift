@@ -1,8 +1,11 @@
 import Foundation
 import SwiftProtobuf
 
-/// A decoded GTFS-Realtime `FeedMessage` (trip updates, vehicle positions, alerts), checked:
-/// protobuf, FULL_DATASET, at most `maximumBytes`.
+/// A GTFS-Realtime `FeedMessage` (trip updates, vehicle positions, alerts), checked:
+/// protobuf, FULL_DATASET, at most `maximumBytes`. The header is decoded at once; each
+/// entity when a snapshot applies it (one at a time, so that a large message is never held
+/// decoded whole), and an entity whose bytes do not decode is left out and reported
+/// (`RealtimeReport.Reason.malformedEntity`), the others applied.
 ///
 /// ```swift
 /// let message = try RealtimeMessage(contentsOf: "trip-updates.pb")
@@ -12,32 +15,57 @@ public struct RealtimeMessage: Sendable {
     /// The largest message accepted, 64 MB (a whole country's trip updates are a few MB).
     public static let maximumBytes = 64 << 20
 
-    package let feed: TransitRealtime_FeedMessage
+    package let header: TransitRealtime_FeedHeader
+    /// The message's bytes (from index 0) and where each entity lies in them.
+    private let bytes: Data
+    private let entities: [Range<Int>]
 
     /// The header's timestamp: when the producer built the message.
-    public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(feed.header.timestamp)) }
+    public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(header.timestamp)) }
     /// The header's gtfs_realtime_version.
-    public var version: String { feed.header.gtfsRealtimeVersion }
-    public var entityCount: Int { feed.entity.count }
+    public var version: String { header.gtfsRealtimeVersion }
+    public var entityCount: Int { entities.count }
 
-    /// Decodes `data`.
+    /// Decodes `data`'s header and finds its entities.
     /// - Throws: `RealtimeError.notAMessage`, `.differential`, `.tooLarge`.
     public init(data: Data) throws {
         guard data.count <= Self.maximumBytes else { throw RealtimeError.tooLarge(bytes: data.count, limit: Self.maximumBytes) }
-        let feed: TransitRealtime_FeedMessage
+        let bytes = data.startIndex == 0 ? data : Data(data)
+        let framing: FeedMessageFraming
         do {
-            var options = BinaryDecodingOptions()
-            options.messageDepthLimit = 32
-            feed = try TransitRealtime_FeedMessage(serializedBytes: data, options: options)
+            framing = try FeedMessageFraming(bytes)
+        } catch let error as FeedMessageFraming.Malformed {
+            throw RealtimeError.notAMessage(error.reason)
+        }
+        guard !framing.header.isEmpty else { throw RealtimeError.notAMessage("no header with gtfs_realtime_version") }
+        var header = TransitRealtime_FeedHeader()
+        do {
+            for range in framing.header { try header.merge(serializedBytes: bytes[range], partial: true, options: Self.options) }
         } catch {
             throw RealtimeError.notAMessage(Self.explain(error))
         }
-        guard feed.hasHeader, feed.header.hasGtfsRealtimeVersion else {
-            throw RealtimeError.notAMessage("no header with gtfs_realtime_version")
-        }
-        guard feed.header.incrementality != .differential else { throw RealtimeError.differential }
-        self.feed = feed
+        guard header.hasGtfsRealtimeVersion else { throw RealtimeError.notAMessage("no header with gtfs_realtime_version") }
+        guard header.incrementality != .differential else { throw RealtimeError.differential }
+        self.header = header
+        self.bytes = bytes
+        self.entities = framing.entities
     }
+
+    /// Entity `index` (from 0), decoded.
+    /// - Throws: `RealtimeError.notAMessage` naming what is wrong with its bytes.
+    package func entity(_ index: Int) throws -> TransitRealtime_FeedEntity {
+        do {
+            return try TransitRealtime_FeedEntity(serializedBytes: bytes[entities[index]], options: Self.options)
+        } catch {
+            throw RealtimeError.notAMessage(Self.explain(error))
+        }
+    }
+
+    private static let options: BinaryDecodingOptions = {
+        var options = BinaryDecodingOptions()
+        options.messageDepthLimit = 32
+        return options
+    }()
 
     /// Reads and decodes a file.
     public init(contentsOf path: String) throws {
@@ -49,8 +77,6 @@ public struct RealtimeMessage: Sendable {
         }
         try self.init(data: data)
     }
-
-    init(feed: TransitRealtime_FeedMessage) { self.feed = feed }
 
     private static func explain(_ error: Error) -> String {
         switch error {

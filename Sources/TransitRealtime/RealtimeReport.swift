@@ -13,6 +13,9 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
         case noTripID = "no_trip_id"
         case unsupported = "unsupported_relationship"
         case badTime = "bad_time"
+        /// The entity's bytes do not decode (its `entityID` is `#` and its place in the
+        /// message, from 1; `detail` says what is wrong); the message's other entities apply.
+        case malformedEntity = "malformed_entity"
     }
 
     /// One entity (or one of its stop time updates) left out.

@@ -64,10 +64,14 @@ public struct RealtimeSnapshot: Sendable {
         var builder = SnapshotBuilder()
         builder.trips.reserveCapacity(messages.reduce(0) { $0 + $1.entityCount })
         for message in messages {
-            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.feed.header.timestamp))
+            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.header.timestamp))
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
-            for entity in message.feed.entity {
-                builder.add(entity, at: message.timestamp, matcher: matcher, adder: adder)
+            for index in 0..<message.entityCount {
+                do {
+                    builder.add(try message.entity(index), at: message.timestamp, matcher: matcher, adder: adder)
+                } catch {
+                    builder.addMalformed(index: index, error)
+                }
             }
         }
         report = builder.report

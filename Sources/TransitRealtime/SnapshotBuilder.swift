@@ -16,6 +16,14 @@ struct SnapshotBuilder {
     var maxDelay = 0
     var maxEarliness = 0
 
+    /// Entity `index` of its message, whose bytes did not decode.
+    mutating func addMalformed(index: Int, _ error: Error) {
+        report.entities += 1
+        let detail: String
+        if case RealtimeError.notAMessage(let reason) = error { detail = reason } else { detail = "\(error)" }
+        report.unmatched.append(.init(entityID: "#\(index + 1)", reason: .malformedEntity, detail: detail))
+    }
+
     mutating func add(_ entity: TransitRealtime_FeedEntity, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
         report.entities += 1
         if entity.hasTripUpdate {

@@ -20,9 +20,11 @@ public final class TransitBundle: Sendable {
     let dayStarts = LockedCache<Int, Int>(limit: 4096)
     let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
     /// Decoded `shape_edges` rows by first eid (an edge is shared by many shapes).
-    let shapeEdges = LockedCache<Int, [[ShapeBlob.Point]]>(limit: 1024)
+    let shapeEdges = LockedCache<Int, ShapeBlob.Row>(limit: 1024)
     /// Shapes built from their edges, by shp.
     let shapeCache = LockedCache<Int, Shape>(limit: 2048)
+    /// Each route's lines, by rid (their points are the arrays `shapeCache` holds).
+    let routeShapes = LockedCache<Int, [Shape]>(limit: 512)
     /// trip_short_name by tid, read on first use; `hasTripNames` is false when no trip has one.
     let tripNames = LockedCache<Int, String?>(limit: 65_536)
     let hasTripNames: Bool
@@ -80,6 +82,7 @@ public final class TransitBundle: Sendable {
         templates.removeAll()
         shapeEdges.removeAll()
         shapeCache.removeAll()
+        routeShapes.removeAll()
         tripNames.removeAll()
         routing.withLock { $0 = nil }
         mirroredRouting.withLock { $0 = nil }

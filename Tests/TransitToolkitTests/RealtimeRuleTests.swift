@@ -265,4 +265,75 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(call?.delay, 60)
         XCTAssertEqual(call?.vehicle?.vehicleID, "bus-7")
     }
+
+    /// An entity whose bytes do not decode (a cut varint; an entity without its required
+    /// id) is reported with its place in the message; the entities around it still apply.
+    func testAMalformedEntityIsReportedAndTheOthersApply() throws {
+        let good = try message("2026-03-10T07:58", [update("T1", date: "20260310", [(1, "S1", 60, false)])])
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = UInt64(try instant("2026-03-10T07:58").timeIntervalSince1970)
+        var first = TransitRealtime_FeedEntity()
+        first.id = "first"
+        first.tripUpdate = update("T1", date: "20260310", [(1, "S1", 60, false)])
+        var last = TransitRealtime_FeedEntity()
+        last.id = "last"
+        last.tripUpdate = update("N1", date: "20260310", [(2, "S2", 120, false)])
+        var noID = TransitRealtime_FeedEntity()
+        noID.tripUpdate = update("L1", date: "20260310")
+        feed.entity = [first]
+        var bytes = try feed.serializedData()
+        // Field 2 (an entity), 2 bytes long, holding a varint key cut short.
+        bytes.append(contentsOf: [0x12, 0x02, 0xFF, 0xFF])
+        let withoutID = try noID.serializedData(partial: true)
+        bytes.append(contentsOf: [0x12, UInt8(withoutID.count)] + withoutID)
+        feed.entity = [last]
+        bytes.append(contentsOf: try feed.serializedData().dropFirst(try feed.header.serializedData().count + 2))
+        let message = try RealtimeMessage(data: bytes)
+        XCTAssertEqual(message.entityCount, 4)
+        let snapshot = try RealtimeSnapshot(messages: [message], bundle: bundle)
+        XCTAssertEqual(snapshot.report.entities, 4)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.entityID), ["#2", "#3"])
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.malformedEntity, .malformedEntity])
+        // swift-protobuf's word for the cut key; the missing id is named.
+        XCTAssertEqual(snapshot.report.unmatched.map(\.detail), ["the bytes are not protobuf", "a required field is missing"])
+        // The good entities give what they give alone.
+        let alone = try RealtimeSnapshot(messages: [good], bundle: bundle)
+        let call = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        let callAlone = try board("S1", "2026-03-10T07:59", alone, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(call?.delay, 60)
+        XCTAssertEqual(call?.predictedDeparture, callAlone?.predictedDeparture)
+    }
+
+    /// The top level is read by hand: a message cut anywhere, or with a group or an unknown
+    /// wire type, is not a message; unknown fields of known wire types are skipped.
+    func testTheMessageFramingRefusesCutsAndSkipsUnknownFields() throws {
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = 1_700_000_000
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "e"
+        entity.tripUpdate = update("T1", date: "20260310")
+        feed.entity = [entity, entity]
+        let whole = try feed.serializedData()
+        XCTAssertEqual(try RealtimeMessage(data: whole).entityCount, 2)
+        // Cut inside the last entity: refused, never a crash.
+        XCTAssertThrowsError(try RealtimeMessage(data: whole.prefix(whole.count - 1))) { error in
+            XCTAssertEqual(error as? RealtimeError, .notAMessage("the bytes end inside a field"))
+        }
+        // Field 9 as a varint, a fixed64, a fixed32 and bytes (an extension or a newer field): skipped.
+        var extended = whole
+        extended.append(contentsOf: [0x48, 0x96, 0x01, 0x49] + [UInt8](repeating: 7, count: 8) + [0x4D, 1, 2, 3, 4, 0x4A, 0x01, 0x00])
+        let read = try RealtimeMessage(data: extended)
+        XCTAssertEqual(read.entityCount, 2)
+        XCTAssertEqual(read.timestamp, Date(timeIntervalSince1970: 1_700_000_000))
+        // A group (wire type 3) at the top level is not GTFS-Realtime.
+        XCTAssertThrowsError(try RealtimeMessage(data: whole + [0x4B])) { error in
+            XCTAssertEqual(error as? RealtimeError, .notAMessage("the bytes are not protobuf"))
+        }
+        // A slice of a larger buffer (its indices do not start at 0) reads the same.
+        let padded = Data([0, 0, 0]) + whole
+        XCTAssertEqual(try RealtimeMessage(data: padded.dropFirst(3)).entityCount, 2)
+    }
 }

@@ -90,8 +90,15 @@ package enum PatternTripsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
-        var r = PackedReader(bytes)
         var trips: [PatternTripRecord] = []
+        try forEach(in: bytes) { trips.append($0) }
+        return trips
+    }
+
+    /// Calls `body` with each trip in column order, keeping none (for a question about a
+    /// few fields of every trip, such as the shapes of a route).
+    package static func forEach(in bytes: [UInt8], _ body: (PatternTripRecord) throws -> Void) throws {
+        var r = PackedReader(bytes)
         var t = beforeFirst
         while !r.isAtEnd {
             let flags = try r.unsigned()
@@ -114,8 +121,7 @@ package enum PatternTripsBlob {
                 t.shp = shp == 0 ? nil : shp - 1
             }
             if flags & 128 != 0 { t.bikesAllowed = try r.unsigned() }
-            trips.append(t)
+            try body(t)
         }
-        return trips
     }
 }

@@ -96,14 +96,32 @@ package enum ShapeBlob {
         return w.bytes
     }
 
-    package static func decodeRow(_ bytes: [UInt8]) throws -> [[Point]] {
-        var r = PackedReader(bytes)
-        var edges: [[Point]] = []
-        while !r.isAtEnd {
-            guard edges.count < edgesPerRow else { throw PackedReader.Damaged() }
-            edges.append(try decode(Array(r.bytes(r.unsigned()))))
+    /// A decoded row: the points of its edges one after the other.
+    package struct Row: Sendable {
+        package private(set) var points: [Point] = []
+        /// Where each edge's points start in `points`, then where the last one ends.
+        private var starts: [Int] = [0]
+
+        /// The number of edges.
+        package var count: Int { starts.count - 1 }
+
+        /// Where edge `i` (from the row's first, 0) lies in `points`.
+        package func range(ofEdge i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
+
+        mutating func append(_ edge: [Point]) {
+            points.append(contentsOf: edge)
+            starts.append(points.count)
         }
-        return edges
+    }
+
+    package static func decodeRow(_ bytes: [UInt8]) throws -> Row {
+        var r = PackedReader(bytes)
+        var row = Row()
+        while !r.isAtEnd {
+            guard row.count < edgesPerRow else { throw PackedReader.Damaged() }
+            row.append(try decode(Array(r.bytes(r.unsigned()))))
+        }
+        return row
     }
 
     private static func check(_ p: Point) throws {

@@ -108,10 +108,29 @@ final class PatternCache: Sendable {
 
     /// The patterns that route `rid`'s trips follow (`route_patterns`), by pid.
     func patterns(ofRoute rid: Int, db: SQLiteDatabase) throws -> [Pattern] {
+        try pids(ofRoute: rid, db: db).map { try pattern($0, db: db) }
+    }
+
+    /// The pids of the patterns that route `rid`'s trips follow (`route_patterns`).
+    func pids(ofRoute rid: Int, db: SQLiteDatabase) throws -> [Int] {
         let q = try db.cached("SELECT pids FROM route_patterns WHERE rid = ?1")
         q.bind([rid])
         guard try q.step() else { return [] }
-        return try Self.damagedAsError("route \(rid)") { try IDListBlob.decode(q.blob(0)) }.map { try pattern($0, db: db) }
+        return try Self.damagedAsError("route \(rid)") { try IDListBlob.decode(q.blob(0)) }
+    }
+
+    /// Calls `body` with each trip of pattern `pid`: from the decoded pattern when it is
+    /// kept, else read from its packed column without decoding the pattern.
+    func forEachTrip(ofPattern pid: Int, db: SQLiteDatabase, _ body: (PatternTripRecord) throws -> Void) throws {
+        if let pattern = patterns.cached(pid) {
+            for trip in pattern.regular { try body(trip) }
+            for trip in pattern.templates { try body(trip) }
+            return
+        }
+        let q = try db.cached("SELECT trips FROM patterns WHERE pid = ?1")
+        q.bind([pid])
+        guard try q.step() else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
+        try Self.damagedAsError("pattern \(pid)") { try PatternTripsBlob.forEach(in: q.blob(0), body) }
     }
 
     /// Decodes every pattern and every stop's departures now, in two scans.

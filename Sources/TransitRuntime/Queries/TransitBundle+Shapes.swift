@@ -30,22 +30,34 @@ extension TransitBundle {
     public func shapes(route: String, feed: String? = nil) throws -> [Shape] {
         try pool.with { db in
             let match = try resolve(.route, route, feed: feed, db: db)
-            var shps = Set<Int>()
-            var unshaped: [(tripID: String, pattern: PatternCache.Pattern)] = []
-            for pattern in try patterns.patterns(ofRoute: match.id, db: db) {
-                var firstUnshaped: Int?
-                for trip in pattern.allTrips where trip.rid == match.id {
-                    if let shp = trip.shp { shps.insert(shp) } else { firstUnshaped = min(firstUnshaped ?? trip.tid, trip.tid) }
-                }
-                if let tid = firstUnshaped { unshaped.append((try patterns.trip(tid, db: db).tripID, pattern)) }
-            }
-            var result = try shps.map { try shape($0, db: db) }
-            result.sort { ($0.shapeID ?? "").utf8.lexicographicallyPrecedes(($1.shapeID ?? "").utf8) }
-            for (tripID, pattern) in unshaped.sorted(by: { $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8) }) {
-                result.append(try stopLine(pattern, tripID: tripID, feedID: match.feed.feedID, db: db))
-            }
-            return result
+            return try routeShapes.value(match.id) { try lines(ofRoute: match, db: db) }
         }
+    }
+
+    /// A route's lines as `shapes(route:feed:)` gives them, built from its patterns' trips.
+    private func lines(ofRoute match: (id: Int, feed: FeedCatalog.Feed), db: SQLiteDatabase) throws -> [Shape] {
+        var shps = Set<Int>()
+        var unshaped: [(tripID: String, pid: Int)] = []
+        for pid in try patterns.pids(ofRoute: match.id, db: db) {
+            var firstUnshaped: Int?
+            var last: Int?  // trips in a row mostly follow one shape
+            try patterns.forEachTrip(ofPattern: pid, db: db) { trip in
+                guard trip.rid == match.id else { return }
+                guard let shp = trip.shp else {
+                    firstUnshaped = min(firstUnshaped ?? trip.tid, trip.tid)
+                    return
+                }
+                if shp != last { shps.insert(shp) }
+                last = shp
+            }
+            if let tid = firstUnshaped { unshaped.append((try patterns.trip(tid, db: db).tripID, pid)) }
+        }
+        var result = try shps.map { try shape($0, db: db) }
+        result.sort { ($0.shapeID ?? "").utf8.lexicographicallyPrecedes(($1.shapeID ?? "").utf8) }
+        for (tripID, pid) in unshaped.sorted(by: { $0.tripID.utf8.lexicographicallyPrecedes($1.tripID.utf8) }) {
+            result.append(try stopLine(patterns.pattern(pid, db: db), tripID: tripID, feedID: match.feed.feedID, db: db))
+        }
+        return result
     }
 
     /// Shape `shp`: its edges joined, each run the way the shape runs it (kept once built).
@@ -60,29 +72,55 @@ extension TransitBundle {
         let feedID = catalog.feed(fid: q.int(0)).feedID
         let shapeID = q.string(1)
         let steps = try PatternCache.damagedAsError("shape \(shapeID)") { try ShapeEdgesBlob.decode(q.blob(2)) }
-        var points: [Coordinate] = []
+        // Each step as a stretch of a row of edges; consecutive steps mostly lie in one row.
+        var rows: [ShapeBlob.Row] = []
+        var rowFirst = 0
+        var stretches: [(row: Int, range: Range<Int>, reversed: Bool)] = []
+        stretches.reserveCapacity(steps.count)
+        var total = 0
         for step in steps {
-            let edge = try edgePoints(step.eid, db: db)
-            points.reserveCapacity(points.count + edge.count)
-            // Consecutive edges share the junction between them.
-            for i in (points.isEmpty ? 0 : 1)..<edge.count {
-                let p = edge[step.reversed ? edge.count - 1 - i : i]
-                points.append(Coordinate(latitude: Double(p.latE6) / 1_000_000, longitude: Double(p.lonE6) / 1_000_000))
+            let first = ShapeBlob.firstEid(holding: step.eid)
+            if rows.isEmpty || first != rowFirst {
+                rows.append(try edgeRow(first, db: db))
+                rowFirst = first
             }
+            guard step.eid - first < rows[rows.count - 1].count else {
+                throw TransitError.corruptBundle(reason: "shape edge \(step.eid) is missing from the bundle")
+            }
+            let range = rows[rows.count - 1].range(ofEdge: step.eid - first)
+            stretches.append((rows.count - 1, range, step.reversed))
+            total += range.count
+        }
+        // Consecutive edges share the junction between them: every edge after the first
+        // adds its points but its first.
+        let points = [Coordinate](unsafeUninitializedCapacity: total) { buffer, count in
+            var n = 0
+            for stretch in stretches {
+                rows[stretch.row].points.withUnsafeBufferPointer { edges in
+                    let range = stretch.range
+                    let skip = n == 0 ? 0 : 1
+                    guard range.count > skip else { return }
+                    for i in skip..<range.count {
+                        let p = edges[stretch.reversed ? range.upperBound - 1 - i : range.lowerBound + i]
+                        (buffer.baseAddress! + n).initialize(
+                            to: Coordinate(latitude: Double(p.latE6) / 1_000_000, longitude: Double(p.lonE6) / 1_000_000))
+                        n += 1
+                    }
+                }
+            }
+            count = n
         }
         return Shape(feedID: feedID, shapeID: shapeID, tripID: nil, points: points)
     }
 
-    private func edgePoints(_ eid: Int, db: SQLiteDatabase) throws -> [ShapeBlob.Point] {
-        let first = ShapeBlob.firstEid(holding: eid)
-        let row = try shapeEdges.value(first) {
+    /// The row of `shape_edges` whose first edge is `first`, decoded (kept once decoded).
+    private func edgeRow(_ first: Int, db: SQLiteDatabase) throws -> ShapeBlob.Row {
+        try shapeEdges.value(first) {
             let q = try db.cached("SELECT points FROM shape_edges WHERE first_eid = ?1")
             q.bind([first])
-            guard try q.step() else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
+            guard try q.step() else { throw TransitError.corruptBundle(reason: "shape edge \(first) is missing from the bundle") }
             return try PatternCache.damagedAsError("shape edges from \(first)") { try ShapeBlob.decodeRow(q.blob(0)) }
         }
-        guard eid - first < row.count else { throw TransitError.corruptBundle(reason: "shape edge \(eid) is missing from the bundle") }
-        return row[eid - first]
     }
 
     /// The line through a pattern's stops that have coordinates.

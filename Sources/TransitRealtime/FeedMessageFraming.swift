@@ -1,0 +1,70 @@
+import Foundation
+
+/// The top level of a GTFS-Realtime `FeedMessage`, read by hand: where its header (field 1)
+/// and each of its entities (field 2) lie in the bytes, every other field skipped by its
+/// wire type. swift-protobuf then decodes the header at once and each entity on its own
+/// when it is applied, so that a message is never held decoded whole: 10,000 trip updates
+/// take 0.7 MB as bytes and 18.6 MB as decoded messages (`transit-bench realtime`).
+///
+/// ```swift
+/// let framing = try FeedMessageFraming(bytes)
+/// print(framing.entities.count)
+/// ```
+struct FeedMessageFraming {
+    /// Where the header lies (a message may carry it in several pieces, merged in order).
+    private(set) var header: [Range<Int>] = []
+    private(set) var entities: [Range<Int>] = []
+
+    /// Why the bytes are not a message: words for `RealtimeError.notAMessage`.
+    struct Malformed: Error {
+        let reason: String
+    }
+
+    /// - Throws: `Malformed` for a field cut short, a field number 0, a group or an
+    ///   unknown wire type (GTFS-Realtime has no groups: text read as protobuf mostly has).
+    init(_ data: Data) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
+            var i = 0
+            while i < bytes.count {
+                let key = try Self.varint(bytes, &i)
+                guard key >> 3 > 0 else { throw Malformed(reason: "the bytes are not protobuf") }
+                switch key & 7 {
+                case 0: _ = try Self.varint(bytes, &i)
+                case 1: try Self.skip(8, bytes, &i)
+                case 5: try Self.skip(4, bytes, &i)
+                case 2:
+                    let length = try Self.varint(bytes, &i)
+                    guard length <= UInt64(bytes.count - i) else { throw Malformed(reason: "the bytes end inside a field") }
+                    let range = i..<(i + Int(length))
+                    i = range.upperBound
+                    switch key >> 3 {
+                    case 1: header.append(range)
+                    case 2: entities.append(range)
+                    default: break
+                    }
+                default: throw Malformed(reason: "the bytes are not protobuf")
+                }
+            }
+        }
+    }
+
+    private static func skip(_ count: Int, _ bytes: UnsafeRawBufferPointer, _ i: inout Int) throws {
+        guard bytes.count - i >= count else { throw Malformed(reason: "the bytes end inside a field") }
+        i += count
+    }
+
+    /// A base-128 varint of at most 10 bytes.
+    private static func varint(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard i < bytes.count else { throw Malformed(reason: "the bytes end inside a field") }
+            guard shift < 64 else { throw Malformed(reason: "the bytes are not protobuf") }
+            let byte = bytes[i]
+            i += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+}
