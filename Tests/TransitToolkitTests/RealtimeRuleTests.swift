@@ -37,17 +37,26 @@ final class RealtimeRuleTests: XCTestCase {
 
     /// A FULL_DATASET message at `header` (local Paris time) with the given trip updates.
     private func message(_ header: String, _ updates: [TransitRealtime_TripUpdate]) throws -> RealtimeMessage {
+        let feed = try feedMessage(header, updates.enumerated().map { entity("e\($0)", $1) })
+        return try RealtimeMessage(data: try feed.serializedData())
+    }
+
+    /// A FULL_DATASET message at `header` (local Paris time) with `entities`.
+    private func feedMessage(_ header: String, _ entities: [TransitRealtime_FeedEntity]) throws -> TransitRealtime_FeedMessage {
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
         feed.header.incrementality = .fullDataset
         feed.header.timestamp = UInt64(try instant(header).timeIntervalSince1970)
-        feed.entity = updates.enumerated().map { index, update in
-            var entity = TransitRealtime_FeedEntity()
-            entity.id = "e\(index)"
-            entity.tripUpdate = update
-            return entity
-        }
-        return try RealtimeMessage(data: try feed.serializedData())
+        feed.entity = entities
+        return feed
+    }
+
+    /// An entity with id `id` (none when nil) carrying `update`.
+    private func entity(_ id: String?, _ update: TransitRealtime_TripUpdate) -> TransitRealtime_FeedEntity {
+        var entity = TransitRealtime_FeedEntity()
+        if let id { entity.id = id }
+        entity.tripUpdate = update
+        return entity
     }
 
     private func instant(_ local: String) throws -> Date {
@@ -247,17 +256,12 @@ final class RealtimeRuleTests: XCTestCase {
     }
 
     func testAnEntityWithATripUpdateAndAVehicleGivesBoth() throws {
-        var feed = TransitRealtime_FeedMessage()
-        feed.header.gtfsRealtimeVersion = "2.0"
-        feed.header.timestamp = UInt64(try instant("2026-03-10T07:58").timeIntervalSince1970)
-        var entity = TransitRealtime_FeedEntity()
-        entity.id = "both"
-        entity.tripUpdate = update("T1", date: "20260310", [(1, "S1", 60, false)])
-        entity.vehicle.trip = entity.tripUpdate.trip
-        entity.vehicle.vehicle.id = "bus-7"
-        entity.vehicle.position.latitude = 48.005
-        entity.vehicle.position.longitude = 7.005
-        feed.entity = [entity]
+        var both = entity("both", update("T1", date: "20260310", [(1, "S1", 60, false)]))
+        both.vehicle.trip = both.tripUpdate.trip
+        both.vehicle.vehicle.id = "bus-7"
+        both.vehicle.position.latitude = 48.005
+        both.vehicle.position.longitude = 7.005
+        let feed = try feedMessage("2026-03-10T07:58", [both])
         let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle)
         XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
         XCTAssertEqual(snapshot.report.vehiclesMatched, 1)
@@ -270,18 +274,9 @@ final class RealtimeRuleTests: XCTestCase {
     /// id) is reported with its place in the message; the entities around it still apply.
     func testAMalformedEntityIsReportedAndTheOthersApply() throws {
         let good = try message("2026-03-10T07:58", [update("T1", date: "20260310", [(1, "S1", 60, false)])])
-        var feed = TransitRealtime_FeedMessage()
-        feed.header.gtfsRealtimeVersion = "2.0"
-        feed.header.timestamp = UInt64(try instant("2026-03-10T07:58").timeIntervalSince1970)
-        var first = TransitRealtime_FeedEntity()
-        first.id = "first"
-        first.tripUpdate = update("T1", date: "20260310", [(1, "S1", 60, false)])
-        var last = TransitRealtime_FeedEntity()
-        last.id = "last"
-        last.tripUpdate = update("N1", date: "20260310", [(2, "S2", 120, false)])
-        var noID = TransitRealtime_FeedEntity()
-        noID.tripUpdate = update("L1", date: "20260310")
-        feed.entity = [first]
+        var feed = try feedMessage("2026-03-10T07:58", [entity("first", update("T1", date: "20260310", [(1, "S1", 60, false)]))])
+        let last = entity("last", update("N1", date: "20260310", [(2, "S2", 120, false)]))
+        let noID = entity(nil, update("L1", date: "20260310"))
         var bytes = try feed.serializedData()
         // Field 2 (an entity), 2 bytes long, holding a varint key cut short.
         bytes.append(contentsOf: [0x12, 0x02, 0xFF, 0xFF])
@@ -309,13 +304,8 @@ final class RealtimeRuleTests: XCTestCase {
     /// The top level is read by hand: a message cut anywhere, or with a group or an unknown
     /// wire type, is not a message; unknown fields of known wire types are skipped.
     func testTheMessageFramingRefusesCutsAndSkipsUnknownFields() throws {
-        var feed = TransitRealtime_FeedMessage()
-        feed.header.gtfsRealtimeVersion = "2.0"
+        var feed = try feedMessage("2026-03-10T07:58", [entity("e", update("T1", date: "20260310")), entity("f", update("N1"))])
         feed.header.timestamp = 1_700_000_000
-        var entity = TransitRealtime_FeedEntity()
-        entity.id = "e"
-        entity.tripUpdate = update("T1", date: "20260310")
-        feed.entity = [entity, entity]
         let whole = try feed.serializedData()
         XCTAssertEqual(try RealtimeMessage(data: whole).entityCount, 2)
         // Cut inside the last entity: refused, never a crash.
