@@ -102,6 +102,9 @@ package enum ShapeBlob {
         /// Where each edge's points start in `points`, then where the last one ends.
         private var starts: [Int] = [0]
 
+        /// A row without edges.
+        package init() {}
+
         /// The number of edges.
         package var count: Int { starts.count - 1 }
 

@@ -72,8 +72,10 @@ extension TransitBundle {
         let feedID = catalog.feed(fid: q.int(0)).feedID
         let shapeID = q.string(1)
         let steps = try PatternCache.damagedAsError("shape \(shapeID)") { try ShapeEdgesBlob.decode(q.blob(2)) }
-        // Each step as a stretch of a row of edges; consecutive steps mostly lie in one row.
+        // Each step as a stretch of a row of edges; consecutive steps mostly lie in one row,
+        // so rows are listed in the order of use and stretches name them by that order.
         var rows: [ShapeBlob.Row] = []
+        var current = ShapeBlob.Row()
         var rowFirst = 0
         var stretches: [(row: Int, range: Range<Int>, reversed: Bool)] = []
         stretches.reserveCapacity(steps.count)
@@ -81,30 +83,36 @@ extension TransitBundle {
         for step in steps {
             let first = ShapeBlob.firstEid(holding: step.eid)
             if rows.isEmpty || first != rowFirst {
-                rows.append(try edgeRow(first, db: db))
+                current = try edgeRow(first, db: db)
+                rows.append(current)
                 rowFirst = first
             }
-            guard step.eid - first < rows[rows.count - 1].count else {
+            guard step.eid - first < current.count else {
                 throw TransitError.corruptBundle(reason: "shape edge \(step.eid) is missing from the bundle")
             }
-            let range = rows[rows.count - 1].range(ofEdge: step.eid - first)
+            let range = current.range(ofEdge: step.eid - first)
             stretches.append((rows.count - 1, range, step.reversed))
             total += range.count
         }
         // Consecutive edges share the junction between them: every edge after the first
-        // adds its points but its first.
+        // adds its points but its first. Each row is opened once for its run of stretches.
         let points = [Coordinate](unsafeUninitializedCapacity: total) { buffer, count in
             var n = 0
-            for stretch in stretches {
-                rows[stretch.row].points.withUnsafeBufferPointer { edges in
-                    let range = stretch.range
-                    let skip = n == 0 ? 0 : 1
-                    guard range.count > skip else { return }
-                    for i in skip..<range.count {
-                        let p = edges[stretch.reversed ? range.upperBound - 1 - i : range.lowerBound + i]
-                        (buffer.baseAddress! + n).initialize(
-                            to: Coordinate(latitude: Double(p.latE6) / 1_000_000, longitude: Double(p.lonE6) / 1_000_000))
-                        n += 1
+            var next = 0
+            for (r, row) in rows.enumerated() {
+                row.points.withUnsafeBufferPointer { edges in
+                    while next < stretches.count && stretches[next].row == r {
+                        let stretch = stretches[next]
+                        next += 1
+                        let range = stretch.range
+                        let skip = n == 0 ? 0 : 1
+                        guard range.count > skip else { continue }
+                        for i in skip..<range.count {
+                            let p = edges[stretch.reversed ? range.upperBound - 1 - i : range.lowerBound + i]
+                            (buffer.baseAddress! + n).initialize(
+                                to: Coordinate(latitude: Double(p.latE6) / 1_000_000, longitude: Double(p.lonE6) / 1_000_000))
+                            n += 1
+                        }
                     }
                 }
             }
