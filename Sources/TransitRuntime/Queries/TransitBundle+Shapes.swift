@@ -76,13 +76,13 @@ extension TransitBundle {
         // so rows are listed in the order of use and stretches name them by that order.
         var rows: [ShapeBlob.Row] = []
         var current = ShapeBlob.Row()
-        var rowFirst = 0
+        var rowFirst = 0  // no row starts at 0 (eids count from 1)
         var stretches: [(row: Int, range: Range<Int>, reversed: Bool)] = []
         stretches.reserveCapacity(steps.count)
         var total = 0
         for step in steps {
             let first = ShapeBlob.firstEid(holding: step.eid)
-            if rows.isEmpty || first != rowFirst {
+            if first != rowFirst {
                 current = try edgeRow(first, db: db)
                 rows.append(current)
                 rowFirst = first
