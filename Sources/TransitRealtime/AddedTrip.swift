@@ -41,15 +41,31 @@ struct AddedTrip: Sendable {
         }
     }
 
-    /// The call as a `Departure` value, its times those shown.
-    private func departure(_ index: Int) -> Departure {
+    /// The trip as the journey planner rides it: every call but skipped ones, boarding
+    /// before the last and alighting after the first.
+    func journeyTrip() -> JourneyLiveData.AddedTrip {
+        JourneyLiveData.AddedTrip(
+            feedID: feedID,
+            calls: calls.indices.map { index in
+                let call = calls[index]
+                let stops = call.prediction.state != .skipped
+                return JourneyLiveData.AddedTrip.Call(
+                    stopID: call.stop.stopID, arrival: call.arrival, departure: call.departure, boards: stops && index < calls.count - 1,
+                    alights: stops && index > 0, boarding: departure(index), alighting: departure(index, atArrival: true))
+            })
+    }
+
+    /// The call as a `Departure` value, its times those shown; `atArrival`: its departure
+    /// fields at the call's arrival (a ride's alighting, as the timetable's rides show it).
+    private func departure(_ index: Int, atArrival: Bool = false) -> Departure {
         let call = calls[index]
+        let instant = atArrival ? call.arrival : call.departure
         return Departure(
             feedID: feedID, stopID: call.stop.stopID, stopName: call.stop.name, platformCode: call.stop.platformCode, tripID: tripID,
             routeID: route?.routeID ?? "", routeShortName: route?.shortName, routeLongName: route?.longName,
             routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
-            serviceDate: serviceDate, departureSecs: call.departure - clock.serviceDayStart(serviceDate.civil),
-            departureLocal: clock.local(call.departure), arrivalLocal: clock.local(call.arrival), stopSequence: call.stopSequence,
+            serviceDate: serviceDate, departureSecs: instant - clock.serviceDayStart(serviceDate.civil),
+            departureLocal: clock.local(instant), arrivalLocal: clock.local(call.arrival), stopSequence: call.stopSequence,
             agencyID: agency?.agencyID ?? route?.agencyID, agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
     }
 }

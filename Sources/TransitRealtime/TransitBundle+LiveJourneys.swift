@@ -13,7 +13,8 @@ extension TransitBundle {
     /// ```
     /// A ride's `boarding` and `alighting` stay the boards' scheduled calls; the leg's
     /// `departure` and `arrival` are the predicted instants. Trips the snapshot adds (NEW,
-    /// DUPLICATED, REPLACEMENT) are not ridden yet.
+    /// DUPLICATED, REPLACEMENT) are ridden on their own calls (a wheelchair search leaves
+    /// them out: they carry no accessibility); a ride on one shows those calls.
     public func journeys(
         from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
         within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions(), realtime: RealtimeSnapshot, now: Date = Date(),
@@ -38,7 +39,8 @@ extension TransitBundle {
 
 extension RealtimeSnapshot {
     /// What the journey planner applies: each matched trip instance cancelled (deleted
-    /// ones too: they leave the boards) or with its calls' delays and skipped stops; nil
+    /// ones too: they leave the boards) or with its calls' delays and skipped stops, and
+    /// the trips the snapshot adds; nil
     /// when the trip updates are stale at `now` or absent.
     func journeyLiveData(now: Date, freshness: RealtimeFreshness) -> JourneyLiveData? {
         guard let time = tripUpdatesTime, now.timeIntervalSince(time) <= freshness.tripUpdates else { return nil }
@@ -55,6 +57,7 @@ extension RealtimeSnapshot {
                     feedID: key.feedID, tripID: key.tripID, serviceDate: key.serviceDate, start: key.start,
                     cancelled: trip.state != .running,
                     calls: calls)
-            })
+            },
+            added: added.map { $0.journeyTrip() })
     }
 }

@@ -19,6 +19,21 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var live: LiveOptions
 
+    @Option(
+        help: """
+            Threads answering lines, 1 to 64 (default: the machine's active cores). Answers are printed in the order \
+            of their lines whatever the number.
+            """)
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("--jobs must be 1 to 64") }
+    }
+
+    /// Lines read before they are answered together: enough to keep every thread busy,
+    /// few enough that answers follow their questions closely.
+    static let chunkLines = 512
+
     func run() throws {
         try reportingErrors {
             let opened = try BundleOptions.parse(bundle.map { ["--bundle", $0] } ?? []).open()
@@ -26,14 +41,83 @@ struct BatchCommand: ParsableCommand {
             try opened.preload()
             var runner = BatchRunner(bundle: opened)
             runner.live = try live.snapshot(opened, feed: nil) { try opened.instant(of: $0, feed: nil) }
-            var out = OutputBuffer()
-            while let line = readLine(strippingNewline: true) {
-                if line.allSatisfy(\.isWhitespace) { continue }
-                out.append(runner.answer(line).bytes)
+            let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let io = BatchIO()
+            var chunk = io.readLines(Self.chunkLines)
+            var previous: [[UInt8]] = []
+            while !chunk.isEmpty {
+                // The last chunk's answers are written and the next chunk read while this one
+                // is answered.
+                let done = previous
+                (previous, chunk) = Self.answers(chunk, runner: runner, threads: threads) {
+                    io.write(done)
+                    return io.readLines(Self.chunkLines)
+                }
             }
-            out.flush()
+            io.write(previous)
+            io.flush()
         }
     }
+
+    /// The answers to `lines`, in their order, and what `alongside` returns: with several
+    /// threads the lines are answered in slices taken by whichever thread is free, one of
+    /// them running `alongside` first. Every thread has finished when this returns.
+    static func answers(
+        _ lines: [String], runner: BatchRunner, threads: Int, alongside: () -> [String]
+    ) -> (answers: [[UInt8]], next: [String]) {
+        guard threads > 1 && lines.count > 1 else { return (lines.map { runner.answer($0).bytes }, alongside()) }
+        let slices = min(lines.count, threads * 8)
+        var answers = [[UInt8]](repeating: [], count: lines.count)
+        let next = Box<[String]>([])
+        answers.withUnsafeMutableBufferPointer { buffer in
+            withoutActuallyEscaping(alongside) { alongside in
+                // Iteration 0 runs `alongside`; iteration k answers slice k - 1. Each writes
+                // only its own slots.
+                nonisolated(unsafe) let slots = buffer
+                nonisolated(unsafe) let alongside = alongside
+                DispatchQueue.concurrentPerform(iterations: slices + 1) { k in
+                    if k == 0 {
+                        next.value = alongside()
+                        return
+                    }
+                    let slice = k - 1
+                    for i in (lines.count * slice / slices)..<(lines.count * (slice + 1) / slices) {
+                        slots[i] = runner.answer(lines[i]).bytes
+                    }
+                }
+            }
+        }
+        return (answers, next.value)
+    }
+}
+
+/// A value shared by the iterations of one `concurrentPerform`, one of which writes it.
+private final class Box<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Standard input's lines and standard output's answers for a batch, used by one thread
+/// at a time.
+private final class BatchIO {
+    private var out = OutputBuffer()
+
+    /// Up to `count` lines that are not blank; none at the end of the input.
+    func readLines(_ count: Int) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(count)
+        while lines.count < count, let line = readLine(strippingNewline: true) {
+            if line.allSatisfy(\.isWhitespace) { continue }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    func write(_ answers: [[UInt8]]) {
+        for answer in answers { out.append(answer) }
+    }
+
+    func flush() { out.flush() }
 }
 
 /// Buffers stdout writes into large chunks.

@@ -5,7 +5,7 @@ import TransitRuntime
 
 /// Answers one batch line: decodes it as a `Query`, runs it, writes the `Answer` as JSON
 /// under its key, echoing the line's `id`.
-struct BatchRunner {
+struct BatchRunner: Sendable {
     let bundle: TransitBundle
     /// `--realtime` and `--now`: departures and arrivals lines get live boards, plan lines
     /// ride on predicted times.

@@ -29,11 +29,22 @@ final class CommandLineTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inp
+        // A tool that exits without reading its input must not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
-        if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
-        try inp.fileHandleForWriting.close()
+        // The input is written on another thread while the output is read here, so a tool
+        // that answers before it has read everything cannot block on a full pipe.
+        let writer = DispatchGroup()
+        let handle = inp.fileHandleForWriting
+        writer.enter()
+        DispatchQueue.global().async {
+            if let input { try? handle.write(contentsOf: Data(input.utf8)) }
+            try? handle.close()
+            writer.leave()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        writer.wait()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -489,6 +500,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((lines[6]?["cities"] as? [[String: Any]])?.first?["id"] as? String, "lisbon")
         XCTAssertEqual(lines[7]?["id"] as? Int, 7)
         XCTAssertEqual((lines[7]?["error"] as? [String: Any])?["code"] as? String, "bad_query")
+    }
+
+    /// Several threads answer a batch of several chunks (512 lines each) exactly as one does,
+    /// every answer on its question's line.
+    func testBatchThreadsKeepTheOrderAndTheAnswers() throws {
+        let questions = [
+            #""op":"departures","stop":"CENTRAL","at":"2026-03-30T08:00","window":1"#,
+            #""op":"departures","stop":"NOWHERE","at":"2026-03-30T08:00""#,
+            #""op":"stops","search":"bellevue""#,
+            #""op":"trip","trip":"V1_0130","date":"2026-11-01""#,
+            #""op":"teleport""#,
+        ]
+        var input = ""
+        for n in 0..<1_300 { input += n % 97 == 0 ? "not json\n" : "{\"id\":\(n),\(questions[n % questions.count])}\n" }
+        let one = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath, "--jobs", "1"], input: input)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let ids = one.stdout.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+        }
+        XCTAssertEqual(ids, (0..<1_300).map { $0 % 97 == 0 ? nil : $0 })
+        for jobs in ["2", "3"] {
+            let several = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath, "--jobs", jobs], input: input)
+            XCTAssertEqual(several.status, 0, several.stderr)
+            XCTAssertEqual(several.stdout, one.stdout, "--jobs \(jobs)")
+        }
+        let refused = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath, "--jobs", "0"])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--jobs must be 1 to 64"), refused.stderr)
     }
 }
 

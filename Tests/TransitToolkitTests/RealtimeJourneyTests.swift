@@ -107,6 +107,86 @@ final class RealtimeJourneyTests: XCTestCase {
         XCTAssertEqual(try plan(b, live), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
     }
 
+    /// Stop time updates at `calls` (stop, local time of 2026-03-10, +01:00) with absolute times.
+    private static func calls(_ calls: [(stop: String, time: String)]) throws -> [TransitRealtime_TripUpdate.StopTimeUpdate] {
+        try calls.map { call in
+            var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+            update.stopID = call.stop
+            let date = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-10T\(call.time):00+01:00"))
+            let instant = Int64(date.timeIntervalSince1970)
+            update.arrival.time = instant
+            update.departure.time = instant
+            return update
+        }
+    }
+
+    func testAnAddedTripIsRiddenBothWays() throws {
+        let b = try bundle()
+        let calls = try Self.calls([("A", "08:02"), ("B", "08:09"), ("D", "08:20")])
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "X1",
+                    {
+                        $0.trip.scheduleRelationship = .new
+                        $0.trip.routeID = "R3"
+                        $0.stopTimeUpdate = calls
+                    }
+                )
+            ])
+        let journeys = try b.journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
+        XCTAssertEqual(summary(journeys), ["1: X1 08:02-08:20"], "it beats every timetable journey")
+        let ride = try XCTUnwrap(journeys.first?.legs.first)
+        XCTAssertEqual(ride.boarding?.routeShortName, "3")
+        XCTAssertEqual(ride.boarding?.stopSequence, 1)
+        XCTAssertEqual(ride.alighting?.stopID, "D")
+        XCTAssertEqual(ride.alighting?.departureLocal.description, "2026-03-10T08:20:00+01:00", "alighting at its arrival")
+        XCTAssertEqual(
+            summary(
+                try b.journeys(
+                    from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)),
+            ["1: X1 08:02-08:20"], "arriving by: the latest departure")
+        // From B, between its calls: boarded at its second call.
+        XCTAssertEqual(
+            summary(
+                try b.journeys(
+                    from: .stop("B"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:05"), realtime: live, now: now)),
+            ["1: X1 08:09-08:20"])
+        // Without the snapshot (or with a wheelchair search) the timetable's answer.
+        XCTAssertEqual(
+            summary(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"))),
+            ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+    }
+
+    func testADuplicatedTripAndAReplacementAreRidden() throws {
+        let b = try bundle()
+        let replaced = try Self.calls([("B2", "08:14"), ("D", "08:22")])
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R3a",
+                    {
+                        $0.trip.scheduleRelationship = .duplicated
+                        $0.tripProperties.tripID = "R3a-early"
+                        $0.tripProperties.startDate = "20260310"
+                        $0.tripProperties.startTime = "07:58:00"
+                    }
+                ),
+                (
+                    "R4a",
+                    {
+                        $0.trip.scheduleRelationship = .replacement
+                        $0.stopTimeUpdate = replaced
+                    }
+                ),
+            ])
+        XCTAssertEqual(live.report.tripUpdatesMatched, 2, "\(live.report.unmatched)")
+        XCTAssertEqual(try plan(b, live), ["2: R1a walk R4a 08:00-08:22", "1: R3a-early 07:58-09:03"])
+    }
+
     func testAStaleSnapshotLeavesTheTimetablesAnswer() throws {
         let b = try bundle()
         let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])

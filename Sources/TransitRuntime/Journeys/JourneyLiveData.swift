@@ -28,9 +28,50 @@ package struct JourneyLiveData: Sendable {
         }
     }
 
-    package var trips: [Trip]
+    /// A trip the timetable does not have (NEW, DUPLICATED, REPLACEMENT): its calls in order,
+    /// each with the views a ride shows for it.
+    package struct AddedTrip: Sendable {
+        package struct Call: Sendable {
+            package var stopID: String
+            /// Unix seconds.
+            package var arrival: Int
+            package var departure: Int
+            /// False at a skipped stop, and for boarding at the last call or alighting at the first.
+            package var boards: Bool
+            package var alights: Bool
+            /// The call as a ride's boarding and alighting show it (at its departure and at its arrival).
+            package var boarding: Departure
+            package var alighting: Departure
 
-    package init(trips: [Trip]) { self.trips = trips }
+            package init(
+                stopID: String, arrival: Int, departure: Int, boards: Bool, alights: Bool, boarding: Departure, alighting: Departure
+            ) {
+                self.stopID = stopID
+                self.arrival = arrival
+                self.departure = departure
+                self.boards = boards
+                self.alights = alights
+                self.boarding = boarding
+                self.alighting = alighting
+            }
+        }
+
+        package var feedID: String
+        package var calls: [Call]
+
+        package init(feedID: String, calls: [Call]) {
+            self.feedID = feedID
+            self.calls = calls
+        }
+    }
+
+    package var trips: [Trip]
+    package var added: [AddedTrip]
+
+    package init(trips: [Trip], added: [AddedTrip] = []) {
+        self.trips = trips
+        self.added = added
+    }
 }
 
 /// A trip instance's live times as the search reads them: by the stop's index in the
@@ -84,5 +125,30 @@ extension TransitBundle {
             result[LiveTimes.Key(tid: tid, day: trip.serviceDate.civil.dayNumber, start: start)] = times
         }
         return result
+    }
+
+    /// `live`'s added trips as routes of one trip each (calls at stops the bundle does not
+    /// know are left out; a trip left with fewer than two calls is dropped), with the calls
+    /// the journey shows for them, index for index.
+    func addedRoutes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> (
+        routes: [RaptorSearch.AddedRoute], calls: [[JourneyLiveData.AddedTrip.Call]]
+    ) {
+        var routes: [RaptorSearch.AddedRoute] = []
+        var calls: [[JourneyLiveData.AddedTrip.Call]] = []
+        for trip in live.added {
+            guard let feed = try? catalog.feed(named: trip.feedID) else { continue }
+            var kept: [(sid: Int, call: JourneyLiveData.AddedTrip.Call)] = []
+            for call in trip.calls {
+                guard let sid = try? resolve(.stop, call.stopID, feed: feed.feedID, db: db).id else { continue }
+                kept.append((sid, call))
+            }
+            guard kept.count >= 2 else { continue }
+            routes.append(
+                RaptorSearch.AddedRoute(
+                    fid: feed.fid, sids: kept.map(\.sid), arrival: kept.map(\.call.arrival), departure: kept.map(\.call.departure),
+                    boards: kept.map(\.call.boards), alights: kept.map(\.call.alights)))
+            calls.append(kept.map(\.call))
+        }
+        return (routes, calls)
     }
 }

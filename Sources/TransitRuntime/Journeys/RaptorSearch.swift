@@ -8,50 +8,6 @@ import BundleFormat
 /// Labels are absolute instants (Unix seconds). Each round keeps its own labels and
 /// where they came from, so a journey is read back from any round.
 struct RaptorSearch {
-    /// One service day of a feed that trips may run on during the search.
-    struct Day {
-        let civil: CivilDate
-        /// The instant GTFS time 0 of the day stands for (noon - 12 h).
-        let start: Int
-        let active: ServiceCalendar.ActiveSet
-    }
-
-    /// A trip running on one day: a regular trip (`trip` >= 0, index in the network's trip
-    /// arrays) or an instance of a frequency template (`trip` = -1 - template index).
-    struct TripInstance {
-        let day: CivilDate
-        let dayStart: Int
-        let startSecs: Int
-        let trip: Int
-        /// The day's index in the search's days of the feed.
-        var dayIndex = 0
-    }
-
-    /// How a stop's arrival label of a round was reached: a ride on `route` boarded at
-    /// `boardIdx` with the ready label of round `boardRound` there.
-    struct Ride {
-        let route: Int32
-        let boardIdx: Int32
-        let alightIdx: Int32
-        let boardRound: Int32
-        let trip: TripInstance
-    }
-
-    /// A step of a journey read back from the labels, origin first.
-    enum Step {
-        case access(to: Int, seconds: Int)
-        case ride(Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int)
-        case transfer(from: Int, to: Int, seconds: Int)
-        case egress(from: Int, seconds: Int)
-    }
-
-    /// A journey to the destination found in round `rides`.
-    struct Found {
-        let rides: Int
-        let arrival: Int
-        let steps: [Step]
-    }
-
     static let never = Int.max / 2
 
     let network: RoutingNetwork
@@ -65,7 +21,6 @@ struct RaptorSearch {
     /// By route: whether its service runs on one of `days` (the others are never scanned).
     private let routeRuns: [Bool]
 
-    /// Labels of every round, round k's label of stop s at k * stride + s.
     /// Live times by trip instance (in this network's direction), and the largest lateness
     /// and earliness among them: a trip may then leave up to that much off its schedule.
     var live: [LiveTimes.Key: LiveTimes] = [:] {
@@ -77,6 +32,20 @@ struct RaptorSearch {
     private var maxLate = 0
     private var maxEarly = 0
 
+    /// Trips the live data adds; a ride on `added[a]` names route `-1 - a`. Not ridden by a
+    /// wheelchair search (they carry no accessibility).
+    var added: [AddedRoute] = [] {
+        didSet {
+            addedPlaces = [:]
+            for (a, route) in added.enumerated() {
+                for (idx, sid) in route.sids.enumerated() { addedPlaces[sid, default: []].append((a, idx)) }
+            }
+        }
+    }
+    /// By sid: the added routes through the stop and its index in each.
+    private var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
+
+    /// Labels of every round, round k's label of stop s at k * stride + s.
     private var arrival: [Int] = []
     private var ready: [Int] = []
     private var rides: [Ride?] = []
@@ -84,8 +53,9 @@ struct RaptorSearch {
     private var walkedFrom: [Int32] = []
     private let stride: Int
     private var accessSeconds: [Int] = []
-    private var bestArrival: [Int] = []
-    private var bestReady: [Int] = []
+    /// By stop: the earliest arrival and the earliest ready label of any round so far, side
+    /// by side (a scan reads both at each stop it passes).
+    private var bestLabels: [BestLabels] = []
     private var readyRound: [Int32] = []
 
     init(network: RoutingNetwork, transfers: TransferGraph, days: [[Day]], maxRides: Int, wheelchair: Bool) {
@@ -106,9 +76,9 @@ struct RaptorSearch {
     mutating func run(origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int]) -> [Found] {
         reset()
         var marked: [Int] = []
-        for origin in origins where origin.ready < bestReady[origin.sid] {
+        for origin in origins where origin.ready < bestLabels[origin.sid].ready {
             ready[0 * stride + origin.sid] = origin.ready
-            bestReady[origin.sid] = origin.ready
+            bestLabels[origin.sid].ready = origin.ready
             readyRound[origin.sid] = 0
             walkedFrom[0 * stride + origin.sid] = -1
             accessSeconds[origin.sid] = origin.access
@@ -127,11 +97,17 @@ struct RaptorSearch {
             queue.removeAll(keepingCapacity: true)
             for sid in marked {
                 for place in tables.places(of: sid) {
-                    let r = Int(tables.placeRoute[place])
+                    let r = Int(tables.places[place].route)
                     guard routeRuns[r] else { continue }
-                    let idx = tables.placeIdx[place]
+                    let idx = tables.places[place].idx
                     if queueIdx[r] < 0 { queue.append(r) }
                     if queueIdx[r] < 0 || idx < queueIdx[r] { queueIdx[r] = idx }
+                }
+            }
+            var addedFirst: [Int: Int] = [:]
+            if !addedPlaces.isEmpty && !wheelchair {
+                for sid in marked {
+                    for place in addedPlaces[sid] ?? [] { addedFirst[place.route] = min(addedFirst[place.route] ?? place.idx, place.idx) }
                 }
             }
             improved.removeAll(keepingCapacity: true)
@@ -139,20 +115,26 @@ struct RaptorSearch {
                 scan(route: r, from: Int(queueIdx[r]), round: k, best: best, improved: &improved, stamp: &improvedStamp)
                 queueIdx[r] = -1
             }
+            for (a, first) in addedFirst.sorted(by: { $0.key < $1.key }) {
+                scanAdded(a, from: first, round: k, best: best, improved: &improved, stamp: &improvedStamp)
+            }
             // Transfers from every stop reached in this round.
             marked.removeAll(keepingCapacity: true)
             for sid in improved {
                 let alighted = arrival[k * stride + sid]
+                // A stop's transfers are by τ: past the best arrival, so are the rest.
                 for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
-                    let to = Int(transfers.targets[e])
-                    let t = alighted + Int(transfers.seconds[e])
-                    guard t < bestReady[to], t < best else { continue }
+                    let edge = transfers.edges[e]
+                    let t = alighted + Int(edge.seconds)
+                    guard t < best else { break }
+                    let to = Int(edge.to)
+                    guard t < bestLabels[to].ready else { continue }
                     if markedStamp[to] != Int32(k) {
                         markedStamp[to] = Int32(k)
                         marked.append(to)
                     }
                     ready[k * stride + to] = t
-                    bestReady[to] = t
+                    bestLabels[to].ready = t
                     readyRound[to] = Int32(k)
                     walkedFrom[k * stride + to] = Int32(sid)
                 }
@@ -182,15 +164,13 @@ struct RaptorSearch {
             rides = [Ride?](repeating: nil, count: rounds * n)
             walkedFrom = [Int32](repeating: -1, count: rounds * n)
             accessSeconds = [Int](repeating: 0, count: n)
-            bestArrival = [Int](repeating: Self.never, count: n)
-            bestReady = bestArrival
+            bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
             readyRound = [Int32](repeating: -1, count: n)
             return
         }
         arrival.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
         ready.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
-        bestArrival.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
-        bestReady.withUnsafeMutableBufferPointer { $0.update(repeating: Self.never) }
+        bestLabels.withUnsafeMutableBufferPointer { $0.update(repeating: BestLabels(arrival: Self.never, ready: Self.never)) }
     }
 
     /// Scans route `r` from stop index `first`: alights the current trip at each later stop
@@ -211,9 +191,9 @@ struct RaptorSearch {
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < bestArrival[sid] && t < best {
+                if t < bestLabels[sid].arrival && t < best {
                     arrival[k * stride + sid] = t
-                    bestArrival[sid] = t
+                    bestLabels[sid].arrival = t
                     rides[k * stride + sid] = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
                     if stamp[sid] != Int32(k) {
@@ -223,7 +203,7 @@ struct RaptorSearch {
                 }
             }
             guard usable, tables.stopBoards[g] else { continue }
-            let canBoard = bestReady[sid]
+            let canBoard = bestLabels[sid].ready
             guard canBoard < best else { continue }
             var limit = best
             if let current = trip {
@@ -237,6 +217,35 @@ struct RaptorSearch {
                 tripBase = earlier.dayStart + earlier.startSecs
                 offsets = self.offsets(of: earlier)
                 tripLive = live.isEmpty ? nil : liveTimes(of: earlier)
+                boardIdx = idx
+                boardRound = readyRound[sid]
+            }
+        }
+    }
+
+    /// Scans added route `a` from stop index `first`: boards its one trip at the first stop
+    /// whose ready label catches it, alights wherever that improves a stop.
+    private mutating func scanAdded(_ a: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
+        let route = added[a]
+        var boardIdx = -1
+        var boardRound: Int32 = 0
+        for idx in first..<route.sids.count {
+            let sid = route.sids[idx]
+            if boardIdx >= 0 && route.alights[idx] {
+                let t = route.arrival[idx]
+                if t < bestLabels[sid].arrival && t < best {
+                    arrival[k * stride + sid] = t
+                    bestLabels[sid].arrival = t
+                    rides[k * stride + sid] = Ride(
+                        route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
+                        trip: Self.addedTrip)
+                    if stamp[sid] != Int32(k) {
+                        stamp[sid] = Int32(k)
+                        improved.append(sid)
+                    }
+                }
+            }
+            if boardIdx < 0 && route.boards[idx] && bestLabels[sid].ready <= route.departure[idx] && bestLabels[sid].ready < best {
                 boardIdx = idx
                 boardRound = readyRound[sid]
             }
@@ -330,40 +339,17 @@ struct RaptorSearch {
         return found
     }
 
-    /// A journey found in `original.mirrored()`, told forwards in `original`: steps in
-    /// the other order, each ride on the same route and trip with instants negated back.
-    static func unmirrored(_ found: Found, in original: RoutingNetwork) -> Found {
-        let steps = found.steps.reversed().map { step -> Step in
-            switch step {
-            case .access(let to, let seconds): return .egress(from: to, seconds: seconds)
-            case .egress(let from, let seconds): return .access(to: from, seconds: seconds)
-            case .transfer(let from, let to, let seconds): return .transfer(from: to, to: from, seconds: seconds)
-            case .ride(let ride, let board, let boardTime, let alight, let alightTime):
-                let route = original.tables.routes[Int(ride.route)]
-                let last = Int32(route.stopCount - 1)
-                let t = ride.trip
-                let trip = t.trip >= 0 ? original.tables.mirroredTrip(t.trip, route: route) : t.trip
-                let forward = Ride(
-                    route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
-                    trip: TripInstance(day: t.day, dayStart: -t.dayStart, startSecs: -t.startSecs, trip: trip))
-                return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
-            }
-        }
-        var arrival = 0
-        for step in steps {
-            if case .ride(_, _, _, _, let alightTime) = step { arrival = alightTime }
-            if case .egress(_, let seconds) = step { arrival += seconds }
-        }
-        return Found(rides: found.rides, arrival: arrival, steps: steps)
-    }
-
     /// Every instant a trip that may be boarded at `sid` leaves it in `[from, to)`.
     func departures(at sid: Int, from: Int, to: Int) -> [Int] {
         guard wheelchair == false || network.stopAccessible[sid] else { return [] }
         var result: [Int] = []
+        for place in addedPlaces[sid] ?? [] where !wheelchair && added[place.route].boards[place.idx] {
+            let departure = added[place.route].departure[place.idx]
+            if departure >= from && departure < to { result.append(departure) }
+        }
         for place in tables.places(of: sid) {
-            let route = tables.routes[Int(tables.placeRoute[place])]
-            let idx = Int(tables.placeIdx[place])
+            let route = tables.routes[Int(tables.places[place].route)]
+            let idx = Int(tables.places[place].idx)
             guard tables.stopBoards[route.firstStop + idx] else { continue }
             let trips = route.trips
             for day in days[route.fid - 1] where day.active.contains(route.sv) {
@@ -412,6 +398,19 @@ struct RaptorSearch {
         var stop = target
         var k = round
         while let ride = rides[k * stride + stop] {
+            if ride.route < 0 {
+                let route = added[-1 - Int(ride.route)]
+                let board = route.sids[Int(ride.boardIdx)]
+                reversed.append(
+                    .ride(
+                        ride, board: board, boardTime: route.departure[Int(ride.boardIdx)], alight: stop,
+                        alightTime: route.arrival[Int(ride.alightIdx)]))
+                if let walk = walkBack(from: board, round: Int(ride.boardRound), into: &reversed) {
+                    (stop, k) = walk
+                    continue
+                }
+                break
+            }
             let route = tables.routes[Int(ride.route)]
             let board = Int(tables.stopSid[route.firstStop + Int(ride.boardIdx)])
             let base = ride.trip.dayStart + ride.trip.startSecs
@@ -425,16 +424,22 @@ struct RaptorSearch {
                     boardTime: base + Int(tables.offsetDeparture[offsets + boardIdx]) + Int(times?.departureDelay[boardIdx] ?? 0),
                     alight: stop,
                     alightTime: base + Int(tables.offsetArrival[offsets + alightIdx]) + Int(times?.arrivalDelay[alightIdx] ?? 0)))
-            let r = Int(ride.boardRound)
-            let from = Int(walkedFrom[r * stride + board])
-            if r == 0 || from < 0 {
-                reversed.append(.access(to: board, seconds: accessSeconds[board]))
-                break
-            }
-            reversed.append(.transfer(from: from, to: board, seconds: ready[r * stride + board] - arrival[r * stride + from]))
-            stop = from
-            k = r
+            guard let walk = walkBack(from: board, round: Int(ride.boardRound), into: &reversed) else { break }
+            (stop, k) = walk
         }
         return reversed.reversed()
+    }
+
+    /// How the rider came to board at `board` with round `r`'s ready label: the access from
+    /// the origin (nil: the journey is read back), or a transfer from the stop and round
+    /// where the ride before alighted.
+    private func walkBack(from board: Int, round r: Int, into reversed: inout [Step]) -> (stop: Int, round: Int)? {
+        let from = Int(walkedFrom[r * stride + board])
+        if r == 0 || from < 0 {
+            reversed.append(.access(to: board, seconds: accessSeconds[board]))
+            return nil
+        }
+        reversed.append(.transfer(from: from, to: board, seconds: ready[r * stride + board] - arrival[r * stride + from]))
+        return (from, r)
     }
 }

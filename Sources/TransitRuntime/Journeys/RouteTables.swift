@@ -57,13 +57,19 @@ struct RouteTables: Sendable {
     var tripOffsets: [Int32] = []
     var tripPattern: [Int32] = []
     var templates: [Template] = []
-    /// By sid: the routes through the stop and the stop's index in each, at
-    /// `placeRoute[placeFirst[sid]..<placeFirst[sid + 1]]` and `placeIdx[...]`.
-    var placeFirst: [Int32] = []
-    var placeRoute: [Int32] = []
-    var placeIdx: [Int32] = []
+    /// A stop's place in a route: the route and the stop's index in it.
+    struct Place: Sendable {
+        let route: Int32
+        let idx: Int32
+    }
 
-    /// The places of stop `sid` in routes (indexes into `placeRoute` and `placeIdx`).
+    /// By sid: the routes through the stop and the stop's index in each, at
+    /// `places[placeFirst[sid]..<placeFirst[sid + 1]]` (one array, so a round that marks
+    /// thousands of stops reads each place from one cache line).
+    var placeFirst: [Int32] = []
+    var places: [Place] = []
+
+    /// The places of stop `sid` in routes (indexes into `places`).
     @inline(__always)
     func places(of sid: Int) -> Range<Int> { Int(placeFirst[sid])..<Int(placeFirst[sid + 1]) }
 
@@ -72,17 +78,15 @@ struct RouteTables: Sendable {
 
     /// Fills the places of each stop from the routes' stops.
     private mutating func indexPlaces(stopCount: Int) {
-        var places = [[(route: Int32, idx: Int32)]](repeating: [], count: stopCount)
+        var byStop = [[Place]](repeating: [], count: stopCount)
         for (r, route) in routes.enumerated() {
-            for idx in 0..<route.stopCount { places[Int(stopSid[route.firstStop + idx])].append((Int32(r), Int32(idx))) }
+            for idx in 0..<route.stopCount { byStop[Int(stopSid[route.firstStop + idx])].append(Place(route: Int32(r), idx: Int32(idx))) }
         }
         placeFirst = [0]
-        for list in places {
-            for place in list {
-                placeRoute.append(place.route)
-                placeIdx.append(place.idx)
-            }
-            placeFirst.append(Int32(placeRoute.count))
+        places = []
+        for list in byStop {
+            places += list
+            placeFirst.append(Int32(places.count))
         }
     }
 

@@ -55,31 +55,32 @@ struct TransferTimes {
 
 /// Every stop's transfers with their τ, for one set of options (change time, speed,
 /// transfer distance) and one direction of the network: built once, then shared by every
-/// query with those options. `targets[first[s]..<first[s + 1]]` are the stops a rider who
-/// alighted at s can board at, `seconds` their τ.
+/// query with those options. `edges[first[s]..<first[s + 1]]` are the stops a rider who
+/// alighted at s can board at with their τ, shortest first (a search stops reading them at
+/// the first that arrives too late).
 final class TransferGraph: Sendable {
+    struct Edge: Sendable {
+        let to: Int32
+        let seconds: Int32
+    }
+
     let first: [Int32]
-    let targets: [Int32]
-    let seconds: [Int32]
+    let edges: [Edge]
 
     init(_ times: TransferTimes) {
         var first: [Int32] = [0]
-        var targets: [Int32] = []
-        var seconds: [Int32] = []
+        var edges: [Edge] = []
         var reached: [(sid: Int, seconds: Int)] = []
         for sid in 0..<times.network.stopCount {
             if times.network.serves(sid) {
                 times.transfers(from: sid, into: &reached)
-                for (to, tau) in reached {
-                    targets.append(Int32(to))
-                    seconds.append(Int32(tau))
-                }
+                reached.sort { ($0.seconds, $0.sid) < ($1.seconds, $1.sid) }
+                for (to, tau) in reached { edges.append(Edge(to: Int32(to), seconds: Int32(tau))) }
             }
-            first.append(Int32(targets.count))
+            first.append(Int32(edges.count))
         }
         self.first = first
-        self.targets = targets
-        self.seconds = seconds
+        self.edges = edges
     }
 }
 

@@ -51,8 +51,12 @@ extension TransitBundle {
                 network: network, transfers: transferGraph(network, options, mirrored: false),
                 days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
                 maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
-            if let live { search.live = try liveTimes(live, db: db) }
-            let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
+            var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
+            if let live {
+                search.live = try liveTimes(live, db: db)
+                (search.added, assembler.addedCalls) = try addedRoutes(live, db: db)
+                assembler.addedFids = search.added.map(\.fid)
+            }
             // On foot alone: a bound every ride must beat, and a journey of its own.
             var walkOnly: Journey?
             var bound = start + horizon + 1
@@ -121,14 +125,18 @@ extension TransitBundle {
             var search = RaptorSearch(
                 network: mirror, transfers: transferGraph(mirror, options, mirrored: true), days: days, maxRides: options.maxTransfers + 1,
                 wheelchair: options.wheelchair)
+            var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             if let live {
                 // In the mirror a trip instance starts at minus its start.
                 search.live = Dictionary(
                     uniqueKeysWithValues: try liveTimes(live, db: db).map {
                         (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
                     })
+                let added = try addedRoutes(live, db: db)
+                search.added = added.routes.map { $0.mirrored() }
+                assembler.addedCalls = added.calls
+                assembler.addedFids = added.routes.map(\.fid)
             }
-            let assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             var walkOnly: Journey?
             var bound = -end + horizon + 1
             if let metres = from.metres(to: to), metres <= options.accessDistance {
@@ -139,7 +147,9 @@ extension TransitBundle {
             let origins = to.stops.map { (sid: $0.sid, ready: -end + $0.seconds, access: $0.seconds) }
             let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
             let found = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
-            var journeys = try found.map { try assembler.journey(RaptorSearch.unmirrored($0, in: network), from: from, to: to) }
+            var journeys = try found.map {
+                try assembler.journey(RaptorSearch.unmirrored($0, in: network, added: search.added), from: from, to: to)
+            }
             if let walkOnly { journeys.append(walkOnly) }
             journeys.sort { $0.departure != $1.departure ? $0.departure > $1.departure : $0.rides < $1.rides }
             return journeys

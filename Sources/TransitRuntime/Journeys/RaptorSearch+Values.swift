@@ -1,0 +1,110 @@
+import BundleFormat
+
+/// The values a `RaptorSearch` works with: service days, trip instances, the rides behind
+/// its labels, added trips, and the journeys it reads back (told forwards from a search in
+/// the mirrored network by `unmirrored`).
+extension RaptorSearch {
+    /// One service day of a feed that trips may run on during the search.
+    struct Day {
+        let civil: CivilDate
+        /// The instant GTFS time 0 of the day stands for (noon - 12 h).
+        let start: Int
+        let active: ServiceCalendar.ActiveSet
+    }
+
+    /// A trip running on one day: a regular trip (`trip` >= 0, index in the network's trip
+    /// arrays) or an instance of a frequency template (`trip` = -1 - template index).
+    struct TripInstance {
+        let day: CivilDate
+        let dayStart: Int
+        let startSecs: Int
+        let trip: Int
+        /// The day's index in the search's days of the feed.
+        var dayIndex = 0
+    }
+
+    /// A trip the live data adds (NEW, DUPLICATED, REPLACEMENT): a route of its own with one
+    /// trip, at absolute instants (in the mirror: its stops reversed, instants negated).
+    struct AddedRoute {
+        let fid: Int
+        let sids: [Int]
+        let arrival: [Int]
+        let departure: [Int]
+        let boards: [Bool]
+        let alights: [Bool]
+
+        /// The same trip run backwards in time, for arrive-by queries.
+        func mirrored() -> AddedRoute {
+            AddedRoute(
+                fid: fid, sids: sids.reversed(), arrival: departure.reversed().map { -$0 }, departure: arrival.reversed().map { -$0 },
+                boards: alights.reversed(), alights: boards.reversed())
+        }
+    }
+
+    /// How a stop's arrival label of a round was reached: a ride on `route` boarded at
+    /// `boardIdx` with the ready label of round `boardRound` there.
+    struct Ride {
+        let route: Int32
+        let boardIdx: Int32
+        let alightIdx: Int32
+        let boardRound: Int32
+        let trip: TripInstance
+    }
+
+    struct BestLabels {
+        var arrival: Int
+        var ready: Int
+    }
+
+    /// A step of a journey read back from the labels, origin first.
+    enum Step {
+        case access(to: Int, seconds: Int)
+        case ride(Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int)
+        case transfer(from: Int, to: Int, seconds: Int)
+        case egress(from: Int, seconds: Int)
+    }
+
+    /// A journey to the destination found in round `rides`.
+    struct Found {
+        let rides: Int
+        let arrival: Int
+        let steps: [Step]
+    }
+
+    /// The trip instance of a ride on an added route (its times are the route's own).
+    static let addedTrip = TripInstance(day: CivilDate(dayNumber: 0), dayStart: 0, startSecs: 0, trip: 0)
+
+    /// A journey found in `original.mirrored()`, told forwards in `original`: steps in
+    /// the other order, each ride on the same route and trip with instants negated back.
+    /// `added` are the added routes as the mirror had them.
+    static func unmirrored(_ found: Found, in original: RoutingNetwork, added: [AddedRoute] = []) -> Found {
+        let steps = found.steps.reversed().map { step -> Step in
+            switch step {
+            case .access(let to, let seconds): return .egress(from: to, seconds: seconds)
+            case .egress(let from, let seconds): return .access(to: from, seconds: seconds)
+            case .transfer(let from, let to, let seconds): return .transfer(from: to, to: from, seconds: seconds)
+            case .ride(let ride, let board, let boardTime, let alight, let alightTime) where ride.route < 0:
+                let last = Int32(added[-1 - Int(ride.route)].sids.count - 1)
+                let forward = Ride(
+                    route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
+                    trip: ride.trip)
+                return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
+            case .ride(let ride, let board, let boardTime, let alight, let alightTime):
+                let route = original.tables.routes[Int(ride.route)]
+                let last = Int32(route.stopCount - 1)
+                let t = ride.trip
+                let trip = t.trip >= 0 ? original.tables.mirroredTrip(t.trip, route: route) : t.trip
+                let forward = Ride(
+                    route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
+                    trip: TripInstance(day: t.day, dayStart: -t.dayStart, startSecs: -t.startSecs, trip: trip))
+                return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
+            }
+        }
+        var arrival = 0
+        for step in steps {
+            if case .ride(_, _, _, _, let alightTime) = step { arrival = alightTime }
+            if case .egress(_, let seconds) = step { arrival += seconds }
+        }
+        return Found(rides: found.rides, arrival: arrival, steps: steps)
+    }
+}
