@@ -5,13 +5,26 @@ import TransitSQLite
 /// trips by start time, their frequency templates), where each stop is a departure, and
 /// trip text ids by block. Safe to share between threads.
 final class PatternCache: Sendable {
-    struct Pattern: Sendable {
+    /// A decoded pattern, shared by reference: a board's places and candidates each hold one,
+    /// and a class costs one reference count where a struct of three arrays costs three.
+    final class Pattern: Sendable {
         let pid: Int
         let stops: [PatternStopRecord]
         /// Trips that run once, by start time, then tid.
         let regular: [PatternTripRecord]
         /// Frequency templates (their windows are in `frequencies`).
         let templates: [PatternTripRecord]
+        /// The start of each of `regular`, packed: a board's binary search reads 4 bytes a
+        /// trip instead of a whole record.
+        let regularStarts: [Int32]
+
+        init(pid: Int, stops: [PatternStopRecord], regular: [PatternTripRecord], templates: [PatternTripRecord]) {
+            self.pid = pid
+            self.stops = stops
+            self.regular = regular
+            self.templates = templates
+            regularStarts = regular.map { Int32(clamping: $0.startTime) }
+        }
 
         /// "A pattern stop is a departure": riders may board there (pickup_type is not 1)
         /// and it is not the pattern's last stop.
@@ -24,10 +37,10 @@ final class PatternCache: Sendable {
         /// The first index of `regular` whose start is >= `value`.
         func firstRegular(startingAtOrAfter value: Int) -> Int {
             var low = 0
-            var high = regular.count
+            var high = regularStarts.count
             while low < high {
                 let mid = (low + high) / 2
-                if regular[mid].startTime < value { low = mid + 1 } else { high = mid }
+                if Int(regularStarts[mid]) < value { low = mid + 1 } else { high = mid }
             }
             return low
         }
