@@ -60,41 +60,54 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// The answers to `lines`, in their order, and what `alongside` returns: with several
-    /// threads the lines are answered in slices taken by whichever thread is free, one of
-    /// them running `alongside` first. Every thread has finished when this returns.
+    /// threads the lines are answered in slices taken by whichever of `threads` threads is
+    /// free, one of them running `alongside` first. Every thread has finished when this
+    /// returns.
     static func answers(
         _ lines: [String], runner: BatchRunner, threads: Int, alongside: () -> [String]
     ) -> (answers: [[UInt8]], next: [String]) {
         guard threads > 1 && lines.count > 1 else { return (lines.map { runner.answer($0).bytes }, alongside()) }
         let slices = min(lines.count, threads * 8)
         var answers = [[UInt8]](repeating: [], count: lines.count)
-        let next = Box<[String]>([])
+        let shared = SharedWork(slices: slices)
         answers.withUnsafeMutableBufferPointer { buffer in
             withoutActuallyEscaping(alongside) { alongside in
-                // Iteration 0 runs `alongside`; iteration k answers slice k - 1. Each writes
-                // only its own slots.
+                // Each slice is answered by one thread, which writes only its slots.
                 nonisolated(unsafe) let slots = buffer
                 nonisolated(unsafe) let alongside = alongside
-                DispatchQueue.concurrentPerform(iterations: slices + 1) { k in
-                    if k == 0 {
-                        next.value = alongside()
-                        return
-                    }
-                    let slice = k - 1
-                    for i in (lines.count * slice / slices)..<(lines.count * (slice + 1) / slices) {
-                        slots[i] = runner.answer(lines[i]).bytes
+                DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                    if thread == 0 { shared.next = alongside() }
+                    while let slice = shared.takeSlice() {
+                        for i in (lines.count * slice / slices)..<(lines.count * (slice + 1) / slices) {
+                            slots[i] = runner.answer(lines[i]).bytes
+                        }
                     }
                 }
             }
         }
-        return (answers, next.value)
+        return (answers, shared.next)
     }
 }
 
-/// A value shared by the iterations of one `concurrentPerform`, one of which writes it.
-private final class Box<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// What the threads of one `answers` call share: the next slice to answer, and the lines
+/// thread 0 reads meanwhile.
+private final class SharedWork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0
+    private let slices: Int
+    /// Written by thread 0 only, read after every thread has finished.
+    var next: [String] = []
+
+    init(slices: Int) { self.slices = slices }
+
+    /// The next slice no thread has taken, nil when none is left.
+    func takeSlice() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard taken < slices else { return nil }
+        taken += 1
+        return taken - 1
+    }
 }
 
 /// Standard input's lines and standard output's answers for a batch, used by one thread
