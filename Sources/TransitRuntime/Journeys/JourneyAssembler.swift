@@ -8,9 +8,8 @@ struct JourneyAssembler {
     let network: RoutingNetwork
     let db: SQLiteDatabase
     let walkingSpeed: Double
-    /// The calls of the search's added routes (`RaptorSearch.added`), and their feeds.
-    var addedCalls: [[JourneyLiveData.AddedTrip.Call]] = []
-    var addedFids: [Int] = []
+    /// The search's added routes (`RaptorSearch.added`, in the trips' own direction).
+    var added: [RaptorSearch.AddedRoute] = []
 
     func journey(_ found: RaptorSearch.Found, from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint) throws -> Journey
     {
@@ -70,10 +69,10 @@ struct JourneyAssembler {
     private func rideLeg(_ ride: RaptorSearch.Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int) throws -> JourneyLeg {
         if ride.route < 0 {
             // A trip the live data adds: the calls it brought.
-            let a = -1 - Int(ride.route)
-            let clock = bundle.catalog.feed(fid: addedFids[a]).clock
-            let boarding = addedCalls[a][Int(ride.boardIdx)].boarding
-            let alighting = addedCalls[a][Int(ride.alightIdx)].alighting
+            let route = added[-1 - Int(ride.route)]
+            let clock = bundle.catalog.feed(fid: route.fid).clock
+            let boarding = route.calls[Int(ride.boardIdx)].boarding
+            let alighting = route.calls[Int(ride.alightIdx)].alighting
             return JourneyLeg(
                 kind: .ride, fromStopID: boarding.stopID, toStopID: alighting.stopID, departureLocal: clock.local(boardTime),
                 arrivalLocal: clock.local(alightTime), boarding: boarding, alighting: alighting)

@@ -128,13 +128,9 @@ extension TransitBundle {
     }
 
     /// `live`'s added trips as routes of one trip each (calls at stops the bundle does not
-    /// know are left out; a trip left with fewer than two calls is dropped), with the calls
-    /// the journey shows for them, index for index.
-    func addedRoutes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> (
-        routes: [RaptorSearch.AddedRoute], calls: [[JourneyLiveData.AddedTrip.Call]]
-    ) {
+    /// know are left out; a trip left with fewer than two calls is dropped).
+    func addedRoutes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> [RaptorSearch.AddedRoute] {
         var routes: [RaptorSearch.AddedRoute] = []
-        var calls: [[JourneyLiveData.AddedTrip.Call]] = []
         for trip in live.added {
             guard let feed = try? catalog.feed(named: trip.feedID) else { continue }
             var kept: [(sid: Int, call: JourneyLiveData.AddedTrip.Call)] = []
@@ -146,9 +142,8 @@ extension TransitBundle {
             routes.append(
                 RaptorSearch.AddedRoute(
                     fid: feed.fid, sids: kept.map(\.sid), arrival: kept.map(\.call.arrival), departure: kept.map(\.call.departure),
-                    boards: kept.map(\.call.boards), alights: kept.map(\.call.alights)))
-            calls.append(kept.map(\.call))
+                    boards: kept.map(\.call.boards), alights: kept.map(\.call.alights), calls: kept.map(\.call)))
         }
-        return (routes, calls)
+        return routes
     }
 }

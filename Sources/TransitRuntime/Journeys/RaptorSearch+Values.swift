@@ -24,7 +24,8 @@ extension RaptorSearch {
     }
 
     /// A trip the live data adds (NEW, DUPLICATED, REPLACEMENT): a route of its own with one
-    /// trip, at absolute instants (in the mirror: its stops reversed, instants negated).
+    /// trip, at absolute instants (in the mirror: its stops reversed, instants negated), and
+    /// the calls a ride on it shows, always in the trip's order.
     struct AddedRoute {
         let fid: Int
         let sids: [Int]
@@ -32,12 +33,13 @@ extension RaptorSearch {
         let departure: [Int]
         let boards: [Bool]
         let alights: [Bool]
+        let calls: [JourneyLiveData.AddedTrip.Call]
 
         /// The same trip run backwards in time, for arrive-by queries.
         func mirrored() -> AddedRoute {
             AddedRoute(
                 fid: fid, sids: sids.reversed(), arrival: departure.reversed().map { -$0 }, departure: arrival.reversed().map { -$0 },
-                boards: alights.reversed(), alights: boards.reversed())
+                boards: alights.reversed(), alights: boards.reversed(), calls: calls)
         }
     }
 

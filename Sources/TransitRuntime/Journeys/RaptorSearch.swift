@@ -192,14 +192,9 @@ struct RaptorSearch {
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
                 if t < bestLabels[sid].arrival && t < best {
-                    arrival[k * stride + sid] = t
-                    bestLabels[sid].arrival = t
-                    rides[k * stride + sid] = Ride(
+                    let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
-                    if stamp[sid] != Int32(k) {
-                        stamp[sid] = Int32(k)
-                        improved.append(sid)
-                    }
+                    label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
                 }
             }
             guard usable, tables.stopBoards[g] else { continue }
@@ -223,6 +218,19 @@ struct RaptorSearch {
         }
     }
 
+    /// Round `k`'s arrival at `sid` is `t`, reached by `ride`; the stop is listed once in
+    /// `improved` for the transfers that follow the round.
+    @inline(__always)
+    private mutating func label(_ sid: Int, arrival t: Int, round k: Int, by ride: Ride, improved: inout [Int], stamp: inout [Int32]) {
+        arrival[k * stride + sid] = t
+        bestLabels[sid].arrival = t
+        rides[k * stride + sid] = ride
+        if stamp[sid] != Int32(k) {
+            stamp[sid] = Int32(k)
+            improved.append(sid)
+        }
+    }
+
     /// Scans added route `a` from stop index `first`: boards its one trip at the first stop
     /// whose ready label catches it, alights wherever that improves a stop.
     private mutating func scanAdded(_ a: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
@@ -234,15 +242,10 @@ struct RaptorSearch {
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
                 if t < bestLabels[sid].arrival && t < best {
-                    arrival[k * stride + sid] = t
-                    bestLabels[sid].arrival = t
-                    rides[k * stride + sid] = Ride(
+                    let ride = Ride(
                         route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)
-                    if stamp[sid] != Int32(k) {
-                        stamp[sid] = Int32(k)
-                        improved.append(sid)
-                    }
+                    label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
                 }
             }
             if boardIdx < 0 && route.boards[idx] && bestLabels[sid].ready <= route.departure[idx] && bestLabels[sid].ready < best {

@@ -54,8 +54,8 @@ extension TransitBundle {
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             if let live {
                 search.live = try liveTimes(live, db: db)
-                (search.added, assembler.addedCalls) = try addedRoutes(live, db: db)
-                assembler.addedFids = search.added.map(\.fid)
+                search.added = try addedRoutes(live, db: db)
+                assembler.added = search.added
             }
             // On foot alone: a bound every ride must beat, and a journey of its own.
             var walkOnly: Journey?
@@ -132,10 +132,8 @@ extension TransitBundle {
                     uniqueKeysWithValues: try liveTimes(live, db: db).map {
                         (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
                     })
-                let added = try addedRoutes(live, db: db)
-                search.added = added.routes.map { $0.mirrored() }
-                assembler.addedCalls = added.calls
-                assembler.addedFids = added.routes.map(\.fid)
+                assembler.added = try addedRoutes(live, db: db)
+                search.added = assembler.added.map { $0.mirrored() }
             }
             var walkOnly: Journey?
             var bound = -end + horizon + 1
