@@ -59,7 +59,7 @@ final class ReferenceTimetable {
     var maxTime = 0
 
     /// The rows of file `name` in the feed `zip`, read with `unzip -p` (none when it is absent).
-    static func table(_ name: String, in zip: String) throws -> [[String: String]] {
+    static func table(_ name: String, in zip: String) throws -> [Row] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
         process.arguments = ["-p", zip, name]
@@ -73,7 +73,7 @@ final class ReferenceTimetable {
     }
 
     init(zip: String) throws {
-        func table(_ name: String) throws -> [[String: String]] { try Self.table(name, in: zip) }
+        func table(_ name: String) throws -> [Row] { try Self.table(name, in: zip) }
         let agencies = try table("agency.txt")
         timeZone = TimeZone(identifier: agencies.compactMap { $0["agency_timezone"] }.first { TimeZone(identifier: $0) != nil } ?? "UTC")!
         for row in try table("stops.txt") {
@@ -97,9 +97,9 @@ final class ReferenceTimetable {
         for row in try table("trips.txt") {
             guard let id = row["trip_id"], let service = row["service_id"], services[id] == nil else { continue }
             services[id] = service
-            let direction = (row["direction_id"] ?? "").trimmingCharacters(in: .whitespaces)
+            let direction = (row["direction_id"] ?? "")
             details[id] = (
-                ["0", "1"].contains(direction) ? direction : "", (row["trip_short_name"] ?? "").trimmingCharacters(in: .whitespaces)
+                ["0", "1"].contains(direction) ? direction : "", (row["trip_short_name"] ?? "")
             )
         }
         var raw: [String: [StopTime]] = [:]
@@ -114,7 +114,7 @@ final class ReferenceTimetable {
                     stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
                     pickup: Int(row["pickup_type"] ?? "") ?? 0, dropOff: Int(row["drop_off_type"] ?? "") ?? 0,
                     distance: Double(row["shape_dist_traveled"] ?? ""),
-                    approximate: (row["timepoint"] ?? "").trimmingCharacters(in: .whitespaces) == "0"))
+                    approximate: (row["timepoint"] ?? "") == "0"))
         }
         for (id, rows) in raw {
             let sorted = rows.sorted { $0.sequence < $1.sequence }
@@ -271,13 +271,36 @@ final class ReferenceTimetable {
     }
 
     static func seconds(_ text: String?) -> Int? {
-        let parts = (text ?? "").trimmingCharacters(in: .whitespaces).split(separator: ":")
+        let parts = (text ?? "").split(separator: ":")
         guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Int(parts[2]) else { return nil }
         return h * 3600 + m * 60 + s
     }
 
-    /// RFC 4180 rows as dictionaries keyed by the (trimmed) header.
-    static func parseCSV(_ data: Data) -> [[String: String]] {
+    /// A field without the spaces and tabs around it. Foundation's `trimmingCharacters(in:)`
+    /// costs more than the rest of the reading on Linux, so it only sees the rare field that
+    /// begins or ends with a non-ASCII byte (a Unicode space, say, which it also trims).
+    static func trimmed(_ field: [UInt8]) -> String {
+        var start = field.startIndex
+        var end = field.endIndex
+        while start < end, field[start] == 0x20 || field[start] == 0x09 { start += 1 }
+        while end > start, field[end - 1] == 0x20 || field[end - 1] == 0x09 { end -= 1 }
+        let text = String(decoding: field[start..<end], as: UTF8.self)
+        guard start < end, field[start] >= 0x80 || field[end - 1] >= 0x80 else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A CSV row whose fields are found by the header's names (the first column of a name wins).
+    struct Row {
+        let columns: [String: Int]
+        let values: [String]
+        subscript(key: String) -> String? {
+            guard let column = columns[key], column < values.count else { return nil }
+            return values[column]
+        }
+    }
+
+    /// RFC 4180 rows, their fields found by the (trimmed) header's names.
+    static func parseCSV(_ data: Data) -> [Row] {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var rows: [[String]] = []
@@ -286,8 +309,8 @@ final class ReferenceTimetable {
         var quoted = false
         var i = 0
         func endField() {
-            row.append(String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces))
-            field = []
+            row.append(trimmed(field))
+            field.removeAll(keepingCapacity: true)
         }
         while i < bytes.count {
             let b = bytes[i]
@@ -317,10 +340,8 @@ final class ReferenceTimetable {
             rows.append(row)
         }
         guard let header = rows.first else { return [] }
-        return rows.dropFirst().map { values in
-            var dict: [String: String] = [:]
-            for (k, v) in zip(header, values) where dict[k] == nil { dict[k] = v }
-            return dict
-        }
+        var columns: [String: Int] = [:]
+        for (column, name) in header.enumerated() where columns[name] == nil { columns[name] = column }
+        return rows.dropFirst().map { Row(columns: columns, values: $0) }
     }
 }
