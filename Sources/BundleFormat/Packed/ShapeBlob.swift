@@ -54,9 +54,16 @@ package enum ShapeBlob {
     /// - Throws: `PackedReader.Damaged` for a cut or overlong value, a count the bytes
     ///   cannot hold, or a coordinate off the globe.
     package static func decode(_ bytes: [UInt8]) throws -> [Point] {
+        var points: [Point] = []
+        try decode(bytes, into: &points)
+        return points
+    }
+
+    /// `decode(_:)` onto the end of `points`.
+    static func decode(_ bytes: [UInt8], into points: inout [Point]) throws {
         var r = PackedReader(bytes)
         let count = try r.unsigned()
-        guard count > 0 else { return [] }
+        guard count > 0 else { return }
         var p = Point(latE6: try unzigzag(r.unsigned64()), lonE6: try unzigzag(r.unsigned64()))
         let kLat = try r.unsigned()
         let kLon = try r.unsigned()
@@ -64,8 +71,7 @@ package enum ShapeBlob {
         var bits = BitReader(bytes, byteOffset: r.offset)
         // Every step takes at least two bits.
         guard count - 1 <= bits.remaining / 2 else { throw PackedReader.Damaged() }
-        var points = [Point]()
-        points.reserveCapacity(count)
+        if points.capacity < points.count + count { points.reserveCapacity(max(points.count + count, 2 * points.capacity)) }
         try check(p)
         points.append(p)
         for _ in 1..<count {
@@ -74,7 +80,6 @@ package enum ShapeBlob {
             try check(p)
             points.append(p)
         }
-        return points
     }
 
     /// Edges by eid in the rows of `shape_edges`: 32 to a row, from 1 + a multiple of 32,
@@ -111,8 +116,9 @@ package enum ShapeBlob {
         /// Where edge `i` (from the row's first, 0) lies in `points`.
         package func range(ofEdge i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
 
-        mutating func append(_ edge: [Point]) {
-            points.append(contentsOf: edge)
+        /// Decodes an edge's bytes onto the end of `points`.
+        mutating func appendEdge(decoding bytes: [UInt8]) throws {
+            try ShapeBlob.decode(bytes, into: &points)
             starts.append(points.count)
         }
     }
@@ -122,7 +128,7 @@ package enum ShapeBlob {
         var row = Row()
         while !r.isAtEnd {
             guard row.count < edgesPerRow else { throw PackedReader.Damaged() }
-            row.append(try decode(Array(r.bytes(r.unsigned()))))
+            try row.appendEdge(decoding: Array(r.bytes(r.unsigned())))
         }
         return row
     }
@@ -166,8 +172,7 @@ package enum ShapeBlob {
     }
 
     private static func unrice(_ k: Int, _ bits: inout BitReader) throws -> Int {
-        var q = 0
-        while q < escape, try bits.read(1) == 1 { q += 1 }
+        let q = try bits.ones(upTo: escape)
         if q == escape { return Int(try bits.read(33)) }
         return q << k | Int(try bits.read(k))
     }
@@ -213,7 +218,8 @@ struct BitWriter {
     }
 }
 
-/// Reads what `BitWriter` wrote; reading past the end is damage.
+/// Reads what `BitWriter` wrote; reading past the end is damage. Bits are taken from a
+/// 64-bit window over the bytes (at least 57 of its bits are the stream's), not one by one.
 struct BitReader {
     private let bytes: [UInt8]
     private var bit: Int
@@ -225,14 +231,37 @@ struct BitReader {
 
     var remaining: Int { bytes.count * 8 - bit }
 
-    mutating func read(_ count: Int) throws -> UInt64 {
-        guard count <= remaining else { throw PackedReader.Damaged() }
-        var value: UInt64 = 0
-        for i in 0..<count {
-            let b = (bytes[(bit + i) >> 3] >> UInt8((bit + i) & 7)) & 1
-            value |= UInt64(b) << i
+    /// The stream from `bit` on, low bit first; bits past the end read as 0.
+    private func window() -> UInt64 {
+        let byte = bit >> 3
+        return bytes.withUnsafeBufferPointer { b -> UInt64 in
+            var word: UInt64 = 0
+            if b.count - byte >= 8 {
+                word = UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + byte).loadUnaligned(as: UInt64.self))
+            } else {
+                for i in 0..<max(0, b.count - byte) { word |= UInt64(b[byte + i]) << (8 * i) }
+            }
+            return word >> UInt64(bit & 7)
         }
+    }
+
+    /// The next `count` bits (at most 56) as a number, the first the lowest.
+    mutating func read(_ count: Int) throws -> UInt64 {
+        precondition(count <= 56)
+        guard count <= remaining else { throw PackedReader.Damaged() }
+        guard count > 0 else { return 0 }
+        let value = window() & (1 << UInt64(count) - 1)
         bit += count
         return value
+    }
+
+    /// How many one bits come next, up to `limit` (at most 56); the zero that ends a shorter
+    /// run is read too.
+    mutating func ones(upTo limit: Int) throws -> Int {
+        let run = min((~window()).trailingZeroBitCount, limit)
+        let used = run < limit ? run + 1 : run
+        guard used <= remaining else { throw PackedReader.Damaged() }
+        bit += used
+        return run
     }
 }

@@ -30,6 +30,7 @@ package enum ShapeEdgesBlob {
     package static func decode(_ bytes: [UInt8]) throws -> [Step] {
         var r = PackedReader(bytes)
         var steps: [Step] = []
+        steps.reserveCapacity(bytes.count)  // a step takes a byte or more
         var eid = 0
         while !r.isAtEnd {
             let v = try r.signed()
