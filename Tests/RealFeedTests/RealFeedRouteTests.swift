@@ -17,7 +17,7 @@ final class RealFeedRouteTests: XCTestCase {
 
     static func reference(_ name: String, keeps: (String) -> Bool) throws -> Reference {
         let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
-        let field = { (row: ReferenceTimetable.Row, key: String) in (row[key] ?? "") }
+        let field = { (row: ReferenceTimetable.Row, key: String) in row[key] ?? "" }
         var r = Reference()
         for row in try ReferenceTimetable.table("routes.txt", in: zip)
         where !field(row, "route_id").isEmpty && r.routes[field(row, "route_id")] == nil {
@@ -61,7 +61,7 @@ final class RealFeedRouteTests: XCTestCase {
             for route in routes {
                 let row = try XCTUnwrap(r.routes[route.routeID])
                 let text = { (key: String) -> String? in
-                    let value = (row[key] ?? "")
+                    let value = row[key] ?? ""
                     return value.isEmpty ? nil : value
                 }
                 XCTAssertEqual(route.shortName, text("route_short_name"), "\(name) \(route.routeID)")
@@ -138,7 +138,7 @@ extension RealFeedRouteTests {
             let bundle = try RealFeeds.bundle(name).bundle
             var expected: [String: [String: String]] = [:]
             for row in try ReferenceTimetable.table("transfers.txt", in: zip) {
-                let field = { (key: String) in (row[key] ?? "") }
+                let field = { (key: String) in row[key] ?? "" }
                 let type = Int(field("transfer_type")) ?? 0
                 guard type != 4, ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"].allSatisfy({ field($0).isEmpty }),
                     !field("from_stop_id").isEmpty, !field("to_stop_id").isEmpty,

@@ -13,7 +13,7 @@ final class RealFeedShapeTests: XCTestCase {
     static func referenceShapes(_ zip: String) throws -> [String: [(lat: Double, lon: Double)]] {
         var rows: [String: [(sequence: Int, row: Int, lat: Double, lon: Double)]] = [:]
         for (index, row) in try ReferenceTimetable.table("shapes.txt", in: zip).enumerated() {
-            let field = { (key: String) in (row[key] ?? "") }
+            let field = { (key: String) in row[key] ?? "" }
             guard let lat = Double(field("shape_pt_lat")), let lon = Double(field("shape_pt_lon")),
                 let sequence = Int(field("shape_pt_sequence")), sequence >= 0, abs(lat) <= 90, abs(lon) <= 180,
                 !(lat == 0 && lon == 0)
@@ -43,8 +43,8 @@ final class RealFeedShapeTests: XCTestCase {
             var worst = 0.0
             var points = 0
             for trip in try ReferenceTimetable.table("trips.txt", in: zip) {
-                let tripID = (trip["trip_id"] ?? "")
-                let shapeID = (trip["shape_id"] ?? "")
+                let tripID = trip["trip_id"] ?? ""
+                let shapeID = trip["shape_id"] ?? ""
                 let line: Shape
                 do { line = try bundle.shape(trip: tripID) } catch TransitError.unknownTrip { continue }
                 guard let reference = shapes[shapeID], reference.count >= 2 else {

@@ -17,8 +17,8 @@ final class RealFeedStopTests: XCTestCase {
         for row in rows {
             guard let id = row["stop_id"], !id.isEmpty, seen.insert(id).inserted else { continue }
             ids.append(id)
-            let lat = Double((row["stop_lat"] ?? ""))
-            let lon = Double((row["stop_lon"] ?? ""))
+            let lat = Double(row["stop_lat"] ?? "")
+            let lon = Double(row["stop_lon"] ?? "")
             if let lat, let lon, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) { located.append((id, lat, lon)) }
         }
         return (ids, located)

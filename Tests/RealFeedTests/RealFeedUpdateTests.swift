@@ -21,21 +21,20 @@ final class RealFeedUpdateTests: XCTestCase {
         let newHash: String
     }
 
-    private static let lock = NSLock()
     private static let folder = TemporaryFolders.make()
-    /// Guarded by `lock`: each feed's versions, made once per run (three tests use cts-strasbourg's,
-    /// and none writes to them).
-    nonisolated(unsafe) private static var made: [String: Versions] = [:]
+    /// Each feed's versions, made once per run (three tests use cts-strasbourg's, and none
+    /// writes to them).
+    private static let made = Locked<[String: Versions]>([:])
 
     /// v1 compiled from the feed, v2 from its evolved copy with --base v1, and the patch between;
     /// in `folder`, shared by the tests of a run (they read these files and write elsewhere).
     static func versions(_ name: String) throws -> Versions {
-        lock.lock()
-        defer { lock.unlock() }
-        if let done = made[name] { return done }
-        let done = try make(name, in: folder)
-        made[name] = done
-        return done
+        try made.withLock { made in
+            if let done = made[name] { return done }
+            let done = try make(name, in: folder)
+            made[name] = done
+            return done
+        }
     }
 
     private static func make(_ name: String, in folder: URL) throws -> Versions {

@@ -20,24 +20,22 @@ enum RealFeeds {
         }.sorted()
     }
 
-    private static let lock = NSLock()
-    /// Guarded by `lock`.
-    nonisolated(unsafe) private static var compiled: [String: (TransitBundle, CompileSummary, DiagnosticLog)] = [:]
+    private static let compiled = Locked<[String: (TransitBundle, CompileSummary, DiagnosticLog)]>([:])
 
     /// The feed's bundle, compiled on first use.
     static func bundle(_ name: String) throws -> (bundle: TransitBundle, summary: CompileSummary, log: DiagnosticLog) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let done = compiled[name] { return done }
-        let path = output.appendingPathComponent(name + ".db").path
-        let log = DiagnosticLog()
-        let summary = try Compiler.compile(
-            CompileRequest(
-                feeds: [.init(name: name, path: folder.appendingPathComponent(name + ".zip").path)],
-                outputPath: path), log: log)
-        let result = (try TransitBundle(path: path), summary, log)
-        compiled[name] = result
-        return result
+        try compiled.withLock { compiled in
+            if let done = compiled[name] { return done }
+            let path = output.appendingPathComponent(name + ".db").path
+            let log = DiagnosticLog()
+            let summary = try Compiler.compile(
+                CompileRequest(
+                    feeds: [.init(name: name, path: folder.appendingPathComponent(name + ".zip").path)],
+                    outputPath: path), log: log)
+            let result = (try TransitBundle(path: path), summary, log)
+            compiled[name] = result
+            return result
+        }
     }
 
     /// SOURCES.md's table: feed -> (stop_times, trips).

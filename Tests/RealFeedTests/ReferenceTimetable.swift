@@ -97,9 +97,9 @@ final class ReferenceTimetable {
         for row in try table("trips.txt") {
             guard let id = row["trip_id"], let service = row["service_id"], services[id] == nil else { continue }
             services[id] = service
-            let direction = (row["direction_id"] ?? "")
+            let direction = row["direction_id"] ?? ""
             details[id] = (
-                ["0", "1"].contains(direction) ? direction : "", (row["trip_short_name"] ?? "")
+                ["0", "1"].contains(direction) ? direction : "", row["trip_short_name"] ?? ""
             )
         }
         var raw: [String: [StopTime]] = [:]
@@ -114,7 +114,7 @@ final class ReferenceTimetable {
                     stop: stop, sequence: sequence, arrival: arrival ?? departure, departure: departure ?? arrival,
                     pickup: Int(row["pickup_type"] ?? "") ?? 0, dropOff: Int(row["drop_off_type"] ?? "") ?? 0,
                     distance: Double(row["shape_dist_traveled"] ?? ""),
-                    approximate: (row["timepoint"] ?? "") == "0"))
+                    approximate: row["timepoint"] == "0"))
         }
         for (id, rows) in raw {
             let sorted = rows.sorted { $0.sequence < $1.sequence }
