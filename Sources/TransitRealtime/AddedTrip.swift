@@ -11,6 +11,8 @@ struct AddedTrip: Sendable {
         var arrival: Int
         var departure: Int
         var prediction: CallPrediction
+        /// A stop (platform) the update assigns instead of the scheduled one.
+        var assignedStopID: String?
     }
 
     var feedID: String
@@ -37,7 +39,7 @@ struct AddedTrip: Sendable {
                 scheduled: departure, state: state, predictedDeparture: Date(timeIntervalSince1970: TimeInterval(call.departure)),
                 predictedArrival: Date(timeIntervalSince1970: TimeInterval(call.arrival)),
                 delay: arrivals ? call.prediction.arrivalDelay : call.prediction.departureDelay, uncertainty: call.prediction.uncertainty,
-                assignedStopID: call.prediction.assignedStopID)
+                assignedStopID: call.assignedStopID)
         }
     }
 

@@ -4,7 +4,7 @@ import TransitRuntime
 /// Builds the trips a message adds: ADDED/NEW and REPLACEMENT from their stop time updates
 /// (each with a stop_id and an absolute time), DUPLICATED by copying a timetable trip to
 /// the start date and time of its TripProperties.
-struct AddedTripBuilder {
+struct AddedTripBuilder: Sendable {
     let bundle: TransitBundle
     let feedID: String?
     let clock: FeedClock
@@ -89,6 +89,7 @@ struct AddedTripBuilder {
         let updates = SnapshotBuilder.callUpdates(update, schedule: schedule, entityID: entityID, report: &report)
         let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
         report.clamps += clamps
+        let assigned = DelayPropagation.assignedStops(updates)
         var calls: [AddedTrip.Call] = []
         for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
             guard let stop = try? bundle.stop(call.stopID, feed: original.feedID) else { continue }
@@ -97,7 +98,7 @@ struct AddedTripBuilder {
             calls.append(
                 .init(
                     stop: stop, stopSequence: call.stopSequence, arrival: prediction.arrival ?? call.arrival,
-                    departure: prediction.departure ?? call.departure, prediction: prediction))
+                    departure: prediction.departure ?? call.departure, prediction: prediction, assignedStopID: assigned[index]))
         }
         let route = try? bundle.route(original.routeID, feed: original.feedID).route
         return .success(

@@ -45,11 +45,12 @@ enum DelayPropagation {
         calls.reserveCapacity(schedule.count)
         var carried: (delay: Int, uncertainty: Int?)?
         var noData = false
-        for (index, call) in schedule.enumerated() {
+        for index in schedule.indices {
+            // The call's fields one by one: a copy of the whole call would retain its stop id.
+            let (arrivalTime, departureTime) = (schedule[index].arrival, schedule[index].departure)
             var prediction = CallPrediction(state: .scheduled)
             if first[index] >= 0 {
                 let update = updates[first[index]]
-                prediction.assignedStopID = update.assignedStopID
                 switch update.relationship {
                 case .noData:
                     noData = true
@@ -59,15 +60,14 @@ enum DelayPropagation {
                     prediction.state = .skipped
                 case .scheduled:
                     noData = false
-                    let arrivalDelay = delay(update.arrival, scheduled: call.arrival) ?? carried?.delay
-                    let departureDelay = delay(update.departure, scheduled: call.departure) ?? arrivalDelay
+                    let arrivalDelay = delay(update.arrival, scheduled: arrivalTime) ?? carried?.delay
+                    let departureDelay = delay(update.departure, scheduled: departureTime) ?? arrivalDelay
                     let uncertainty = update.departure?.uncertainty ?? update.arrival?.uncertainty
                     if let departureDelay {
                         let arrival = arrivalDelay ?? departureDelay
                         prediction = CallPrediction(
-                            state: .updated, arrival: call.arrival + arrival, departure: call.departure + departureDelay,
-                            arrivalDelay: arrival, departureDelay: departureDelay, uncertainty: uncertainty,
-                            assignedStopID: update.assignedStopID)
+                            state: .updated, arrival: arrivalTime + arrival, departure: departureTime + departureDelay,
+                            arrivalDelay: arrival, departureDelay: departureDelay, uncertainty: uncertainty)
                         carried = (departureDelay, uncertainty)
                     }
                 }
@@ -75,13 +75,25 @@ enum DelayPropagation {
                 prediction.state = .noData
             } else if let carried {
                 prediction = CallPrediction(
-                    state: .updated, arrival: call.arrival + carried.delay, departure: call.departure + carried.delay,
+                    state: .updated, arrival: arrivalTime + carried.delay, departure: departureTime + carried.delay,
                     arrivalDelay: carried.delay, departureDelay: carried.delay, uncertainty: carried.uncertainty)
             }
             calls.append(prediction)
         }
         let clamps = clampToOrder(schedule, &calls)
         return (calls, clamps)
+    }
+
+    /// The stop (platform) assigned to each call, by the call's index: the stop_id of the
+    /// StopTimeProperties of the call's first update (the one `predict` applies).
+    static func assignedStops(_ updates: [CallUpdate]) -> [Int: String] {
+        guard updates.contains(where: { $0.assignedStopID != nil }) else { return [:] }
+        var assigned: [Int: String] = [:]
+        var seen = Set<Int>()
+        for update in updates where seen.insert(update.index).inserted {
+            if let stop = update.assignedStopID { assigned[update.index] = stop }
+        }
+        return assigned
     }
 
     /// The delay an event gives: its time against the schedule, else its delay.
@@ -120,7 +132,8 @@ enum DelayPropagation {
     }
 }
 
-/// What the live data says about one stop of a trip instance.
+/// What the live data says about one stop of a trip instance (plain integers: a trip's
+/// predictions are copied and freed without touching reference counts).
 struct CallPrediction: Sendable, Hashable {
     var state: LiveState
     /// Predicted instants as Unix seconds; nil when the state carries no prediction.
@@ -131,12 +144,10 @@ struct CallPrediction: Sendable, Hashable {
     var departureDelay: Int?
     /// The producer's uncertainty in seconds, when it gives one.
     var uncertainty: Int?
-    /// A stop (platform) the update assigns instead of the scheduled one.
-    var assignedStopID: String?
 
     init(
         state: LiveState, arrival: Int? = nil, departure: Int? = nil, arrivalDelay: Int? = nil, departureDelay: Int? = nil,
-        uncertainty: Int? = nil, assignedStopID: String? = nil
+        uncertainty: Int? = nil
     ) {
         self.state = state
         self.arrival = arrival
@@ -144,7 +155,6 @@ struct CallPrediction: Sendable, Hashable {
         self.arrivalDelay = arrivalDelay
         self.departureDelay = departureDelay
         self.uncertainty = uncertainty
-        self.assignedStopID = assignedStopID
     }
 }
 

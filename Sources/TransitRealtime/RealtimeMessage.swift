@@ -54,11 +54,27 @@ public struct RealtimeMessage: Sendable {
     /// Entity `index` (from 0), decoded.
     /// - Throws: `RealtimeError.notAMessage` naming what is wrong with its bytes.
     package func entity(_ index: Int) throws -> TransitRealtime_FeedEntity {
+        let entity: TransitRealtime_FeedEntity
         do {
-            return try TransitRealtime_FeedEntity(serializedBytes: bytes[entities[index]], options: Self.options)
+            entity = try TransitRealtime_FeedEntity(serializedBytes: bytes[entities[index]], partial: true, options: Self.options)
         } catch {
             throw RealtimeError.notAMessage(Self.explain(error))
         }
+        guard Self.hasRequiredFields(entity) else {
+            throw RealtimeError.notAMessage(Self.explain(BinaryDecodingError.missingRequiredFields))
+        }
+        return entity
+    }
+
+    /// Whether `entity` has the fields the proto marks required. swift-protobuf's check
+    /// walks every nested message (a fifth of decoding a trip update); the fields a trip
+    /// update must have are its id and its trip, checked here, and any other entity is
+    /// checked whole.
+    private static func hasRequiredFields(_ entity: TransitRealtime_FeedEntity) -> Bool {
+        let onlyTripUpdate =
+            entity.hasTripUpdate && !entity.hasVehicle && !entity.hasAlert && !entity.hasShape && !entity.hasStop
+            && !entity.hasTripModifications
+        return onlyTripUpdate ? entity.hasID && entity.tripUpdate.hasTrip : entity.isInitialized
     }
 
     private static let options: BinaryDecodingOptions = {

@@ -63,6 +63,20 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
 
     public init() {}
 
+    /// Adds `other`'s counts and, after this report's, its unmatched entities.
+    mutating func append(_ other: RealtimeReport) {
+        entities += other.entities
+        tripUpdates += other.tripUpdates
+        tripUpdatesMatched += other.tripUpdatesMatched
+        stopTimeUpdates += other.stopTimeUpdates
+        stopTimeUpdatesMatched += other.stopTimeUpdatesMatched
+        vehicles += other.vehicles
+        vehiclesMatched += other.vehiclesMatched
+        alerts += other.alerts
+        clamps += other.clamps
+        unmatched += other.unmatched
+    }
+
     private enum CodingKeys: String, CodingKey {
         case entities
         case tripUpdates = "trip_updates"

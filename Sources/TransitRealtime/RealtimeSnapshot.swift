@@ -59,23 +59,18 @@ public struct RealtimeSnapshot: Sendable {
 
     /// Matches `messages` (trip updates, vehicle positions and alerts, in one message or
     /// several) against the bundle's timetable of `feed` (the bundle's only feed when nil).
+    /// A message of more than 256 entities is read by as many threads as the machine has
+    /// cores; all of them have finished when this returns.
     /// - Throws: `TransitError.unknownFeed`; a bundle that cannot be read.
     public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil) throws {
         var builder = SnapshotBuilder()
-        builder.trips.reserveCapacity(messages.reduce(0) { $0 + $1.entityCount })
         for message in messages {
             let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.header.timestamp))
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
-            for index in 0..<message.entityCount {
-                do {
-                    builder.add(try message.entity(index), at: message.timestamp, matcher: matcher, adder: adder)
-                } catch {
-                    builder.addMalformed(index: index, error)
-                }
-            }
+            builder.append(SnapshotBuilder.reading(message, matcher: matcher, adder: adder))
         }
         report = builder.report
-        trips = builder.trips
+        trips = builder.trips.mapValues(\.live)
         added = builder.added
         alerts = builder.alerts
         tripUpdatesTime = builder.tripUpdatesTime

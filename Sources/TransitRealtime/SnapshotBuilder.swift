@@ -3,11 +3,41 @@ import TransitRuntime
 
 /// Gathers a snapshot entity by entity: each trip update, vehicle and alert of an entity
 /// (an entity may carry several), matched, counted and, for trip updates, propagated.
+/// Several builders may each read a run of a message's entities on their own thread;
+/// appending them in the runs' order then gives what one builder reading every entity
+/// would have (`append(_:)`).
 struct SnapshotBuilder {
     typealias LiveTrip = RealtimeSnapshot.LiveTrip
 
+    /// What the entities read so far say about one trip instance. Entities are folded in
+    /// order (`append(_:)`), and so are whole runs of them, whatever came before: a run
+    /// that only saw the trip's vehicle keeps the earlier runs' live data, and one that
+    /// only saw trip updates keeps their vehicle.
+    struct TripEntry {
+        /// The live data of the last trip update (a replaced run: deleted), else a trip
+        /// running as scheduled; its vehicle, the last one set.
+        var live = LiveTrip(state: .running)
+        /// Whether a trip update (or a replacement) was read.
+        var hasTripUpdate = false
+        /// Whether the entities set the vehicle: a vehicle position, or a replacement,
+        /// which clears it.
+        var setsVehicle = false
+
+        /// Adds what `next` says, read after this. `TripEntry()` (nothing read) changes
+        /// nothing before or after.
+        mutating func append(_ next: TripEntry) {
+            let vehicle = next.setsVehicle ? next.live.vehicle : live.vehicle
+            if next.hasTripUpdate {
+                live = next.live
+                hasTripUpdate = true
+            }
+            live.vehicle = vehicle
+            setsVehicle = setsVehicle || next.setsVehicle
+        }
+    }
+
     var report = RealtimeReport()
-    var trips: [TripInstance: LiveTrip] = [:]
+    private(set) var trips: [TripInstance: TripEntry] = [:]
     var added: [AddedTrip] = []
     var alerts: [LiveAlert] = []
     var tripUpdatesTime: Date?
@@ -15,6 +45,23 @@ struct SnapshotBuilder {
     var alertsTime: Date?
     var maxDelay = 0
     var maxEarliness = 0
+
+    /// Takes in what `next` read from the entities after this builder's.
+    mutating func append(_ next: SnapshotBuilder) {
+        report.append(next.report)
+        if trips.isEmpty {
+            trips = next.trips
+        } else {
+            for (instance, entry) in next.trips { trips[instance, default: TripEntry()].append(entry) }
+        }
+        added += next.added
+        alerts += next.alerts
+        tripUpdatesTime = [tripUpdatesTime, next.tripUpdatesTime].compactMap { $0 }.max()
+        vehiclesTime = [vehiclesTime, next.vehiclesTime].compactMap { $0 }.max()
+        alertsTime = [alertsTime, next.alertsTime].compactMap { $0 }.max()
+        maxDelay = max(maxDelay, next.maxDelay)
+        maxEarliness = max(maxEarliness, next.maxEarliness)
+    }
 
     /// Entity `index` of its message, whose bytes did not decode.
     mutating func addMalformed(index: Int, _ error: Error) {
@@ -53,9 +100,8 @@ struct SnapshotBuilder {
             case .failure(let miss): report.unmatched.append(miss)
             case .success(let match):
                 report.tripUpdatesMatched += 1
-                var trip = liveTrip(update, match, entityID: entityID)
-                trip.vehicle = trips[match.instance]?.vehicle
-                trips[match.instance] = trip
+                trips[match.instance, default: TripEntry()].append(
+                    TripEntry(live: liveTrip(update, match, entityID: entityID), hasTripUpdate: true))
             }
             return
         case .added, .new: outcome = adder.fromUpdates(update, entityID: entityID, state: .added, report: &report)
@@ -65,7 +111,8 @@ struct SnapshotBuilder {
             switch matcher.match(update.trip, entityID: entityID) {
             case .failure(let miss): outcome = .failure(miss)
             case .success(let match):
-                trips[match.instance] = LiveTrip(state: .deleted)
+                trips[match.instance, default: TripEntry()].append(
+                    TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true))
                 outcome = adder.fromUpdates(update, entityID: entityID, state: .updated, report: &report).map {
                     var trip = $0
                     trip.serviceDate = match.instance.serviceDate
@@ -96,7 +143,9 @@ struct SnapshotBuilder {
         case .failure(let miss): report.unmatched.append(miss)
         case .success(let match):
             report.vehiclesMatched += 1
-            trips[match.instance, default: LiveTrip(state: .running)].vehicle = VehicleStatus(vehicle)
+            var seen = LiveTrip(state: .running)
+            seen.vehicle = VehicleStatus(vehicle)
+            trips[match.instance, default: TripEntry()].append(TripEntry(live: seen, setsVehicle: true))
         }
     }
 
@@ -107,15 +156,17 @@ struct SnapshotBuilder {
         let updates = Self.callUpdates(update, schedule: match.schedule, entityID: entityID, report: &report)
         let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
         report.clamps += clamps
+        let assigned = DelayPropagation.assignedStops(updates)
         // The schedule is in stop_sequence order, so the packed calls are too.
         var trip = LiveTrip(state: .running)
-        for (call, prediction) in zip(match.schedule, calls) where prediction.state != .scheduled {
+        for (index, prediction) in calls.enumerated() where prediction.state != .scheduled {
+            let sequence = Int32(clamping: match.schedule[index].stopSequence)
             let clip = { (value: Int?) in Int32(clamping: value ?? 0) }
             trip.calls.append(
                 .init(
-                    sequence: Int32(clamping: call.stopSequence), state: prediction.state, arrivalDelay: clip(prediction.arrivalDelay),
+                    sequence: sequence, state: prediction.state, arrivalDelay: clip(prediction.arrivalDelay),
                     departureDelay: clip(prediction.departureDelay), uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
-            if let stop = prediction.assignedStopID { trip.assignedStops[Int32(clamping: call.stopSequence)] = stop }
+            if let stop = assigned[index] { trip.assignedStops[sequence] = stop }
             if prediction.state == .updated {
                 maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)
                 maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))

@@ -18,7 +18,7 @@ struct TripInstance: Hashable, Sendable {
 ///   runs nearest that time, never blindly the UTC day;
 /// - a frequency-based trip also by start_time (trip_id + start_time + start_date is the
 ///   identity of its instances); without start_time it is not matched.
-final class TripMatcher {
+final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: [DelayPropagation.ScheduledCall]

@@ -301,6 +301,77 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(call?.predictedDeparture, callAlone?.predictedDeparture)
     }
 
+    /// A stop time update that assigns another stop (a platform change) shows it on the
+    /// board; a stop updated twice takes its first update, platform included.
+    func testAnAssignedStopIsShownFromTheStopsFirstUpdate() throws {
+        var platform = update("T1", date: "20260310", [(1, "S1", 60, false), (2, "S2", 60, false), (2, "S2", 90, false)])
+        platform.stopTimeUpdate[0].stopTimeProperties.assignedStopID = "S1-quay-B"
+        platform.stopTimeUpdate[2].stopTimeProperties.assignedStopID = "S2-quay-C"
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T07:58", [platform])], bundle: bundle)
+        let atS1 = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(atS1?.assignedStopID, "S1-quay-B")
+        XCTAssertEqual(atS1?.delay, 60)
+        let atS2 = try board("S2", "2026-03-10T08:09", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(atS2?.delay, 60)
+        XCTAssertNil(atS2?.assignedStopID)
+    }
+
+    /// A message longer than one run is read by several threads, each run into its own
+    /// builder: appended in order, the runs give what reading the entities one by one
+    /// gives. A vehicle seen in the first run stays on a trip updated in a later one (and
+    /// the other way round), and entities left out are reported in the message's order.
+    func testAMessageReadInRunsGivesWhatOneByOneGives() throws {
+        func vehicle(_ id: String, _ trip: String) -> TransitRealtime_FeedEntity {
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = id
+            entity.vehicle.trip.tripID = trip
+            entity.vehicle.trip.startDate = "20260310"
+            entity.vehicle.vehicle.id = "bus-\(trip)"
+            return entity
+        }
+        let count = 3 * SnapshotBuilder.runLength
+        var entities = (0..<count).map { entity("e\($0)", update("X\($0)", date: "20260310")) }
+        entities[10] = vehicle("e10", "T1")
+        entities[SnapshotBuilder.runLength + 5] = entity("e-T1", update("T1", date: "20260310", [(1, "S1", 60, false)]))
+        entities[20] = entity("e-L1", update("L1", date: "20260310", [(1, "S1", 120, false)]))
+        entities[2 * SnapshotBuilder.runLength + 7] = vehicle("e-L1-vehicle", "L1")
+        let snapshot = try RealtimeSnapshot(
+            messages: [try RealtimeMessage(data: try feedMessage("2026-03-10T07:58", entities).serializedData())], bundle: bundle)
+        XCTAssertEqual(snapshot.report.entities, count)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2)
+        XCTAssertEqual(snapshot.report.vehiclesMatched, 2)
+        // The unknown trips, in the message's order.
+        let unknown = entities.filter { $0.hasTripUpdate && $0.tripUpdate.trip.tripID.hasPrefix("X") }.map(\.id)
+        XCTAssertEqual(unknown.count, count - 4)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.entityID), unknown)
+        let t1 = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(t1?.delay, 60)
+        XCTAssertEqual(t1?.vehicle?.vehicleID, "bus-T1")
+        let l1 = try board("S1", "2026-03-10T08:58", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "L1" }
+        XCTAssertEqual(l1?.delay, 120)
+        XCTAssertEqual(l1?.vehicle?.vehicleID, "bus-L1")
+    }
+
+    /// Fields the proto marks required, on each kind of entity: a trip update without its
+    /// trip and a vehicle position without its latitude are left out and named; a trip
+    /// update with its trip applies.
+    func testAnEntityWithoutARequiredFieldIsLeftOut() throws {
+        var withoutTrip = TransitRealtime_FeedEntity()
+        withoutTrip.id = "no-trip"
+        withoutTrip.tripUpdate.stopTimeUpdate = update("T1", [(1, "S1", 60, false)]).stopTimeUpdate
+        var withoutLatitude = TransitRealtime_FeedEntity()
+        withoutLatitude.id = "no-latitude"
+        withoutLatitude.vehicle.trip.tripID = "T1"
+        withoutLatitude.vehicle.position.longitude = 7.005
+        let feed = try feedMessage(
+            "2026-03-10T07:58", [withoutTrip, withoutLatitude, entity("good", update("T1", date: "20260310", [(1, "S1", 60, false)]))])
+        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData(partial: true))], bundle: bundle)
+        XCTAssertEqual(snapshot.report.entities, 3)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.entityID), ["#1", "#2"])
+        XCTAssertEqual(snapshot.report.unmatched.map(\.detail), ["a required field is missing", "a required field is missing"])
+    }
+
     /// The top level is read by hand: a message cut anywhere, or with a group or an unknown
     /// wire type, is not a message; unknown fields of known wire types are skipped.
     func testTheMessageFramingRefusesCutsAndSkipsUnknownFields() throws {

@@ -1,0 +1,77 @@
+import Foundation
+import TransitRuntime
+
+extension SnapshotBuilder {
+    /// The entities one thread reads at a time: a message of one run (BART's 91 trip
+    /// updates) is read on the caller's thread; 10,000 trip updates make 40 runs.
+    static let runLength = 256
+
+    /// Every entity of `message`, read in runs of `runLength` by as many threads as the
+    /// machine has cores, each run by one thread into its own builder, and each run appended
+    /// to the result as soon as the runs before it are (so only the runs read out of order
+    /// wait in memory): the same builder as reading the entities one by one, in less time
+    /// (`transit-bench realtime`). Every thread has finished when this returns.
+    static func reading(_ message: RealtimeMessage, matcher: TripMatcher, adder: AddedTripBuilder) -> SnapshotBuilder {
+        let count = message.entityCount
+        let runs = (count + runLength - 1) / runLength
+        let threads = min(runs, ProcessInfo.processInfo.activeProcessorCount)
+        guard threads > 1 else {
+            var builder = SnapshotBuilder()
+            builder.read(message, 0..<count, matcher: matcher, adder: adder)
+            return builder
+        }
+        let shared = Locked(Runs(count: runs))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var next = shared.withLock { $0.take() }
+            while let index = next {
+                var part = SnapshotBuilder()
+                part.read(message, index * runLength..<min(count, (index + 1) * runLength), matcher: matcher, adder: adder)
+                next = shared.withLock {
+                    $0.finish(index, part)
+                    return $0.take()
+                }
+            }
+        }
+        return shared.withLock { $0.result }
+    }
+
+    /// The runs of one `reading` call, shared by its threads under a lock.
+    private struct Runs {
+        let count: Int
+        private var taken = 0
+        /// Runs read whose predecessors are not all appended yet, by index.
+        private var waiting: [Int: SnapshotBuilder] = [:]
+        private var appended = 0
+        private(set) var result = SnapshotBuilder()
+
+        init(count: Int) { self.count = count }
+
+        /// The next run no thread has taken, nil when none is left.
+        mutating func take() -> Int? {
+            guard taken < count else { return nil }
+            taken += 1
+            return taken - 1
+        }
+
+        /// Run `index` has been read into `part`: it and any waiting runs after it that
+        /// are now in order are appended.
+        mutating func finish(_ index: Int, _ part: SnapshotBuilder) {
+            waiting[index] = part
+            while let next = waiting.removeValue(forKey: appended) {
+                result.append(next)
+                appended += 1
+            }
+        }
+    }
+
+    /// Reads the entities at `indices` of `message`, in order.
+    private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
+        for index in indices {
+            do {
+                add(try message.entity(index), at: message.timestamp, matcher: matcher, adder: adder)
+            } catch {
+                addMalformed(index: index, error)
+            }
+        }
+    }
+}
