@@ -85,6 +85,7 @@ final class RealFeedJourneyTests: XCTestCase {
                 try checkValid(journey, timetable: timetable, reference: reference, start: start, context: context)
                 journeysChecked += 1
             }
+            checkNoPointlessWait(answer, from: from, to: to, reference: reference, leavingLater: true, context: context)
             // Arrive by the latest of those arrivals (or 2 h later when there is none); not
             // where walking is an answer, which bounds the rides (checked by the unit tests).
             if q % 3 == 0 && walkOnly == nil {
@@ -96,6 +97,8 @@ final class RealFeedJourneyTests: XCTestCase {
                 }
                 try checkLatestDepartures(
                     arriving, from: from, to: to, end: end, reference: reference, context: context + " arriving by \(end)")
+                checkNoPointlessWait(
+                    arriving, from: from, to: to, reference: reference, leavingLater: false, context: context + " arriving by \(end)")
             }
         }
         return (queries, journeysChecked)
@@ -125,6 +128,33 @@ final class RealFeedJourneyTests: XCTestCase {
             XCTAssertNil(arrivals(leaving: latest + 1)[k], "\(context): \(k) rides from \(latest + 1)")
             XCTAssertGreaterThanOrEqual(latest, previous, context)
             previous = latest
+        }
+    }
+
+    /// No journey with rides waits pointlessly at either end (journey-semantics.md, "What
+    /// is optimal"): leaving at its departure with at most its rides, the reference's
+    /// earliest arrival is its arrival; with `leavingLater` (a depart-at answer), leaving one
+    /// second later nothing with that many rides arrives by then.
+    private func checkNoPointlessWait(
+        _ answer: [Journey], from: String, to: String, reference: ReferenceJourneys, leavingLater: Bool, context: String
+    ) {
+        let origins = reference.stops(for: from)
+        let targets = Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min)
+        for journey in answer where journey.rides > 0 {
+            let (departure, arrival, rides) = (
+                Int(journey.departure.timeIntervalSince1970), Int(journey.arrival.timeIntervalSince1970), journey.rides
+            )
+            func earliest(leaving t: Int) -> Int? {
+                reference.earliestArrivals(
+                    origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil,
+                    horizonEnd: arrival,
+                    maxRides: rides)[rides]
+            }
+            XCTAssertEqual(earliest(leaving: departure), arrival, "\(context): \(rides) rides leaving at \(departure)")
+            if leavingLater {
+                XCTAssertNil(
+                    earliest(leaving: departure + 1), "\(context): \(rides) rides leaving at \(departure + 1) arrive by \(arrival)")
+            }
         }
     }
 

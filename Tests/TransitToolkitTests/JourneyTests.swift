@@ -107,6 +107,37 @@ final class JourneyTests: XCTestCase {
             try plan(try bundle(), "A", "D", at: "2026-03-10T07:55", options: options), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
     }
 
+    /// No pointless waiting: a depart-at journey leaves as late as still keeps its arrival
+    /// and rides, an arrive-by journey arrives as early as still keeps its departure and
+    /// rides. Buses A -> B leave at 08:00 and 08:10 (at B 08:20, 08:30); trains B -> C at
+    /// 09:00 and 09:10 (at C 09:30, 09:40). Either way the answer is the 08:10 bus and the
+    /// 09:00 train; the first search alone finds the 08:00 bus leaving at 07:55, and the
+    /// 09:10 train arriving by 09:45.
+    func testAJourneyLeavesAsLateAndArrivesAsEarlyAsItCan() throws {
+        let b = try TransitBundle(
+            path: try XCTUnwrap(
+                TestSupport.compile([
+                    "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,48.0,7.0\nB,Beta,48.1,7.0\nC,Gamma,48.2,7.0\n",
+                    "routes.txt": "route_id,route_short_name,route_type\nBUS,1,3\nTRAIN,2,2\n",
+                    "trips.txt": "route_id,service_id,trip_id\nBUS,D,bus-0800\nBUS,D,bus-0810\nTRAIN,D,train-0900\nTRAIN,D,train-0910\n",
+                    "stop_times.txt": """
+                    trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                    bus-0800,08:00:00,08:00:00,A,1
+                    bus-0800,08:20:00,08:20:00,B,2
+                    bus-0810,08:10:00,08:10:00,A,1
+                    bus-0810,08:30:00,08:30:00,B,2
+                    train-0900,09:00:00,09:00:00,B,1
+                    train-0900,09:30:00,09:30:00,C,2
+                    train-0910,09:10:00,09:10:00,B,1
+                    train-0910,09:40:00,09:40:00,C,2
+
+                    """,
+                ]).bundle))
+        XCTAssertEqual(try plan(b, "A", "C", at: "2026-03-10T07:55"), ["2: bus-0810 train-0900 08:10-09:30"])
+        let arriving = try b.journeys(from: .stop("A"), to: .stop("C"), arrivingBy: try QueryTime.parse("2026-03-10T09:45"))
+        XCTAssertEqual(summary(arriving), ["2: bus-0810 train-0900 08:10-09:30"])
+    }
+
     func testArriveByMirrorsDepartAt() throws {
         let b = try bundle()
         func arriving(_ at: String) throws -> [String] {

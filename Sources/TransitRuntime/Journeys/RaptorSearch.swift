@@ -45,6 +45,12 @@ struct RaptorSearch {
     /// By sid: the added routes through the stop and its index in each.
     private var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
 
+    /// By stop, the latest arrival and ready labels worth setting (empty: no limit): a
+    /// second search over a journey's ends passes what the first one proved, that no
+    /// journey of the answer can be at a stop earlier than the first search reached it
+    /// (`TransitBundle.latestDepartures`), which spares most of its scans.
+    var caps: [BestLabels] = []
+
     /// Labels of every round, round k's label of stop s at k * stride + s.
     private var arrival: [Int] = []
     private var ready: [Int] = []
@@ -128,7 +134,7 @@ struct RaptorSearch {
                     let t = alighted + Int(edge.seconds)
                     guard t < best else { break }
                     let to = Int(edge.to)
-                    guard t < bestLabels[to].ready else { continue }
+                    guard t < bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
                     if markedStamp[to] != Int32(k) {
                         markedStamp[to] = Int32(k)
                         marked.append(to)
@@ -153,6 +159,14 @@ struct RaptorSearch {
             }
         }
         return found
+    }
+
+    /// What the last `run` proved, as `caps` for a search in the other direction: a journey
+    /// of its answer boards at a stop no earlier than the run was ready there and alights no
+    /// earlier than it arrived (in the other direction times are negated, so earliest
+    /// becomes latest). A stop the run never reached is closed.
+    var capsForTheOtherDirection: [BestLabels] {
+        bestLabels.map { BestLabels(arrival: -$0.ready, ready: -$0.arrival) }
     }
 
     private mutating func reset() {
@@ -191,7 +205,7 @@ struct RaptorSearch {
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < bestLabels[sid].arrival && t < best {
+                if t < bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
                     label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
@@ -241,7 +255,7 @@ struct RaptorSearch {
             let sid = route.sids[idx]
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
-                if t < bestLabels[sid].arrival && t < best {
+                if t < bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)

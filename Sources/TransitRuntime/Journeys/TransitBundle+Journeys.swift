@@ -47,16 +47,12 @@ extension TransitBundle {
             let windowSeconds = Int(window.rounded(.up))
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
-            var search = RaptorSearch(
-                network: network, transfers: transferGraph(network, options, mirrored: false),
-                days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
-                maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
+            let setup = try searchSetup(network: network, options: options, live: live, db: db)
+            var search = setup.search(
+                mirrored: false, days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
+                maxRides: options.maxTransfers + 1, transfers: transferGraph(network, options, mirrored: false))
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
-            if let live {
-                search.live = try liveTimes(live, db: db)
-                search.added = try addedRoutes(live, db: db)
-                assembler.added = search.added
-            }
+            assembler.added = setup.added
             // On foot alone: a bound every ride must beat, and a journey of its own.
             var walkOnly: Journey?
             var bound = start + horizon + 1
@@ -70,7 +66,12 @@ extension TransitBundle {
             if windowSeconds == 0 {
                 let origins = from.stops.map { (sid: $0.sid, ready: start + $0.seconds, access: $0.seconds) }
                 let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
-                found = search.run(origins: origins, targets: targets, bound: bounds).map { (Self.departure(of: $0), $0) }
+                let earliest = search.run(origins: origins, targets: targets, bound: bounds)
+                found = try latestDepartures(
+                    earliest, caps: search.capsForTheOtherDirection, setup: setup, from: from, to: to, start: start, db: db
+                ).map {
+                    (Self.departure(of: $0), $0)
+                }
             } else {
                 found = rangeSearch(
                     &search, network: network, from: from, targets: targets, start: start, window: windowSeconds, bound: bound,
@@ -113,8 +114,6 @@ extension TransitBundle {
         try Self.check(options)
         return try pool.with { db in
             let network = try routingNetwork(db: db)
-            let mirror = mirroredRouting.withLock { $0 } ?? network.mirrored()
-            mirroredRouting.withLock { $0 = $0 ?? mirror }
             let from = try endpoint(origin, network: network, options: options, db: db)
             let to = try endpoint(destination, network: network, options: options, db: db)
             let end = instant(time, in: catalog.feed(fid: to.fid ?? from.fid ?? 1))
@@ -122,19 +121,12 @@ extension TransitBundle {
             try checkAnyFeedRuns(from: end - 1, to: end)
             // Days in the mirror: latest first, their start negated.
             let days = try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db).map { Array($0.reversed()) }
-            var search = RaptorSearch(
-                network: mirror, transfers: transferGraph(mirror, options, mirrored: true), days: days, maxRides: options.maxTransfers + 1,
-                wheelchair: options.wheelchair)
+            let setup = try searchSetup(network: network, options: options, live: live, db: db)
+            var search = setup.search(
+                mirrored: true, days: days, maxRides: options.maxTransfers + 1,
+                transfers: transferGraph(setup.mirror, options, mirrored: true))
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
-            if let live {
-                // In the mirror a trip instance starts at minus its start.
-                search.live = Dictionary(
-                    uniqueKeysWithValues: try liveTimes(live, db: db).map {
-                        (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
-                    })
-                assembler.added = try addedRoutes(live, db: db)
-                search.added = assembler.added.map { $0.mirrored() }
-            }
+            assembler.added = setup.added
             var walkOnly: Journey?
             var bound = -end + horizon + 1
             if let metres = from.metres(to: to), metres <= options.accessDistance {
@@ -144,27 +136,16 @@ extension TransitBundle {
             }
             let origins = to.stops.map { (sid: $0.sid, ready: -end + $0.seconds, access: $0.seconds) }
             let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
-            let found = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
-            var journeys = try found.map {
-                try assembler.journey(RaptorSearch.unmirrored($0, in: network, added: search.added), from: from, to: to)
-            }
+            let latest = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
+            let found = try earliestArrivals(
+                latest.map { RaptorSearch.unmirrored($0, in: network, added: search.added) }, caps: search.capsForTheOtherDirection,
+                setup: setup, from: from, to: to, end: end,
+                db: db)
+            var journeys = try found.map { try assembler.journey($0, from: from, to: to) }
             if let walkOnly { journeys.append(walkOnly) }
             journeys.sort { $0.departure != $1.departure ? $0.departure > $1.departure : $0.rides < $1.rides }
             return journeys
         }
-    }
-
-    /// The instant a journey leaves its origin: its first boarding less the access walk.
-    private static func departure(of found: RaptorSearch.Found) -> Int {
-        var access = 0
-        for step in found.steps {
-            switch step {
-            case .access(_, let seconds): access = seconds
-            case .ride(_, _, let boardTime, _, _): return boardTime - access
-            default: continue
-            }
-        }
-        return found.arrival
     }
 
     /// rRAPTOR's order without its label reuse: one search per instant a rider can leave
@@ -208,7 +189,7 @@ extension TransitBundle {
 
     /// The transfers of `network` for the options' change time, speed and transfer distance,
     /// built on first use and kept (a few sets of options at a time).
-    private func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
+    func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
         let key = TransferGraphKey(
             mirrored: mirrored, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed,
             transferDistance: options.transferDistance)
@@ -222,7 +203,7 @@ extension TransitBundle {
     }
 
     /// Each feed's service days whose trips can run between `from` and `to`.
-    private func days(from: Int, to: Int, mirrored: Bool, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
+    func days(from: Int, to: Int, mirrored: Bool, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
         try catalog.feeds.map { feed in
             let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
             var day = feed.clock.localDay(of: from).adding(days: -earlierDays)

@@ -1,0 +1,125 @@
+import BundleFormat
+import TransitSQLite
+
+/// The far end of each journey (journey-semantics.md, "What is optimal"): a depart-at
+/// journey leaves as late as it can and still keeps its arrival and rides (no pointless
+/// waiting at the origin), an arrive-by journey arrives as early as it can and still keeps
+/// its departure and rides. The first search fixes one end of each Pareto point; a second search in the other
+/// direction, from that end and with at most its rides, finds the other.
+extension TransitBundle {
+    /// The routing data of one query, for searches in the timetable's direction or mirrored:
+    /// both networks, the options, the live times and added trips.
+    struct SearchSetup {
+        let network: RoutingNetwork
+        let mirror: RoutingNetwork
+        let options: JourneyOptions
+        var live: [LiveTimes.Key: LiveTimes] = [:]
+        /// In the trips' own direction.
+        var added: [RaptorSearch.AddedRoute] = []
+
+        /// A search over the network or its mirror, on `days` (for the mirror: latest first,
+        /// their starts negated).
+        func search(mirrored: Bool, days: [[RaptorSearch.Day]], maxRides: Int, transfers: TransferGraph) -> RaptorSearch {
+            var search = RaptorSearch(
+                network: mirrored ? mirror : network, transfers: transfers, days: days, maxRides: maxRides,
+                wheelchair: options.wheelchair)
+            if mirrored {
+                // In the mirror a trip instance starts at minus its start.
+                search.live = Dictionary(
+                    uniqueKeysWithValues: live.map {
+                        (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
+                    })
+                search.added = added.map { $0.mirrored() }
+            } else {
+                search.live = live
+                search.added = added
+            }
+            return search
+        }
+    }
+
+    /// The mirrored routing network, built on first use and kept.
+    func mirroredNetwork(of network: RoutingNetwork) -> RoutingNetwork {
+        if let mirror = mirroredRouting.withLock({ $0 }) { return mirror }
+        let mirror = network.mirrored()
+        mirroredRouting.withLock { $0 = $0 ?? mirror }
+        return mirror
+    }
+
+    /// The setup of a query: its networks and, with live data, the live times and added trips.
+    func searchSetup(network: RoutingNetwork, options: JourneyOptions, live: JourneyLiveData?, db: SQLiteDatabase) throws -> SearchSetup {
+        var setup = SearchSetup(network: network, mirror: mirroredNetwork(of: network), options: options)
+        if let live {
+            setup.live = try liveTimes(live, db: db)
+            setup.added = try addedRoutes(live, db: db)
+        }
+        return setup
+    }
+
+    /// Each depart-at journey (told forwards) leaving as late as it can: for k rides arriving
+    /// at A, the latest departure arriving by A with at most k rides, by a search in the
+    /// mirror from the destination at A that leaves no earlier than the journey (which bounds
+    /// it). That journey has k rides and arrives at A (one with fewer rides, or arriving
+    /// earlier, would be in the answer).
+    func latestDepartures(
+        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], setup: SearchSetup, from: Endpoint, to: Endpoint, start: Int,
+        db: SQLiteDatabase
+    ) throws -> [RaptorSearch.Found] {
+        guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
+        let rounds = setup.options.maxTransfers + 1
+        let days = try days(from: start, to: lastArrival, mirrored: true, db: db).map { Array($0.reversed()) }
+        var search = setup.search(
+            mirrored: true, days: days, maxRides: rounds, transfers: transferGraph(setup.mirror, setup.options, mirrored: true))
+        search.caps = caps
+        let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        return found.map { journey in
+            guard journey.rides > 0 else { return journey }
+            let origins = to.stops.map { (sid: $0.sid, ready: -journey.arrival + $0.seconds, access: $0.seconds) }
+            // Leaving no earlier than the journey found (in the mirror: arriving no later),
+            // with at most its rides.
+            let bound = (0...rounds).map { $0 <= journey.rides ? -Self.departure(of: journey) + 1 : Int.min / 2 }
+            guard let latest = search.run(origins: origins, targets: targets, bound: bound).last else { return journey }
+            let forward = RaptorSearch.unmirrored(latest, in: setup.network, added: search.added)
+            return forward.rides == journey.rides && forward.arrival == journey.arrival ? forward : journey
+        }
+    }
+
+    /// Each arrive-by journey arriving as early as it can: for k rides leaving at D, the
+    /// earliest arrival of a journey leaving at D or later with at most k rides, by a search
+    /// forwards from the origin at D that arrives no later than the journey. That journey
+    /// has k rides and leaves at D.
+    func earliestArrivals(
+        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], setup: SearchSetup, from: Endpoint, to: Endpoint, end: Int,
+        db: SQLiteDatabase
+    ) throws -> [RaptorSearch.Found] {
+        let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
+        guard let firstDeparture = departures.min() else { return found }
+        let rounds = setup.options.maxTransfers + 1
+        var search = setup.search(
+            mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db), maxRides: rounds,
+            transfers: transferGraph(setup.network, setup.options, mirrored: false))
+        search.caps = caps
+        let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        return found.map { journey in
+            guard journey.rides > 0 else { return journey }
+            let departure = Self.departure(of: journey)
+            let origins = from.stops.map { (sid: $0.sid, ready: departure + $0.seconds, access: $0.seconds) }
+            let bound = (0...rounds).map { $0 <= journey.rides ? journey.arrival + 1 : Int.min / 2 }
+            guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last else { return journey }
+            return earliest.rides == journey.rides && Self.departure(of: earliest) == departure ? earliest : journey
+        }
+    }
+
+    /// The instant a journey leaves its origin: its first boarding less the access walk.
+    static func departure(of found: RaptorSearch.Found) -> Int {
+        var access = 0
+        for step in found.steps {
+            switch step {
+            case .access(_, let seconds): access = seconds
+            case .ride(_, _, let boardTime, _, _): return boardTime - access
+            default: continue
+            }
+        }
+        return found.arrival
+    }
+}
