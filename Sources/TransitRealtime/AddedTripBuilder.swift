@@ -89,7 +89,7 @@ struct AddedTripBuilder: Sendable {
         let updates = SnapshotBuilder.callUpdates(update, schedule: schedule, entityID: entityID, report: &report)
         let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
         report.clamps += clamps
-        let assigned = DelayPropagation.assignedStops(updates)
+        let assigned = DelayPropagation.assignedStops(updates, calls: schedule.count)
         var calls: [AddedTrip.Call] = []
         for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
             guard let stop = try? bundle.stop(call.stopID, feed: original.feedID) else { continue }

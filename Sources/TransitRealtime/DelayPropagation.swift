@@ -36,11 +36,7 @@ enum DelayPropagation {
     }
 
     static func predict(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (calls: [CallPrediction], clamps: Int) {
-        // The first update of each stop, by the stop's index (-1: none).
-        var first = [Int](repeating: -1, count: schedule.count)
-        for (k, update) in updates.enumerated() where schedule.indices.contains(update.index) && first[update.index] < 0 {
-            first[update.index] = k
-        }
+        let first = firstUpdates(updates, calls: schedule.count)
         var calls: [CallPrediction] = []
         calls.reserveCapacity(schedule.count)
         var carried: (delay: Int, uncertainty: Int?)?
@@ -84,14 +80,23 @@ enum DelayPropagation {
         return (calls, clamps)
     }
 
-    /// The stop (platform) assigned to each call, by the call's index: the stop_id of the
-    /// StopTimeProperties of the call's first update (the one `predict` applies).
-    static func assignedStops(_ updates: [CallUpdate]) -> [Int: String] {
+    /// The update each of a trip's `count` calls takes, by the call's index: the first one
+    /// naming it (an index into `updates`, -1: none).
+    private static func firstUpdates(_ updates: [CallUpdate], calls count: Int) -> [Int] {
+        var first = [Int](repeating: -1, count: count)
+        for (k, update) in updates.enumerated() where (0..<count).contains(update.index) && first[update.index] < 0 {
+            first[update.index] = k
+        }
+        return first
+    }
+
+    /// The stop (platform) assigned to each of a trip's `count` calls, by the call's index:
+    /// the stop_id of the StopTimeProperties of the update `predict` applies there.
+    static func assignedStops(_ updates: [CallUpdate], calls count: Int) -> [Int: String] {
         guard updates.contains(where: { $0.assignedStopID != nil }) else { return [:] }
         var assigned: [Int: String] = [:]
-        var seen = Set<Int>()
-        for update in updates where seen.insert(update.index).inserted {
-            if let stop = update.assignedStopID { assigned[update.index] = stop }
+        for (index, k) in firstUpdates(updates, calls: count).enumerated() where k >= 0 {
+            if let stop = updates[k].assignedStopID { assigned[index] = stop }
         }
         return assigned
     }

@@ -156,7 +156,7 @@ struct SnapshotBuilder {
         let updates = Self.callUpdates(update, schedule: match.schedule, entityID: entityID, report: &report)
         let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
         report.clamps += clamps
-        let assigned = DelayPropagation.assignedStops(updates)
+        let assigned = DelayPropagation.assignedStops(updates, calls: match.schedule.count)
         // The schedule is in stop_sequence order, so the packed calls are too.
         var trip = LiveTrip(state: .running)
         for (index, prediction) in calls.enumerated() where prediction.state != .scheduled {

@@ -104,17 +104,24 @@ final class RealFeedJourneyTests: XCTestCase {
         return (queries, journeysChecked)
     }
 
+    /// The reference's earliest arrival at `to` by `end` with at most k rides, k = 0 to
+    /// `maxRides`, leaving `from` (any of its stops) at `t`, with no walk-only journey.
+    private static func arrivals(
+        _ reference: ReferenceJourneys, from: String, to: String, leaving t: Int, by end: Int, maxRides: Int
+    ) -> [Int?] {
+        reference.earliestArrivals(
+            origins: Dictionary(reference.stops(for: from).map { ($0, t) }, uniquingKeysWith: min),
+            targets: Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min), walkOnly: nil, horizonEnd: end,
+            maxRides: maxRides)
+    }
+
     /// For each number of rides k, the latest departure the answer has with at most k rides
     /// must arrive by `end` in the reference, and leaving one second later must not.
     private func checkLatestDepartures(
         _ answer: [Journey], from: String, to: String, end: Int, reference: ReferenceJourneys, context: String
     ) throws {
-        let origins = reference.stops(for: from)
-        let targets = Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min)
         func arrivals(leaving t: Int) -> [Int?] {
-            reference.earliestArrivals(
-                origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil, horizonEnd: end,
-                maxRides: 5)
+            Self.arrivals(reference, from: from, to: to, leaving: t, by: end, maxRides: 5)
         }
         var previous = Int.min
         for k in 1...5 {
@@ -138,17 +145,12 @@ final class RealFeedJourneyTests: XCTestCase {
     private func checkNoPointlessWait(
         _ answer: [Journey], from: String, to: String, reference: ReferenceJourneys, leavingLater: Bool, context: String
     ) {
-        let origins = reference.stops(for: from)
-        let targets = Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min)
         for journey in answer where journey.rides > 0 {
             let (departure, arrival, rides) = (
                 Int(journey.departure.timeIntervalSince1970), Int(journey.arrival.timeIntervalSince1970), journey.rides
             )
             func earliest(leaving t: Int) -> Int? {
-                reference.earliestArrivals(
-                    origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil,
-                    horizonEnd: arrival,
-                    maxRides: rides)[rides]
+                Self.arrivals(reference, from: from, to: to, leaving: t, by: arrival, maxRides: rides)[rides]
             }
             XCTAssertEqual(earliest(leaving: departure), arrival, "\(context): \(rides) rides leaving at \(departure)")
             if leavingLater {

@@ -7,53 +7,52 @@ import TransitSQLite
 /// its departure and rides. The first search fixes one end of each Pareto point; a second search in the other
 /// direction, from that end and with at most its rides, finds the other.
 extension TransitBundle {
-    /// The routing data of one query, for searches in the timetable's direction or mirrored:
-    /// both networks, the options, the live times and added trips.
+    /// What the searches of one query share: the network, the options and, with live data,
+    /// the live times and added trips (in the trips' own direction).
     struct SearchSetup {
         let network: RoutingNetwork
-        let mirror: RoutingNetwork
         let options: JourneyOptions
         var live: [LiveTimes.Key: LiveTimes] = [:]
-        /// In the trips' own direction.
         var added: [RaptorSearch.AddedRoute] = []
-
-        /// A search over the network or its mirror, on `days` (for the mirror: latest first,
-        /// their starts negated).
-        func search(mirrored: Bool, days: [[RaptorSearch.Day]], maxRides: Int, transfers: TransferGraph) -> RaptorSearch {
-            var search = RaptorSearch(
-                network: mirrored ? mirror : network, transfers: transfers, days: days, maxRides: maxRides,
-                wheelchair: options.wheelchair)
-            if mirrored {
-                // In the mirror a trip instance starts at minus its start.
-                search.live = Dictionary(
-                    uniqueKeysWithValues: live.map {
-                        (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
-                    })
-                search.added = added.map { $0.mirrored() }
-            } else {
-                search.live = live
-                search.added = added
-            }
-            return search
-        }
     }
 
-    /// The mirrored routing network, built on first use and kept.
-    func mirroredNetwork(of network: RoutingNetwork) -> RoutingNetwork {
-        if let mirror = mirroredRouting.withLock({ $0 }) { return mirror }
-        let mirror = network.mirrored()
-        mirroredRouting.withLock { $0 = $0 ?? mirror }
-        return mirror
-    }
-
-    /// The setup of a query: its networks and, with live data, the live times and added trips.
+    /// The setup of a query: with live data, its live times and added trips.
     func searchSetup(network: RoutingNetwork, options: JourneyOptions, live: JourneyLiveData?, db: SQLiteDatabase) throws -> SearchSetup {
-        var setup = SearchSetup(network: network, mirror: mirroredNetwork(of: network), options: options)
+        var setup = SearchSetup(network: network, options: options)
         if let live {
             setup.live = try liveTimes(live, db: db)
             setup.added = try addedRoutes(live, db: db)
         }
         return setup
+    }
+
+    /// A search of `setup`'s query over its network or the mirror (built on first use and
+    /// kept), with the options' transfers and rides, on `days` (`days(from:to:mirrored:db:)`).
+    func search(_ setup: SearchSetup, mirrored: Bool, days: [[RaptorSearch.Day]]) -> RaptorSearch {
+        let network = mirrored ? mirroredNetwork(of: setup.network) : setup.network
+        var search = RaptorSearch(
+            network: network, transfers: transferGraph(network, setup.options, mirrored: mirrored), days: days,
+            maxRides: setup.options.maxTransfers + 1, wheelchair: setup.options.wheelchair)
+        if mirrored {
+            // In the mirror a trip instance starts at minus its start.
+            search.live = Dictionary(
+                uniqueKeysWithValues: setup.live.map {
+                    (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
+                })
+            search.added = setup.added.map { $0.mirrored() }
+        } else {
+            search.live = setup.live
+            search.added = setup.added
+        }
+        return search
+    }
+
+    /// The mirrored routing network, built on first use and kept.
+    private func mirroredNetwork(of network: RoutingNetwork) -> RoutingNetwork {
+        if let mirror = mirroredRouting.withLock({ $0 }) { return mirror }
+        let mirror = network.mirrored()
+        mirroredRouting.withLock { $0 = $0 ?? mirror }
+        return mirror
     }
 
     /// Each depart-at journey (told forwards) leaving as late as it can: for k rides arriving
@@ -67,9 +66,7 @@ extension TransitBundle {
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
         let rounds = setup.options.maxTransfers + 1
-        let days = try days(from: start, to: lastArrival, mirrored: true, db: db).map { Array($0.reversed()) }
-        var search = setup.search(
-            mirrored: true, days: days, maxRides: rounds, transfers: transferGraph(setup.mirror, setup.options, mirrored: true))
+        var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
         search.caps = caps
         let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         return found.map { journey in
@@ -95,9 +92,7 @@ extension TransitBundle {
         let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
         guard let firstDeparture = departures.min() else { return found }
         let rounds = setup.options.maxTransfers + 1
-        var search = setup.search(
-            mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db), maxRides: rounds,
-            transfers: transferGraph(setup.network, setup.options, mirrored: false))
+        var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
         search.caps = caps
         let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         return found.map { journey in

@@ -48,9 +48,8 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
-            var search = setup.search(
-                mirrored: false, days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db),
-                maxRides: options.maxTransfers + 1, transfers: transferGraph(network, options, mirrored: false))
+            var search = self.search(
+                setup, mirrored: false, days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db))
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
             // On foot alone: a bound every ride must beat, and a journey of its own.
@@ -119,12 +118,8 @@ extension TransitBundle {
             let end = instant(time, in: catalog.feed(fid: to.fid ?? from.fid ?? 1))
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: end - 1, to: end)
-            // Days in the mirror: latest first, their start negated.
-            let days = try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db).map { Array($0.reversed()) }
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
-            var search = setup.search(
-                mirrored: true, days: days, maxRides: options.maxTransfers + 1,
-                transfers: transferGraph(setup.mirror, options, mirrored: true))
+            var search = self.search(setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
             var walkOnly: Journey?
@@ -202,7 +197,9 @@ extension TransitBundle {
         }
     }
 
-    /// Each feed's service days whose trips can run between `from` and `to`.
+    /// Each feed's service days whose trips can run between `from` and `to`, earliest first;
+    /// `mirrored`: as a search in the mirror runs through them, latest first with their
+    /// starts negated.
     func days(from: Int, to: Int, mirrored: Bool, db: SQLiteDatabase) throws -> [[RaptorSearch.Day]] {
         try catalog.feeds.map { feed in
             let earlierDays = (feed.maxTimeSecs + 86_399) / 86_400
@@ -216,7 +213,7 @@ extension TransitBundle {
                     RaptorSearch.Day(civil: civil, start: mirrored ? -start : start, active: try calendar.active(on: civil, db: db)))
                 day = day.adding(days: 1)
             }
-            return result
+            return mirrored ? result.reversed() : result
         }
     }
 
