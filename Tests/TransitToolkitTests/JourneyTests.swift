@@ -138,6 +138,80 @@ final class JourneyTests: XCTestCase {
         XCTAssertEqual(summary(arriving), ["2: bus-0810 train-0900 08:10-09:30"])
     }
 
+    /// Ties (journey-semantics.md): among journeys with the same departure, arrival and rides,
+    /// the first by the text ids of their trips, ride by ride, then of their stops. Three
+    /// places far apart, each with journeys that tie (the scan meets them in one order or
+    /// another; the rule names one):
+    /// - P -> Q: trips `b` and `a` both 08:00 -> 08:30.
+    /// - O -> D: `b1` to X then `a2`, or `a1` to Y then `z2`, both 08:00 -> 08:40 (X and Y
+    ///   are 1.1 km apart): (a1, z2) comes before (b1, a2).
+    /// - K -> E: `t1` passes S2 (08:10) then S1 (08:12), `t2` passes S2 (08:18) then S1
+    ///   (08:20) to E (08:40): changing at S1 comes before changing at S2, the first stop
+    ///   `t2` can be boarded at.
+    func testTiesAreBrokenByTheTextIdsOfTripsThenStops() throws {
+        let b = try TransitBundle(
+            path: try XCTUnwrap(
+                TestSupport.compile([
+                    "stops.txt": """
+                    stop_id,stop_name,stop_lat,stop_lon
+                    P,P,45.0,7.0
+                    Q,Q,45.1,7.0
+                    O,O,46.0,7.0
+                    X,X,46.1,7.0
+                    Y,Y,46.11,7.0
+                    D,D,46.2,7.0
+                    K,K,47.0,7.0
+                    S2,S2,47.1,7.0
+                    S1,S1,47.11,7.0
+                    E,E,47.2,7.0
+
+                    """,
+                    "routes.txt": "route_id,route_short_name,route_type\nRB,b,3\nRA,a,3\nR1,1,3\nR2,2,3\nR3,3,3\nR4,4,3\nRT,t,3\nRU,u,3\n",
+                    "trips.txt": "route_id,service_id,trip_id\nRB,D,b\nRA,D,a\nR1,D,b1\nR2,D,a1\nR3,D,a2\nR4,D,z2\nRT,D,t1\nRU,D,t2\n",
+                    "stop_times.txt": """
+                    trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                    b,08:00:00,08:00:00,P,1
+                    b,08:30:00,08:30:00,Q,2
+                    a,08:00:00,08:00:00,P,1
+                    a,08:30:00,08:30:00,Q,2
+                    b1,08:00:00,08:00:00,O,1
+                    b1,08:10:00,08:10:00,X,2
+                    a1,08:00:00,08:00:00,O,1
+                    a1,08:12:00,08:12:00,Y,2
+                    a2,08:20:00,08:20:00,X,1
+                    a2,08:40:00,08:40:00,D,2
+                    z2,08:20:00,08:20:00,Y,1
+                    z2,08:40:00,08:40:00,D,2
+                    t1,08:00:00,08:00:00,K,1
+                    t1,08:10:00,08:10:00,S2,2
+                    t1,08:12:00,08:12:00,S1,3
+                    t2,08:18:00,08:18:00,S2,1
+                    t2,08:20:00,08:20:00,S1,2
+                    t2,08:40:00,08:40:00,E,3
+
+                    """,
+                ]).bundle))
+        let at = try QueryTime.parse("2026-03-10T07:55")
+        let by = try QueryTime.parse("2026-03-10T08:45")
+        func stops(_ journeys: [Journey]) -> [String] {
+            journeys.map { $0.legs.map { "\($0.fromStopID ?? "-")>\($0.toStopID ?? "-")" }.joined(separator: " ") }
+        }
+        for (from, to, expected, legs) in [
+            ("P", "Q", "1: a 08:00-08:30", "P>Q"), ("O", "D", "2: a1 z2 08:00-08:40", "O>Y Y>D"),
+            ("K", "E", "2: t1 t2 08:00-08:40", "K>S1 S1>E"),
+        ] {
+            let departing = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at)
+            XCTAssertEqual(summary(departing), [expected], "\(from) -> \(to) departing")
+            XCTAssertEqual(stops(departing), [legs], "\(from) -> \(to) departing")
+            let arriving = try b.journeys(from: .stop(from), to: .stop(to), arrivingBy: by)
+            XCTAssertEqual(summary(arriving), [expected], "\(from) -> \(to) arriving")
+            XCTAssertEqual(stops(arriving), [legs], "\(from) -> \(to) arriving")
+            let range = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at, within: 30 * 60)
+            XCTAssertEqual(summary(range), [expected], "\(from) -> \(to) in a range")
+            XCTAssertEqual(stops(range), [legs], "\(from) -> \(to) in a range")
+        }
+    }
+
     func testArriveByMirrorsDepartAt() throws {
         let b = try bundle()
         func arriving(_ at: String) throws -> [String] {

@@ -29,8 +29,8 @@ struct RaptorSearch {
             maxEarly = live.values.map { -min($0.departureDelay.min() ?? 0, $0.arrivalDelay.min() ?? 0) }.max().map { Int(max(0, $0)) } ?? 0
         }
     }
-    private var maxLate = 0
-    private var maxEarly = 0
+    private(set) var maxLate = 0
+    private(set) var maxEarly = 0
 
     /// Trips the live data adds; a ride on `added[a]` names route `-1 - a`. Not ridden by a
     /// wheelchair search (they carry no accessibility).
@@ -43,7 +43,7 @@ struct RaptorSearch {
         }
     }
     /// By sid: the added routes through the stop and its index in each.
-    private var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
+    private(set) var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
 
     /// By stop, the latest arrival and ready labels worth setting (empty: no limit): a
     /// second search over a journey's ends passes what the first one proved, that no
@@ -52,12 +52,12 @@ struct RaptorSearch {
     var caps: [BestLabels] = []
 
     /// Labels of every round, round k's label of stop s at k * stride + s.
-    private var arrival: [Int] = []
-    private var ready: [Int] = []
+    private(set) var arrival: [Int] = []
+    private(set) var ready: [Int] = []
     private var rides: [Ride?] = []
     /// Where a ready label's transfer started (a stop), -1 for the origin's access.
     private var walkedFrom: [Int32] = []
-    private let stride: Int
+    let stride: Int
     private var accessSeconds: [Int] = []
     /// By stop: the earliest arrival and the earliest ready label of any round so far, side
     /// by side (a scan reads both at each stop it passes).
@@ -270,7 +270,7 @@ struct RaptorSearch {
     }
 
     /// The live times of a trip instance, if the live data has any.
-    private func liveTimes(of trip: TripInstance) -> LiveTimes? {
+    func liveTimes(of trip: TripInstance) -> LiveTimes? {
         let tid = trip.trip >= 0 ? Int(tables.tripTid[trip.trip]) : tables.templates[-1 - trip.trip].tid
         return live[LiveTimes.Key(tid: tid, day: trip.day.dayNumber, start: trip.startSecs)]
     }
@@ -278,14 +278,14 @@ struct RaptorSearch {
     /// When a trip instance leaves stop `idx` on the live times (its `scheduled` instant
     /// without them); nil when it is cancelled or skips the stop.
     @inline(__always)
-    private func liveDeparture(of trip: TripInstance, at idx: Int, scheduled: Int) -> Int? {
+    func liveDeparture(of trip: TripInstance, at idx: Int, scheduled: Int) -> Int? {
         guard !live.isEmpty, let times = liveTimes(of: trip) else { return scheduled }
         if times.cancelled || times.skipped[idx] { return nil }
         return scheduled + Int(times.departureDelay[idx])
     }
 
     /// The first of a trip's offsets in `tables.offsetDeparture`/`offsetArrival`.
-    private func offsets(of trip: TripInstance) -> Int {
+    func offsets(of trip: TripInstance) -> Int {
         trip.trip >= 0 ? Int(tables.tripOffsets[trip.trip]) : tables.templates[-1 - trip.trip].offsets
     }
 
@@ -358,48 +358,11 @@ struct RaptorSearch {
 
     /// Every instant a trip that may be boarded at `sid` leaves it in `[from, to)`.
     func departures(at sid: Int, from: Int, to: Int) -> [Int] {
-        guard wheelchair == false || network.stopAccessible[sid] else { return [] }
-        var result: [Int] = []
-        for place in addedPlaces[sid] ?? [] where !wheelchair && added[place.route].boards[place.idx] {
-            let departure = added[place.route].departure[place.idx]
-            if departure >= from && departure < to { result.append(departure) }
-        }
-        for place in tables.places(of: sid) {
-            let route = tables.routes[Int(tables.places[place].route)]
-            let idx = Int(tables.places[place].idx)
-            guard tables.stopBoards[route.firstStop + idx] else { continue }
-            let trips = route.trips
-            for day in days[route.fid - 1] where day.active.contains(route.sv) {
-                if !trips.isEmpty {
-                    var i = lowerBound(trips, idx, from - day.start - maxLate)
-                    while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {
-                        defer { i += 1 }
-                        guard !wheelchair || tables.tripAccessible[i] else { continue }
-                        let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i)
-                        guard let departure = liveDeparture(of: instance, at: idx, scheduled: day.start + tables.departure(i, idx))
-                        else { continue }
-                        if departure >= from && departure < to { result.append(departure) }
-                    }
-                }
-                for t in route.templateRange {
-                    let template = tables.templates[t]
-                    guard !wheelchair || template.accessible else { continue }
-                    let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
-                    for w in template.windows {
-                        var start = w.start
-                        while start < w.end && base + start < to {
-                            if base + start >= from { result.append(base + start) }
-                            start += w.headway
-                        }
-                    }
-                }
-            }
-        }
-        return result
+        boardings(at: sid, from: from, to: to).map(\.time)
     }
 
     /// The first trip in `range` that leaves stop `idx` at or after `value` (seconds of its day).
-    private func lowerBound(_ range: Range<Int>, _ idx: Int, _ value: Int) -> Int {
+    func lowerBound(_ range: Range<Int>, _ idx: Int, _ value: Int) -> Int {
         var low = range.lowerBound
         var high = range.upperBound
         while low < high {

@@ -59,50 +59,81 @@ extension TransitBundle {
     /// at A, the latest departure arriving by A with at most k rides, by a search in the
     /// mirror from the destination at A that leaves no earlier than the journey (which bounds
     /// it). That journey has k rides and arrives at A (one with fewer rides, or arriving
-    /// earlier, would be in the answer).
+    /// earlier, would be in the answer). Among those that leave then too, the first by the
+    /// order of ties (`RaptorSearch.tieBroken`, on `forward`'s trips). `caps`: what the
+    /// search that found them proved (`RaptorSearch.caps`), or none. Not `moving`: each
+    /// keeps its departure (a range's window ends it) and only its ties are broken.
     func latestDepartures(
-        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], setup: SearchSetup, from: Endpoint, to: Endpoint, start: Int,
-        db: SQLiteDatabase
+        _ found: [RaptorSearch.Found], moving: Bool = true, forward: RaptorSearch, caps: [RaptorSearch.BestLabels], setup: SearchSetup,
+        from: Endpoint, to: Endpoint, start: Int, db: SQLiteDatabase
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
         let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
         search.caps = caps
         let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
-        return found.map { journey in
+        let destination = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let origins = to.stops.map { (sid: $0.sid, ready: -journey.arrival + $0.seconds, access: $0.seconds) }
             // Leaving no earlier than the journey found (in the mirror: arriving no later),
             // with at most its rides.
             let bound = (0...rounds).map { $0 <= journey.rides ? -Self.departure(of: journey) + 1 : Int.min / 2 }
-            guard let latest = search.run(origins: origins, targets: targets, bound: bound).last else { return journey }
-            let forward = RaptorSearch.unmirrored(latest, in: setup.network, added: search.added)
-            return forward.rides == journey.rides && forward.arrival == journey.arrival ? forward : journey
+            // Not moving, the origin is no target: a later departure found would cut the
+            // labels between the two departures short.
+            let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound).last
+            var late = journey
+            if moving, let latest {
+                late = RaptorSearch.unmirrored(latest, in: setup.network, added: search.added)
+                guard late.rides == journey.rides && late.arrival == journey.arrival else { return journey }
+            }
+            return try forward.tieBroken(
+                late, departure: Self.departure(of: late), origins: from.stops.map { ($0.sid, $0.seconds) }, targets: destination,
+                latest: search, texts: tieTexts(db: db))
         }
     }
 
     /// Each arrive-by journey arriving as early as it can: for k rides leaving at D, the
     /// earliest arrival of a journey leaving at D or later with at most k rides, by a search
     /// forwards from the origin at D that arrives no later than the journey. That journey
-    /// has k rides and leaves at D.
+    /// has k rides and leaves at D. Among those that arrive then too, the first by the order
+    /// of ties: `mirror` runs again from the destination at that arrival for
+    /// `RaptorSearch.tieBroken`.
     func earliestArrivals(
-        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], setup: SearchSetup, from: Endpoint, to: Endpoint, end: Int,
-        db: SQLiteDatabase
+        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], mirror: inout RaptorSearch, setup: SearchSetup, from: Endpoint,
+        to: Endpoint, end: Int, db: SQLiteDatabase
     ) throws -> [RaptorSearch.Found] {
         let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
         guard let firstDeparture = departures.min() else { return found }
         let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
-        search.caps = caps
+        let origin = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
-        return found.map { journey in
+        return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let departure = Self.departure(of: journey)
             let origins = from.stops.map { (sid: $0.sid, ready: departure + $0.seconds, access: $0.seconds) }
             let bound = (0...rounds).map { $0 <= journey.rides ? journey.arrival + 1 : Int.min / 2 }
-            guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last else { return journey }
-            return earliest.rides == journey.rides && Self.departure(of: earliest) == departure ? earliest : journey
+            search.caps = caps
+            guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last,
+                earliest.rides == journey.rides && Self.departure(of: earliest) == departure
+            else { return journey }
+            // The latest instants from the destination at that arrival, for the ties.
+            mirror.caps = search.capsForTheOtherDirection
+            let back = to.stops.map { (sid: $0.sid, ready: -earliest.arrival + $0.seconds, access: $0.seconds) }
+            let leaving = (0...rounds).map { $0 <= journey.rides ? -departure + 1 : Int.min / 2 }
+            _ = mirror.run(origins: back, targets: origin, bound: leaving)
+            return try search.tieBroken(
+                earliest, departure: departure, origins: from.stops.map { ($0.sid, $0.seconds) }, targets: targets, latest: mirror,
+                texts: tieTexts(db: db))
         }
+    }
+
+    /// The text ids the order of ties compares.
+    private func tieTexts(db: SQLiteDatabase) -> RaptorSearch.TieTexts {
+        RaptorSearch.TieTexts(
+            trip: { Array(try self.patterns.trip($0, db: db).tripID.utf8) }, stop: { Array(try self.entities.stop($0, db: db).stopID.utf8) }
+        )
     }
 
     /// The instant a journey leaves its origin: its first boarding less the access walk.

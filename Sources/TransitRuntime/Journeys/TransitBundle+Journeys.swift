@@ -67,14 +67,19 @@ extension TransitBundle {
                 let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
                 let earliest = search.run(origins: origins, targets: targets, bound: bounds)
                 found = try latestDepartures(
-                    earliest, caps: search.capsForTheOtherDirection, setup: setup, from: from, to: to, start: start, db: db
+                    earliest, forward: search, caps: search.capsForTheOtherDirection, setup: setup, from: from, to: to, start: start, db: db
                 ).map {
                     (Self.departure(of: $0), $0)
                 }
             } else {
-                found = rangeSearch(
+                let range = rangeSearch(
                     &search, network: network, from: from, targets: targets, start: start, window: windowSeconds, bound: bound,
                     rounds: options.maxTransfers + 1)
+                // A later departure that keeps a journey's arrival and rides either beats it
+                // in the window or lies past the window's end: only its ties are broken.
+                found = try latestDepartures(
+                    range.map(\.result), moving: false, forward: search, caps: [], setup: setup, from: from, to: to, start: start, db: db
+                ).map { (Self.departure(of: $0), $0) }
             }
             var journeys = try found.map { try assembler.journey($0.result, from: from, to: to) }
             if let walkOnly { journeys.append(walkOnly) }
@@ -132,10 +137,10 @@ extension TransitBundle {
             let origins = to.stops.map { (sid: $0.sid, ready: -end + $0.seconds, access: $0.seconds) }
             let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
             let latest = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
+            let forwards = latest.map { RaptorSearch.unmirrored($0, in: network, added: search.added) }
+            let caps = search.capsForTheOtherDirection
             let found = try earliestArrivals(
-                latest.map { RaptorSearch.unmirrored($0, in: network, added: search.added) }, caps: search.capsForTheOtherDirection,
-                setup: setup, from: from, to: to, end: end,
-                db: db)
+                forwards, caps: caps, mirror: &search, setup: setup, from: from, to: to, end: end, db: db)
             var journeys = try found.map { try assembler.journey($0, from: from, to: to) }
             if let walkOnly { journeys.append(walkOnly) }
             journeys.sort { $0.departure != $1.departure ? $0.departure > $1.departure : $0.rides < $1.rides }
