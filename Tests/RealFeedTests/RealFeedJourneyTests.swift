@@ -22,10 +22,18 @@ final class RealFeedJourneyTests: XCTestCase {
             compared += queries
             journeys += found
         }
-        print("journeys: \(compared) queries compared, \(journeys) journeys checked")
+        print(
+            "journeys: \(compared) queries compared, \(journeys) journeys checked; ties: \(ties.checked) journeys checked, "
+                + "\(ties.tied) had others with the same departure, arrival and rides, \(ties.tooMany) had too many to list")
         XCTAssertGreaterThan(compared, 150)
         XCTAssertGreaterThan(journeys, 150)
+        XCTAssertGreaterThan(ties.checked, 150)
+        XCTAssertGreaterThan(ties.tied, 10)
     }
+
+    /// Journeys whose ties were checked, those among them that had any, and those with too
+    /// many to list.
+    private var ties = (checked: 0, tied: 0, tooMany: 0)
 
     private func check(_ name: String, queries: Int) throws -> (Int, Int) {
         let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
@@ -86,6 +94,7 @@ final class RealFeedJourneyTests: XCTestCase {
                 journeysChecked += 1
             }
             checkNoPointlessWait(answer, from: from, to: to, reference: reference, leavingLater: true, context: context)
+            checkTies(answer, from: from, to: to, reference: reference, context: context)
             // Arrive by the latest of those arrivals (or 2 h later when there is none); not
             // where walking is an answer, which bounds the rides (checked by the unit tests).
             if q % 3 == 0 && walkOnly == nil {
@@ -99,6 +108,7 @@ final class RealFeedJourneyTests: XCTestCase {
                     arriving, from: from, to: to, end: end, reference: reference, context: context + " arriving by \(end)")
                 checkNoPointlessWait(
                     arriving, from: from, to: to, reference: reference, leavingLater: false, context: context + " arriving by \(end)")
+                checkTies(arriving, from: from, to: to, reference: reference, context: context + " arriving by \(end)")
             }
         }
         return (queries, journeysChecked)
@@ -157,6 +167,34 @@ final class RealFeedJourneyTests: XCTestCase {
                 XCTAssertNil(
                     earliest(leaving: departure + 1), "\(context): \(rides) rides leaving at \(departure + 1) arrive by \(arrival)")
             }
+        }
+    }
+
+    /// Ties (journey-semantics.md): of every journey the reference lists that leaves at a
+    /// journey's departure and arrives at its arrival with its rides, the first by trip ids,
+    /// then stops, is the journey.
+    private func checkTies(_ answer: [Journey], from: String, to: String, reference: ReferenceJourneys, context: String) {
+        for journey in answer where journey.rides > 0 {
+            let rides = journey.legs.filter { $0.kind == .ride }
+            let key = ReferenceJourneys.TieKey(
+                trips: rides.compactMap { $0.boarding?.tripID },
+                stops: rides.flatMap { [$0.boarding?.stopID ?? "", $0.alighting?.stopID ?? ""] })
+            let departure = Int(journey.departure.timeIntervalSince1970)
+            let arrival = Int(journey.arrival.timeIntervalSince1970)
+            guard
+                let all = reference.journeys(
+                    origins: reference.stops(for: from), targets: reference.stops(for: to), departure: departure, arrival: arrival,
+                    rides: journey.rides, limit: 5_000)
+            else {
+                ties.tooMany += 1
+                continue
+            }
+            let journeyText = "\(context): \(journey.rides) rides \(departure) -> \(arrival)"
+            XCTAssertTrue(all.contains(key), "\(journeyText): \(key) is not a journey of the reference")
+            let first = all.min { $0.precedes($1) }
+            XCTAssertEqual(first, key, "\(journeyText): \(first.map(\.description) ?? "none") comes first")
+            ties.checked += 1
+            if Set(all.map(\.description)).count > 1 { ties.tied += 1 }
         }
     }
 

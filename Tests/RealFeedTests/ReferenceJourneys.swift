@@ -16,6 +16,8 @@ final class ReferenceJourneys {
         var instance: Int
         var boards: Bool
         var alights: Bool
+        /// Its place in its trip instance (0 for the first hop).
+        var position: Int
     }
 
     let timetable: ReferenceTimetable
@@ -31,6 +33,9 @@ final class ReferenceJourneys {
     private var transfers: [[(to: Int, seconds: Int)]] = []
     private var connections: [Connection] = []
     private var instanceCount = 0
+    /// By trip instance: its trip_id, and its connections (indexes) in trip order.
+    private var instanceTrip: [String] = []
+    private var instanceHops: [[Int]] = []
 
     /// `days`: the service days (y, m, d) whose trips may be ridden.
     init(timetable: ReferenceTimetable, zip: String, days: [(Int, Int, Int)]) throws {
@@ -48,7 +53,10 @@ final class ReferenceJourneys {
         }
         try readTransfers(zip)
         for (y, m, d) in days { addConnections(y, m, d) }
-        connections.sort { ($0.departure, $0.instance, $0.from) < ($1.departure, $1.instance, $1.from) }
+        connections.sort { ($0.departure, $0.instance, $0.position) < ($1.departure, $1.instance, $1.position) }
+        instanceHops = [[Int]](repeating: [], count: instanceCount)
+        for (i, c) in connections.enumerated() { instanceHops[c.instance].append(i) }
+        for i in instanceHops.indices { instanceHops[i].sort { connections[$0].position < connections[$1].position } }
     }
 
     func metres(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
@@ -117,11 +125,13 @@ final class ReferenceJourneys {
             for start in starts {
                 let instance = instanceCount
                 instanceCount += 1
-                for (a, b) in zip(trip.stopTimes, trip.stopTimes.dropFirst()) {
+                instanceTrip.append(id)
+                for (position, (a, b)) in zip(trip.stopTimes, trip.stopTimes.dropFirst()).enumerated() {
                     connections.append(
                         Connection(
                             departure: base + start + a.departure - first, arrival: base + start + b.arrival - first,
-                            from: index[a.stop]!, to: index[b.stop]!, instance: instance, boards: a.pickup != 1, alights: b.dropOff != 1))
+                            from: index[a.stop]!, to: index[b.stop]!, instance: instance, boards: a.pickup != 1, alights: b.dropOff != 1,
+                            position: position))
                 }
             }
         }
@@ -167,5 +177,87 @@ final class ReferenceJourneys {
     func transferTime(_ a: String, _ b: String) -> Int? {
         guard let ia = index[a], let ib = index[b] else { return nil }
         return transfers[ia].first { $0.to == ib }?.seconds
+    }
+
+    /// A journey as the order of ties reads it: its trip ids and its stops (boarding,
+    /// alighting, ride by ride).
+    struct TieKey: Equatable, CustomStringConvertible {
+        var trips: [String]
+        var stops: [String]
+
+        /// journey-semantics.md: trip ids ride by ride, then stops, as byte strings.
+        func precedes(_ other: TieKey) -> Bool {
+            func bytes(_ list: [String]) -> [[UInt8]] { list.map { Array($0.utf8) } }
+            let (a, b) = (bytes(trips), bytes(other.trips))
+            if a != b { return a.lexicographicallyPrecedes(b) { $0.lexicographicallyPrecedes($1) } }
+            return bytes(stops).lexicographicallyPrecedes(bytes(other.stops)) { $0.lexicographicallyPrecedes($1) }
+        }
+
+        var description: String { "trips \(trips) stops \(stops)" }
+    }
+
+    /// Every journey leaving one of `origins` at exactly `departure` (boarding there then)
+    /// and reaching one of `targets` by `arrival` with exactly `rides` rides, by brute force:
+    /// depth first over the rides, pruned by the latest instants that still arrive in time
+    /// (a reverse connection scan). Nil when there are more than `limit`.
+    func journeys(origins: [Int], targets: [Int], departure: Int, arrival: Int, rides: Int, limit: Int) -> [TieKey]? {
+        // latestAlight[r][s]: the latest arrival at s from which r more rides (at most)
+        // reach a target by `arrival`; latestReady[r][s]: the latest boarding at s that does.
+        let never = Int.min / 4
+        let window = connections.indices.filter { connections[$0].departure >= departure && connections[$0].departure <= arrival }
+        var latestAlight = [[Int]](repeating: [Int](repeating: never, count: names.count), count: rides + 1)
+        var latestReady = latestAlight
+        for t in targets { latestAlight[0][t] = arrival }
+        for r in 1...max(1, rides) {
+            latestReady[r] = latestReady[r - 1]
+            var onBoard = [Int: Bool]()
+            for i in window.reversed() {
+                let c = connections[i]
+                if onBoard[c.instance] == true || (c.alights && c.arrival <= latestAlight[r - 1][c.to]) {
+                    onBoard[c.instance] = true
+                    if c.boards { latestReady[r][c.from] = max(latestReady[r][c.from], c.departure) }
+                }
+            }
+            latestAlight[r] = latestAlight[r - 1]
+            for a in names.indices {
+                for (b, seconds) in transfers[a] where latestReady[r][b] != never {
+                    latestAlight[r][a] = max(latestAlight[r][a], latestReady[r][b] - seconds)
+                }
+            }
+        }
+        var leaving: [Int: [Int]] = [:]
+        for i in window where connections[i].boards { leaving[connections[i].from, default: []].append(i) }
+        var found: [TieKey] = []
+        var overflow = false
+        let targetSet = Set(targets)
+        func ride(from stop: Int, ready: Int, exactly: Bool, left r: Int, so far: TieKey) {
+            guard !overflow else { return }
+            for i in leaving[stop] ?? [] {
+                let c = connections[i]
+                guard exactly ? c.departure == ready : c.departure >= ready,
+                    c.departure <= latestReady[r][stop]
+                else { continue }
+                for j in instanceHops[c.instance] where connections[j].position >= c.position {
+                    let off = connections[j]
+                    guard off.alights, off.arrival <= latestAlight[r - 1][off.to] else { continue }
+                    var key = far
+                    key.trips.append(instanceTrip[c.instance])
+                    key.stops += [names[stop], names[off.to]]
+                    if r == 1 {
+                        guard targetSet.contains(off.to), off.arrival == arrival else { continue }
+                        found.append(key)
+                        if found.count > limit { overflow = true }
+                        continue
+                    }
+                    for (b, seconds) in transfers[off.to] where off.arrival + seconds <= latestReady[r - 1][b] {
+                        ride(from: b, ready: off.arrival + seconds, exactly: false, left: r - 1, so: key)
+                    }
+                }
+            }
+        }
+        for origin in Set(origins).sorted() {
+            ride(from: origin, ready: departure, exactly: true, left: rides, so: TieKey(trips: [], stops: []))
+        }
+        return overflow ? nil : found
     }
 }
