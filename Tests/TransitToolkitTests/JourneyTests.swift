@@ -138,6 +138,48 @@ final class JourneyTests: XCTestCase {
         XCTAssertEqual(summary(arriving), ["2: bus-0810 train-0900 08:10-09:30"])
     }
 
+    /// The feed of `testTiesAreBrokenByTheTextIdsOfTripsThenStops` (also ridden on live times).
+    static let tieFeed: [String: String?] = [
+        "stops.txt": """
+        stop_id,stop_name,stop_lat,stop_lon
+        P,P,45.0,7.0
+        Q,Q,45.1,7.0
+        O,O,46.0,7.0
+        X,X,46.1,7.0
+        Y,Y,46.11,7.0
+        D,D,46.2,7.0
+        K,K,47.0,7.0
+        S2,S2,47.1,7.0
+        S1,S1,47.11,7.0
+        E,E,47.2,7.0
+
+        """,
+        "routes.txt": "route_id,route_short_name,route_type\nRB,b,3\nRA,a,3\nR1,1,3\nR2,2,3\nR3,3,3\nR4,4,3\nRT,t,3\nRU,u,3\n",
+        "trips.txt": "route_id,service_id,trip_id\nRB,D,b\nRA,D,a\nR1,D,b1\nR2,D,a1\nR3,D,a2\nR4,D,z2\nRT,D,t1\nRU,D,t2\n",
+        "stop_times.txt": """
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence
+        b,08:00:00,08:00:00,P,1
+        b,08:30:00,08:30:00,Q,2
+        a,08:00:00,08:00:00,P,1
+        a,08:30:00,08:30:00,Q,2
+        b1,08:00:00,08:00:00,O,1
+        b1,08:10:00,08:10:00,X,2
+        a1,08:00:00,08:00:00,O,1
+        a1,08:12:00,08:12:00,Y,2
+        a2,08:20:00,08:20:00,X,1
+        a2,08:40:00,08:40:00,D,2
+        z2,08:20:00,08:20:00,Y,1
+        z2,08:40:00,08:40:00,D,2
+        t1,08:00:00,08:00:00,K,1
+        t1,08:10:00,08:10:00,S2,2
+        t1,08:12:00,08:12:00,S1,3
+        t2,08:18:00,08:18:00,S2,1
+        t2,08:20:00,08:20:00,S1,2
+        t2,08:40:00,08:40:00,E,3
+
+        """,
+    ]
+
     /// Ties (journey-semantics.md): among journeys with the same departure, arrival and rides,
     /// the first by the text ids of their trips, ride by ride, then of their stops. Three
     /// places far apart, each with journeys that tie (the scan meets them in one order or
@@ -149,48 +191,7 @@ final class JourneyTests: XCTestCase {
     ///   (08:20) to E (08:40): changing at S1 comes before changing at S2, the first stop
     ///   `t2` can be boarded at.
     func testTiesAreBrokenByTheTextIdsOfTripsThenStops() throws {
-        let b = try TransitBundle(
-            path: try XCTUnwrap(
-                TestSupport.compile([
-                    "stops.txt": """
-                    stop_id,stop_name,stop_lat,stop_lon
-                    P,P,45.0,7.0
-                    Q,Q,45.1,7.0
-                    O,O,46.0,7.0
-                    X,X,46.1,7.0
-                    Y,Y,46.11,7.0
-                    D,D,46.2,7.0
-                    K,K,47.0,7.0
-                    S2,S2,47.1,7.0
-                    S1,S1,47.11,7.0
-                    E,E,47.2,7.0
-
-                    """,
-                    "routes.txt": "route_id,route_short_name,route_type\nRB,b,3\nRA,a,3\nR1,1,3\nR2,2,3\nR3,3,3\nR4,4,3\nRT,t,3\nRU,u,3\n",
-                    "trips.txt": "route_id,service_id,trip_id\nRB,D,b\nRA,D,a\nR1,D,b1\nR2,D,a1\nR3,D,a2\nR4,D,z2\nRT,D,t1\nRU,D,t2\n",
-                    "stop_times.txt": """
-                    trip_id,arrival_time,departure_time,stop_id,stop_sequence
-                    b,08:00:00,08:00:00,P,1
-                    b,08:30:00,08:30:00,Q,2
-                    a,08:00:00,08:00:00,P,1
-                    a,08:30:00,08:30:00,Q,2
-                    b1,08:00:00,08:00:00,O,1
-                    b1,08:10:00,08:10:00,X,2
-                    a1,08:00:00,08:00:00,O,1
-                    a1,08:12:00,08:12:00,Y,2
-                    a2,08:20:00,08:20:00,X,1
-                    a2,08:40:00,08:40:00,D,2
-                    z2,08:20:00,08:20:00,Y,1
-                    z2,08:40:00,08:40:00,D,2
-                    t1,08:00:00,08:00:00,K,1
-                    t1,08:10:00,08:10:00,S2,2
-                    t1,08:12:00,08:12:00,S1,3
-                    t2,08:18:00,08:18:00,S2,1
-                    t2,08:20:00,08:20:00,S1,2
-                    t2,08:40:00,08:40:00,E,3
-
-                    """,
-                ]).bundle))
+        let b = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(Self.tieFeed).bundle))
         let at = try QueryTime.parse("2026-03-10T07:55")
         let by = try QueryTime.parse("2026-03-10T08:45")
         func stops(_ journeys: [Journey]) -> [String] {

@@ -187,6 +187,36 @@ final class RealtimeJourneyTests: XCTestCase {
         XCTAssertEqual(try plan(b, live), ["2: R1a walk R4a 08:00-08:22", "1: R3a-early 07:58-09:03"])
     }
 
+    /// Ties on live times (JourneyTests.tieFeed): a trip the snapshot cancels, or a stop it
+    /// skips, is in no tied journey. With `a` and `a1` cancelled the ties go to `b` and to
+    /// (b1, a2); with S1 skipped on `t2` the change is at S2.
+    func testTiesAreBrokenAmongTheTripsThatRunLive() throws {
+        let b = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(JourneyTests.tieFeed).bundle))
+        var skipS1 = TransitRealtime_TripUpdate.StopTimeUpdate()
+        skipS1.stopSequence = 2
+        skipS1.scheduleRelationship = .skipped
+        let live = try snapshot(
+            b,
+            [
+                ("a", { $0.trip.scheduleRelationship = .canceled }), ("a1", { $0.trip.scheduleRelationship = .canceled }),
+                ("t2", { $0.stopTimeUpdate = [skipS1] }),
+            ])
+        let at = try QueryTime.parse("2026-03-10T07:55")
+        for (from, to, expected, legs) in [
+            ("P", "Q", "1: b 08:00-08:30", "P>Q"), ("O", "D", "2: b1 a2 08:00-08:40", "O>X X>D"),
+            ("K", "E", "2: t1 t2 08:00-08:40", "K>S2 S2>E"),
+        ] {
+            let journeys = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at, realtime: live, now: now)
+            XCTAssertEqual(summary(journeys), [expected], "\(from) -> \(to)")
+            XCTAssertEqual(
+                journeys.map { $0.legs.map { "\($0.fromStopID ?? "-")>\($0.toStopID ?? "-")" }.joined(separator: " ") }, [legs],
+                "\(from) -> \(to)")
+            let arriving = try b.journeys(
+                from: .stop(from), to: .stop(to), arrivingBy: try QueryTime.parse("2026-03-10T08:45"), realtime: live, now: now)
+            XCTAssertEqual(summary(arriving), [expected], "\(from) -> \(to) arriving")
+        }
+    }
+
     func testAStaleSnapshotLeavesTheTimetablesAnswer() throws {
         let b = try bundle()
         let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])
