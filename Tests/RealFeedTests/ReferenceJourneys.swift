@@ -210,11 +210,11 @@ final class ReferenceJourneys {
         for t in targets { latestAlight[0][t] = arrival }
         for r in 1...max(1, rides) {
             latestReady[r] = latestReady[r - 1]
-            var onBoard = [Int: Bool]()
+            var onBoard = Set<Int>()
             for i in window.reversed() {
                 let c = connections[i]
-                if onBoard[c.instance] == true || (c.alights && c.arrival <= latestAlight[r - 1][c.to]) {
-                    onBoard[c.instance] = true
+                if onBoard.contains(c.instance) || (c.alights && c.arrival <= latestAlight[r - 1][c.to]) {
+                    onBoard.insert(c.instance)
                     if c.boards { latestReady[r][c.from] = max(latestReady[r][c.from], c.departure) }
                 }
             }

@@ -44,16 +44,15 @@ extension RaptorSearch {
         return -best
     }
 
-    /// Among the journeys leaving `origins` at `departure` (boarding at the instant the access
-    /// walk ends) and arriving at `journey`'s arrival with its rides, the first by the order
+    /// Among the journeys leaving `origins` (stop -> access seconds) at `departure` (boarding
+    /// at the instant the access walk ends) and arriving at `journey`'s arrival with its rides, the first by the order
     /// of ties. `latest` has just run in the mirror from the destination at that arrival, no
     /// later than `departure`. `journey` itself when no other is found (it is one of them).
     func tieBroken(
-        _ journey: Found, departure: Int, origins: [(sid: Int, access: Int)], targets: [Int: Int], latest: RaptorSearch, texts: TieTexts
+        _ journey: Found, departure: Int, origins access: [Int: Int], targets: [Int: Int], latest: RaptorSearch, texts: TieTexts
     ) throws -> Found {
         let k = journey.rides
         guard k > 0 else { return journey }
-        let access = Dictionary(origins.map { ($0.sid, $0.access) }, uniquingKeysWith: min)
         // The trips, ride by ride: the first text id among rides from where the ones before
         // could have put the rider.
         var chosen: [[TieRide]] = []

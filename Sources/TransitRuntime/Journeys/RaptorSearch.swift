@@ -356,11 +356,6 @@ struct RaptorSearch {
         return found
     }
 
-    /// Every instant a trip that may be boarded at `sid` leaves it in `[from, to)`.
-    func departures(at sid: Int, from: Int, to: Int) -> [Int] {
-        boardings(at: sid, from: from, to: to).map(\.time)
-    }
-
     /// The first trip in `range` that leaves stop `idx` at or after `value` (seconds of its day).
     func lowerBound(_ range: Range<Int>, _ idx: Int, _ value: Int) -> Int {
         var low = range.lowerBound

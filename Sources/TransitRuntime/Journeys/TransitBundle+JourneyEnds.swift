@@ -60,19 +60,21 @@ extension TransitBundle {
     /// mirror from the destination at A that leaves no earlier than the journey (which bounds
     /// it). That journey has k rides and arrives at A (one with fewer rides, or arriving
     /// earlier, would be in the answer). Among those that leave then too, the first by the
-    /// order of ties (`RaptorSearch.tieBroken`, on `forward`'s trips). `caps`: what the
-    /// search that found them proved (`RaptorSearch.caps`), or none. Not `moving`: each
-    /// keeps its departure (a range's window ends it) and only its ties are broken.
+    /// order of ties (`RaptorSearch.tieBroken`, on `forward`'s trips), which also limits the
+    /// search by what `forward` proved (`RaptorSearch.caps`). Not `moving` (a range, whose
+    /// window ends each departure and whose searches were cut by one another, so prove no
+    /// caps): each keeps its departure and only its ties are broken.
     func latestDepartures(
-        _ found: [RaptorSearch.Found], moving: Bool = true, forward: RaptorSearch, caps: [RaptorSearch.BestLabels], setup: SearchSetup,
-        from: Endpoint, to: Endpoint, start: Int, db: SQLiteDatabase
+        _ found: [RaptorSearch.Found], moving: Bool = true, forward: RaptorSearch, setup: SearchSetup, from: Endpoint, to: Endpoint,
+        start: Int, db: SQLiteDatabase
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
         let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
-        search.caps = caps
+        search.caps = moving ? forward.capsForTheOtherDirection : []
         let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let destination = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        let texts = tieTexts(db: db)
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let origins = to.stops.map { (sid: $0.sid, ready: -journey.arrival + $0.seconds, access: $0.seconds) }
@@ -88,8 +90,7 @@ extension TransitBundle {
                 guard late.rides == journey.rides && late.arrival == journey.arrival else { return journey }
             }
             return try forward.tieBroken(
-                late, departure: Self.departure(of: late), origins: from.stops.map { ($0.sid, $0.seconds) }, targets: destination,
-                latest: search, texts: tieTexts(db: db))
+                late, departure: Self.departure(of: late), origins: targets, targets: destination, latest: search, texts: texts)
         }
     }
 
@@ -109,6 +110,7 @@ extension TransitBundle {
         var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
         let origin = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        let texts = tieTexts(db: db)
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let departure = Self.departure(of: journey)
@@ -123,9 +125,7 @@ extension TransitBundle {
             let back = to.stops.map { (sid: $0.sid, ready: -earliest.arrival + $0.seconds, access: $0.seconds) }
             let leaving = (0...rounds).map { $0 <= journey.rides ? -departure + 1 : Int.min / 2 }
             _ = mirror.run(origins: back, targets: origin, bound: leaving)
-            return try search.tieBroken(
-                earliest, departure: departure, origins: from.stops.map { ($0.sid, $0.seconds) }, targets: targets, latest: mirror,
-                texts: tieTexts(db: db))
+            return try search.tieBroken(earliest, departure: departure, origins: origin, targets: targets, latest: mirror, texts: texts)
         }
     }
 

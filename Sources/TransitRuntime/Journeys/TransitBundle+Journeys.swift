@@ -66,9 +66,7 @@ extension TransitBundle {
                 let origins = from.stops.map { (sid: $0.sid, ready: start + $0.seconds, access: $0.seconds) }
                 let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
                 let earliest = search.run(origins: origins, targets: targets, bound: bounds)
-                found = try latestDepartures(
-                    earliest, forward: search, caps: search.capsForTheOtherDirection, setup: setup, from: from, to: to, start: start, db: db
-                ).map {
+                found = try latestDepartures(earliest, forward: search, setup: setup, from: from, to: to, start: start, db: db).map {
                     (Self.departure(of: $0), $0)
                 }
             } else {
@@ -78,7 +76,7 @@ extension TransitBundle {
                 // A later departure that keeps a journey's arrival and rides either beats it
                 // in the window or lies past the window's end: only its ties are broken.
                 found = try latestDepartures(
-                    range.map(\.result), moving: false, forward: search, caps: [], setup: setup, from: from, to: to, start: start, db: db
+                    range.map(\.result), moving: false, forward: search, setup: setup, from: from, to: to, start: start, db: db
                 ).map { (Self.departure(of: $0), $0) }
             }
             var journeys = try found.map { try assembler.journey($0.result, from: from, to: to) }
@@ -157,8 +155,8 @@ extension TransitBundle {
     ) -> [(departure: Int, result: RaptorSearch.Found)] {
         var instants = Set<Int>()
         for stop in from.stops {
-            for t in search.departures(at: stop.sid, from: start + stop.seconds, to: start + window + stop.seconds) {
-                instants.insert(t - stop.seconds)
+            for boarding in search.boardings(at: stop.sid, from: start + stop.seconds, to: start + window + stop.seconds) {
+                instants.insert(boarding.time - stop.seconds)
             }
         }
         var bounds = [Int](repeating: bound, count: rounds + 1)
