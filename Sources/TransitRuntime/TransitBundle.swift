@@ -36,6 +36,8 @@ public final class TransitBundle: Sendable {
     let footpaths = LockedCache<Int, TransferTimes.Footpaths>(limit: 4)
     /// Transfers with their times, by the options they depend on.
     let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
+    /// Label arrays of finished journey searches, for the next ones (a few at a time).
+    let labelPool = Locked<[RaptorSearch.Labels]>([])
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
@@ -88,6 +90,7 @@ public final class TransitBundle: Sendable {
         mirroredRouting.withLock { $0 = nil }
         footpaths.removeAll()
         transferGraphs.removeAll()
+        labelPool.withLock { $0 = [] }
     }
 
     /// The feeds in the bundle, by id.

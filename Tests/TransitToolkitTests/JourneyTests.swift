@@ -291,4 +291,37 @@ final class JourneyTests: XCTestCase {
             XCTAssertEqual(($0 as? TransitError)?.code, "date_out_of_range")
         }
     }
+
+    /// A bundle reuses the label arrays of its finished searches and clears only what they
+    /// set: every query, asked after the others in a seeded random order on one bundle,
+    /// gets the answer it gets first on a freshly opened one.
+    func testAQueryAfterOthersGetsTheAnswerOfAFreshBundle() throws {
+        let path = try XCTUnwrap(TestSupport.compile(Self.feed).bundle)
+        let stops = ["A", "B", "B2", "C", "D"]
+        let times = ["2026-03-10T07:55", "2026-03-10T08:12", "2026-03-10T09:00", "2026-03-29T01:00"]
+        var queries: [(from: String, to: String, at: String, kind: Int)] = []
+        for from in stops {
+            for to in stops where to != from {
+                for at in times {
+                    for kind in 0..<3 { queries.append((from, to, at, kind)) }
+                }
+            }
+        }
+        func answer(_ b: TransitBundle, _ q: (from: String, to: String, at: String, kind: Int)) throws -> [String] {
+            let at = try QueryTime.parse(q.at)
+            switch q.kind {
+            case 0: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at))
+            case 1: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), arrivingBy: at))
+            default: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at, within: 3600))
+            }
+        }
+        let fresh = try queries.map { try answer(try TransitBundle(path: path), $0) }
+        XCTAssertGreaterThan(fresh.filter { !$0.isEmpty }.count, queries.count / 3, "most queries have journeys")
+        let seed = SplitMix64.testSeed(21)
+        var generator = SplitMix64(state: seed)
+        let shared = try TransitBundle(path: path)
+        for i in queries.indices.shuffled(using: &generator) {
+            XCTAssertEqual(try answer(shared, queries[i]), fresh[i], "\(queries[i]) after others (seed \(seed))")
+        }
+    }
 }

@@ -44,7 +44,17 @@ extension TransitBundle {
             search.live = setup.live
             search.added = setup.added
         }
+        if let labels = labelPool.withLock({ $0.popLast() }) { search.adopt(labels) }
         return search
+    }
+
+    /// Gives a finished search's label arrays to `labelPool` for the next search (a query
+    /// runs two to three at once, so four are kept).
+    func recycle(_ search: inout RaptorSearch) {
+        guard let labels = search.handOverLabels() else { return }
+        labelPool.withLock { pool in
+            if pool.count < 4 { pool.append(labels) }
+        }
     }
 
     /// The mirrored routing network, built on first use and kept.
@@ -71,6 +81,7 @@ extension TransitBundle {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
         let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
+        defer { recycle(&search) }
         search.caps = moving ? forward.capsForTheOtherDirection : []
         let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let destination = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
@@ -108,6 +119,7 @@ extension TransitBundle {
         guard let firstDeparture = departures.min() else { return found }
         let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
+        defer { recycle(&search) }
         let origin = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
         let texts = tieTexts(db: db)

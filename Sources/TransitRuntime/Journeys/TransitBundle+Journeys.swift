@@ -50,6 +50,7 @@ extension TransitBundle {
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
             var search = self.search(
                 setup, mirrored: false, days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db))
+            defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
             // On foot alone: a bound every ride must beat, and a journey of its own.
@@ -123,6 +124,7 @@ extension TransitBundle {
             try checkAnyFeedRuns(from: end - 1, to: end)
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
             var search = self.search(setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
+            defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
             var walkOnly: Journey?
