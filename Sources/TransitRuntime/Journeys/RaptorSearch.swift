@@ -293,6 +293,12 @@ struct RaptorSearch {
                 }
             }
             guard usable, tables.stopBoards[g] else { continue }
+            // A ready label set before the last round was tried on this route in the round
+            // after it was set (the stop was marked, so the route was scanned from it or
+            // before): whatever trip it catches then gave arrivals no later than it can
+            // give now, so only the last round's labels board. Live times are excluded: a
+            // trip skipping this stop may have kept that round from trying.
+            guard readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
             let canBoard = bestLabels[sid].ready
             guard canBoard < best else { continue }
             var limit = best
