@@ -32,7 +32,7 @@ extension RaptorSearch {
     /// rider can board at `sid` and still arrive in time with at most `rides` rides.
     func latestBoarding(at sid: Int, rides: Int) -> Int {
         var best = Self.never
-        for k in 0...min(rides, maxRides) { best = min(best, arrival[k * stride + sid]) }
+        for k in 0...min(rides, maxRides) { best = min(best, labels.arrival[k * stride + sid]) }
         return -best
     }
 
@@ -40,7 +40,7 @@ extension RaptorSearch {
     /// rider can have alighted at `sid` and still arrive in time with at most `rides` more.
     func latestAlighting(at sid: Int, rides: Int) -> Int {
         var best = Self.never
-        for k in 0...min(rides, maxRides) { best = min(best, ready[k * stride + sid]) }
+        for k in 0...min(rides, maxRides) { best = min(best, labels.ready[k * stride + sid]) }
         return -best
     }
 

@@ -59,75 +59,46 @@ struct RaptorSearch {
     /// (`TransitBundle.latestDepartures`), which spares most of its scans.
     var caps: [BestLabels] = []
 
-    /// Labels of every round, round k's label of stop s at k * stride + s.
-    private(set) var arrival: [Int] = []
-    private(set) var ready: [Int] = []
-    private var rides: [Ride?] = []
-    /// Where a ready label's transfer started (a stop), -1 for the origin's access.
-    private var walkedFrom: [Int32] = []
     let stride: Int
-    private var accessSeconds: [Int] = []
-    /// By stop: the earliest arrival and the earliest ready label of any round so far, side
-    /// by side (a scan reads both at each stop it passes).
-    private var bestLabels: [BestLabels] = []
-    private var readyRound: [Int32] = []
-    /// What the last run set: indexes of `arrival` and `ready`, stops of `bestLabels`. The
-    /// next run puts back only those (a run sets a few percent of its labels).
-    private var setArrivals: [Int] = []
-    private var setReadies: [Int] = []
-    private var setStops: [Int] = []
+    /// The search's labels (`Labels`), handed from one search to the next.
+    private(set) var labels = Labels()
 
-    /// The label arrays of a finished search, for the next search on a network of the same
-    /// size (`TransitBundle.labelPool`): reused, a query neither allocates nor clears them
-    /// (on 10 x Strasbourg 15 MB per search, about a millisecond).
+    /// A search's labels: those of every round (round k's label of stop s at k * stride +
+    /// s), the rides and walks behind them, and by stop the best of any round. A finished
+    /// search hands them to the next on a network of the same size
+    /// (`TransitBundle.labelPool`): reused, a query neither allocates nor clears them (on
+    /// 10 x Strasbourg 15 MB per search, about a millisecond), and a run puts back only
+    /// what the run before it set.
     struct Labels {
-        fileprivate var arrival: [Int]
-        fileprivate var ready: [Int]
-        fileprivate var rides: [Ride?]
-        fileprivate var walkedFrom: [Int32]
-        fileprivate var accessSeconds: [Int]
-        fileprivate var bestLabels: [BestLabels]
-        fileprivate var readyRound: [Int32]
-        fileprivate var setArrivals: [Int]
-        fileprivate var setReadies: [Int]
-        fileprivate var setStops: [Int]
+        fileprivate(set) var arrival: [Int] = []
+        fileprivate(set) var ready: [Int] = []
+        fileprivate var rides: [Ride?] = []
+        /// Where a ready label's transfer started (a stop), -1 for the origin's access.
+        fileprivate var walkedFrom: [Int32] = []
+        fileprivate var accessSeconds: [Int] = []
+        /// By stop: the earliest arrival and the earliest ready label of any round so far,
+        /// side by side (a scan reads both at each stop it passes).
+        fileprivate var bestLabels: [BestLabels] = []
+        fileprivate var readyRound: [Int32] = []
+        /// What the last run set: indexes of `arrival` and `ready`, stops of `bestLabels`.
+        fileprivate var setArrivals: [Int] = []
+        fileprivate var setReadies: [Int] = []
+        fileprivate var setStops: [Int] = []
     }
 
     /// Takes over `labels` (from a finished search) if they fit this search's network and
     /// rounds; the next `run` clears what their last run set.
     mutating func adopt(_ labels: Labels) {
         guard labels.arrival.count == (max(1, maxRides) + 1) * stride, labels.bestLabels.count == stride else { return }
-        arrival = labels.arrival
-        ready = labels.ready
-        rides = labels.rides
-        walkedFrom = labels.walkedFrom
-        accessSeconds = labels.accessSeconds
-        bestLabels = labels.bestLabels
-        readyRound = labels.readyRound
-        setArrivals = labels.setArrivals
-        setReadies = labels.setReadies
-        setStops = labels.setStops
+        self.labels = labels
     }
 
-    /// Hands this search's label arrays over for another search (nil if it never ran); this
+    /// Hands this search's labels over for another search (nil if it never ran); this
     /// search has none left and must not be read or run again.
     mutating func handOverLabels() -> Labels? {
-        guard !arrival.isEmpty else { return nil }
-        defer {
-            arrival = []
-            ready = []
-            rides = []
-            walkedFrom = []
-            accessSeconds = []
-            bestLabels = []
-            readyRound = []
-            setArrivals = []
-            setReadies = []
-            setStops = []
-        }
-        return Labels(
-            arrival: arrival, ready: ready, rides: rides, walkedFrom: walkedFrom, accessSeconds: accessSeconds, bestLabels: bestLabels,
-            readyRound: readyRound, setArrivals: setArrivals, setReadies: setReadies, setStops: setStops)
+        guard !labels.arrival.isEmpty else { return nil }
+        defer { labels = Labels() }
+        return labels
     }
 
     init(network: RoutingNetwork, transfers: TransferGraph, days: [[Day]], maxRides: Int, wheelchair: Bool) {
@@ -161,11 +132,11 @@ struct RaptorSearch {
         // in index order, the routes' stops and the stops' places are read front to back
         // (on 10 x Strasbourg a quarter faster than in the order they were marked).
         var marked = BitSet(count: network.stopCount)
-        for origin in origins where origin.ready < bestLabels[origin.sid].ready {
+        for origin in origins where origin.ready < labels.bestLabels[origin.sid].ready {
             setReady(origin.ready, round: 0, stop: origin.sid)
-            readyRound[origin.sid] = 0
-            walkedFrom[0 * stride + origin.sid] = -1
-            accessSeconds[origin.sid] = origin.access
+            labels.readyRound[origin.sid] = 0
+            labels.walkedFrom[0 * stride + origin.sid] = -1
+            labels.accessSeconds[origin.sid] = origin.access
             marked.insert(origin.sid)
         }
         var best = bound[0]
@@ -206,24 +177,24 @@ struct RaptorSearch {
             // Transfers from every stop reached in this round.
             marked.removeAll()
             for sid in improved {
-                let alighted = arrival[k * stride + sid]
+                let alighted = labels.arrival[k * stride + sid]
                 // A stop's transfers are by τ: past the best arrival, so are the rest.
                 for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
                     let edge = transfers.edges[e]
                     let t = alighted + Int(edge.seconds)
                     guard t < best else { break }
                     let to = Int(edge.to)
-                    guard t < bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
+                    guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
                     marked.insert(to)
                     setReady(t, round: k, stop: to)
-                    readyRound[to] = Int32(k)
-                    walkedFrom[k * stride + to] = Int32(sid)
+                    labels.readyRound[to] = Int32(k)
+                    labels.walkedFrom[k * stride + to] = Int32(sid)
                 }
             }
             // The destination.
             var bestTarget = -1
-            for (sid, egress) in targets where arrival[k * stride + sid] < Self.never {
-                let t = arrival[k * stride + sid] + egress
+            for (sid, egress) in targets where labels.arrival[k * stride + sid] < Self.never {
+                let t = labels.arrival[k * stride + sid] + egress
                 if t < best || (t == best && bestTarget >= 0 && sid < bestTarget) {
                     best = t
                     bestTarget = sid
@@ -241,31 +212,29 @@ struct RaptorSearch {
     /// earlier than it arrived (in the other direction times are negated, so earliest
     /// becomes latest). A stop the run never reached is closed.
     var capsForTheOtherDirection: [BestLabels] {
-        bestLabels.map { BestLabels(arrival: -$0.ready, ready: -$0.arrival) }
+        labels.bestLabels.map { BestLabels(arrival: -$0.ready, ready: -$0.arrival) }
     }
 
     private mutating func reset() {
         let n = network.stopCount
         let rounds = max(1, maxRides) + 1
-        if arrival.count != rounds * n {
-            setArrivals = []
-            setReadies = []
-            setStops = []
-            arrival = [Int](repeating: Self.never, count: rounds * n)
-            ready = arrival
-            rides = [Ride?](repeating: nil, count: rounds * n)
-            walkedFrom = [Int32](repeating: -1, count: rounds * n)
-            accessSeconds = [Int](repeating: 0, count: n)
-            bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
-            readyRound = [Int32](repeating: -1, count: n)
+        if labels.arrival.count != rounds * n {
+            labels = Labels()
+            labels.arrival = [Int](repeating: Self.never, count: rounds * n)
+            labels.ready = labels.arrival
+            labels.rides = [Ride?](repeating: nil, count: rounds * n)
+            labels.walkedFrom = [Int32](repeating: -1, count: rounds * n)
+            labels.accessSeconds = [Int](repeating: 0, count: n)
+            labels.bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
+            labels.readyRound = [Int32](repeating: -1, count: n)
             return
         }
-        for i in setArrivals { arrival[i] = Self.never }
-        for i in setReadies { ready[i] = Self.never }
-        for sid in setStops { bestLabels[sid] = BestLabels(arrival: Self.never, ready: Self.never) }
-        setArrivals.removeAll(keepingCapacity: true)
-        setReadies.removeAll(keepingCapacity: true)
-        setStops.removeAll(keepingCapacity: true)
+        for i in labels.setArrivals { labels.arrival[i] = Self.never }
+        for i in labels.setReadies { labels.ready[i] = Self.never }
+        for sid in labels.setStops { labels.bestLabels[sid] = BestLabels(arrival: Self.never, ready: Self.never) }
+        labels.setArrivals.removeAll(keepingCapacity: true)
+        labels.setReadies.removeAll(keepingCapacity: true)
+        labels.setStops.removeAll(keepingCapacity: true)
     }
 
     /// Scans route `r` from stop index `first`: alights the current trip at each later stop
@@ -286,7 +255,7 @@ struct RaptorSearch {
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
                     label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
@@ -298,8 +267,8 @@ struct RaptorSearch {
             // before): whatever trip it catches then gave arrivals no later than it can
             // give now, so only the last round's labels board. Live times are excluded: a
             // trip skipping this stop may have kept that round from trying.
-            guard readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
-            let canBoard = bestLabels[sid].ready
+            guard labels.readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
+            let canBoard = labels.bestLabels[sid].ready
             guard canBoard < best else { continue }
             var limit = best
             if let current = trip {
@@ -314,7 +283,7 @@ struct RaptorSearch {
                 offsets = self.offsets(of: earlier)
                 tripLive = live.isEmpty ? nil : liveTimes(of: earlier)
                 boardIdx = idx
-                boardRound = readyRound[sid]
+                boardRound = labels.readyRound[sid]
             }
         }
     }
@@ -324,11 +293,11 @@ struct RaptorSearch {
     @inline(__always)
     private mutating func label(_ sid: Int, arrival t: Int, round k: Int, by ride: Ride, improved: inout [Int], stamp: inout [Int32]) {
         let i = k * stride + sid
-        if arrival[i] == Self.never { setArrivals.append(i) }
-        arrival[i] = t
-        if bestLabels[sid].arrival == Self.never && bestLabels[sid].ready == Self.never { setStops.append(sid) }
-        bestLabels[sid].arrival = t
-        rides[k * stride + sid] = ride
+        if labels.arrival[i] == Self.never { labels.setArrivals.append(i) }
+        labels.arrival[i] = t
+        if labels.bestLabels[sid].arrival == Self.never && labels.bestLabels[sid].ready == Self.never { labels.setStops.append(sid) }
+        labels.bestLabels[sid].arrival = t
+        labels.rides[k * stride + sid] = ride
         if stamp[sid] != Int32(k) {
             stamp[sid] = Int32(k)
             improved.append(sid)
@@ -339,10 +308,10 @@ struct RaptorSearch {
     @inline(__always)
     private mutating func setReady(_ t: Int, round k: Int, stop sid: Int) {
         let i = k * stride + sid
-        if ready[i] == Self.never { setReadies.append(i) }
-        ready[i] = t
-        if bestLabels[sid].arrival == Self.never && bestLabels[sid].ready == Self.never { setStops.append(sid) }
-        bestLabels[sid].ready = t
+        if labels.ready[i] == Self.never { labels.setReadies.append(i) }
+        labels.ready[i] = t
+        if labels.bestLabels[sid].arrival == Self.never && labels.bestLabels[sid].ready == Self.never { labels.setStops.append(sid) }
+        labels.bestLabels[sid].ready = t
     }
 
     /// Scans added route `a` from stop index `first`: boards its one trip at the first stop
@@ -355,16 +324,18 @@ struct RaptorSearch {
             let sid = route.sids[idx]
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
-                if t < bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)
                     label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
                 }
             }
-            if boardIdx < 0 && route.boards[idx] && bestLabels[sid].ready <= route.departure[idx] && bestLabels[sid].ready < best {
+            if boardIdx < 0 && route.boards[idx] && labels.bestLabels[sid].ready <= route.departure[idx]
+                && labels.bestLabels[sid].ready < best
+            {
                 boardIdx = idx
-                boardRound = readyRound[sid]
+                boardRound = labels.readyRound[sid]
             }
         }
     }
@@ -475,7 +446,7 @@ struct RaptorSearch {
         var reversed: [Step] = [.egress(from: target, seconds: egress)]
         var stop = target
         var k = round
-        while let ride = rides[k * stride + stop] {
+        while let ride = labels.rides[k * stride + stop] {
             if ride.route < 0 {
                 let route = added[-1 - Int(ride.route)]
                 let board = route.sids[Int(ride.boardIdx)]
@@ -512,12 +483,12 @@ struct RaptorSearch {
     /// the origin (nil: the journey is read back), or a transfer from the stop and round
     /// where the ride before alighted.
     private func walkBack(from board: Int, round r: Int, into reversed: inout [Step]) -> (stop: Int, round: Int)? {
-        let from = Int(walkedFrom[r * stride + board])
+        let from = Int(labels.walkedFrom[r * stride + board])
         if r == 0 || from < 0 {
-            reversed.append(.access(to: board, seconds: accessSeconds[board]))
+            reversed.append(.access(to: board, seconds: labels.accessSeconds[board]))
             return nil
         }
-        reversed.append(.transfer(from: from, to: board, seconds: ready[r * stride + board] - arrival[r * stride + from]))
+        reversed.append(.transfer(from: from, to: board, seconds: labels.ready[r * stride + board] - labels.arrival[r * stride + from]))
         return (from, r)
     }
 }
