@@ -82,17 +82,18 @@ struct AddedTripBuilder: Sendable {
         } catch {
             return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip to duplicate"))
         }
-        guard let firstDeparture = original.departureSecs.first else {
+        guard original.count > 0 else {
             return .failure(.init(entityID: entityID, tripID: trip.tripID, reason: .unknownTrip, detail: "the trip has no stops"))
         }
-        let schedule = TripMatcher.calls(of: original, shift: start - firstDeparture)
-        let updates = SnapshotBuilder.callUpdates(update, schedule: schedule, entityID: entityID, report: &report)
+        let schedule = TripMatcher.calls(of: original, dayStart: original.dayStart, shift: start - original.departureSecs(at: 0))
+        let updates = SnapshotBuilder.callUpdates(
+            update, schedule: schedule, stopIDs: original.stopIDs, entityID: entityID, report: &report)
         let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: schedule.count)
         var calls: [AddedTrip.Call] = []
         for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
-            guard let stop = try? bundle.stop(call.stopID, feed: original.feedID) else { continue }
+            guard let stop = try? bundle.stop(original.stopIDs[index], feed: original.feedID) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(

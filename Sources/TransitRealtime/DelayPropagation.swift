@@ -9,9 +9,10 @@
 /// - predicted times never decrease along the trip: a time earlier than the one before is
 ///   raised to it, and counted.
 enum DelayPropagation {
-    /// One stop of a trip instance as scheduled, as Unix times.
+    /// One stop of a trip instance as scheduled, as Unix times (plain integers: the stop's
+    /// text id stays in the trip's schedule, and a trip's calls are made without touching
+    /// reference counts).
     struct ScheduledCall: Sendable {
-        var stopID: String
         var stopSequence: Int
         var arrival: Int
         var departure: Int
@@ -42,7 +43,6 @@ enum DelayPropagation {
         var carried: (delay: Int, uncertainty: Int?)?
         var noData = false
         for index in schedule.indices {
-            // The call's fields one by one: a copy of the whole call would retain its stop id.
             let (arrivalTime, departureTime) = (schedule[index].arrival, schedule[index].departure)
             var prediction = CallPrediction(state: .scheduled)
             if first[index] >= 0 {

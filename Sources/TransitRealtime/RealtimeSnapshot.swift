@@ -67,10 +67,10 @@ public struct RealtimeSnapshot: Sendable {
         for message in messages {
             let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.header.timestamp))
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
-            builder.append(SnapshotBuilder.reading(message, matcher: matcher, adder: adder))
+            SnapshotBuilder.read(message, matcher: matcher, adder: adder, into: &builder)
         }
         report = builder.report
-        trips = builder.trips.mapValues(\.live)
+        trips = builder.liveTrips()
         added = builder.added
         alerts = builder.alerts
         tripUpdatesTime = builder.tripUpdatesTime

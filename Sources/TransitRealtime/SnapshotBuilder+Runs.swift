@@ -6,21 +6,25 @@ extension SnapshotBuilder {
     /// updates) is read on the caller's thread; 10,000 trip updates make 40 runs.
     static let runLength = 256
 
-    /// Every entity of `message`, read in runs of `runLength` by as many threads as the
-    /// machine has cores, each run by one thread into its own builder, and each run appended
-    /// to the result as soon as the runs before it are (so only the runs read out of order
-    /// wait in memory): the same builder as reading the entities one by one, in less time
-    /// (`transit-bench realtime`). Every thread has finished when this returns.
-    static func reading(_ message: RealtimeMessage, matcher: TripMatcher, adder: AddedTripBuilder) -> SnapshotBuilder {
+    /// Every entity of `message`, read after those `builder` read, in runs of `runLength`
+    /// by as many threads as the machine has cores: each run by one thread into its own
+    /// builder, and each run appended to `builder` as soon as the runs before it are (while
+    /// the other threads read on; only the runs read out of order wait in memory). The
+    /// same builder as reading the entities one by one, in less time (`transit-bench
+    /// realtime`). Every thread has finished when this returns.
+    static func read(_ message: RealtimeMessage, matcher: TripMatcher, adder: AddedTripBuilder, into builder: inout SnapshotBuilder) {
         let count = message.entityCount
         let runs = (count + runLength - 1) / runLength
         let threads = min(runs, ProcessInfo.processInfo.activeProcessorCount)
+        builder.reserveTrips(count)
         guard threads > 1 else {
-            var builder = SnapshotBuilder()
-            builder.read(message, 0..<count, matcher: matcher, adder: adder)
-            return builder
+            var part = SnapshotBuilder()
+            part.read(message, 0..<count, matcher: matcher, adder: adder)
+            builder.append(part)
+            return
         }
-        let shared = Locked(Runs(count: runs))
+        let shared = Locked(Runs(count: runs, result: builder))
+        builder = SnapshotBuilder()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var next = shared.withLock { $0.take() }
             while let index = next {
@@ -32,19 +36,30 @@ extension SnapshotBuilder {
                 }
             }
         }
-        return shared.withLock { $0.result }
+        builder = shared.withLock { $0.takeResult() }
     }
 
-    /// The runs of one `reading` call, shared by its threads under a lock.
+    /// The runs of one `read(_:matcher:adder:into:)` call, shared by its threads under a lock.
     private struct Runs {
         let count: Int
         private var taken = 0
         /// Runs read whose predecessors are not all appended yet, by index.
         private var waiting: [Int: SnapshotBuilder] = [:]
         private var appended = 0
-        private(set) var result = SnapshotBuilder()
+        /// The builder the runs are appended to.
+        private var result: SnapshotBuilder
 
-        init(count: Int) { self.count = count }
+        init(count: Int, result: SnapshotBuilder) {
+            self.count = count
+            self.result = result
+        }
+
+        /// The builder with every run appended (once every run is).
+        mutating func takeResult() -> SnapshotBuilder {
+            let taken = result
+            result = SnapshotBuilder()
+            return taken
+        }
 
         /// The next run no thread has taken, nil when none is left.
         mutating func take() -> Int? {

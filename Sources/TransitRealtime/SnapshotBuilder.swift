@@ -9,35 +9,32 @@ import TransitRuntime
 struct SnapshotBuilder {
     typealias LiveTrip = RealtimeSnapshot.LiveTrip
 
-    /// What the entities read so far say about one trip instance. Entities are folded in
-    /// order (`append(_:)`), and so are whole runs of them, whatever came before: a run
-    /// that only saw the trip's vehicle keeps the earlier runs' live data, and one that
-    /// only saw trip updates keeps their vehicle.
+    /// What one entity says about a trip instance: the live data of its trip update (a
+    /// replaced run: deleted), and whether it sets the vehicle (a vehicle position, or a
+    /// replacement, which clears it). Entities apply in the messages' order, whichever
+    /// thread read them: a trip update replaces the live data and keeps the vehicle read
+    /// before it; a vehicle position replaces only the vehicle.
     struct TripEntry {
-        /// The live data of the last trip update (a replaced run: deleted), else a trip
-        /// running as scheduled; its vehicle, the last one set.
         var live = LiveTrip(state: .running)
-        /// Whether a trip update (or a replacement) was read.
         var hasTripUpdate = false
-        /// Whether the entities set the vehicle: a vehicle position, or a replacement,
-        /// which clears it.
         var setsVehicle = false
 
-        /// Adds what `next` says, read after this. `TripEntry()` (nothing read) changes
-        /// nothing before or after.
-        mutating func append(_ next: TripEntry) {
-            let vehicle = next.setsVehicle ? next.live.vehicle : live.vehicle
-            if next.hasTripUpdate {
-                live = next.live
-                hasTripUpdate = true
-            }
-            live.vehicle = vehicle
-            setsVehicle = setsVehicle || next.setsVehicle
+        /// `trip` with what this entity says applied.
+        func apply(to trip: inout LiveTrip) {
+            let vehicle = setsVehicle ? live.vehicle : trip.vehicle
+            if hasTripUpdate { trip = live }
+            trip.vehicle = vehicle
         }
     }
 
+    typealias TripEntries = [(instance: TripInstance, entry: TripEntry)]
+
     var report = RealtimeReport()
-    private(set) var trips: [TripInstance: TripEntry] = [:]
+    /// The live data of each trip instance, from the entities applied so far.
+    private var trips: [TripInstance: LiveTrip] = [:]
+    /// What this builder's own entities said, in order, not applied yet (`append(_:)`
+    /// applies a run's after the runs before it).
+    private var tripEntries: TripEntries = []
     var added: [AddedTrip] = []
     var alerts: [LiveAlert] = []
     var tripUpdatesTime: Date?
@@ -45,15 +42,16 @@ struct SnapshotBuilder {
     var alertsTime: Date?
     var maxDelay = 0
     var maxEarliness = 0
+    /// The service days this builder's entities named (not appended: each thread's own).
+    private var serviceDays = TripMatcher.ServiceDays()
 
-    /// Takes in what `next` read from the entities after this builder's.
+    /// Takes in what `next`, a builder that read the entities after this builder's (and
+    /// was appended nothing itself), read.
     mutating func append(_ next: SnapshotBuilder) {
+        assert(next.trips.isEmpty, "a builder appended to another is one that only read entities")
         report.append(next.report)
-        if trips.isEmpty {
-            trips = next.trips
-        } else {
-            for (instance, entry) in next.trips { trips[instance, default: TripEntry()].append(entry) }
-        }
+        applyEntries()
+        for (instance, entry) in next.tripEntries { entry.apply(to: &trips[instance, default: LiveTrip(state: .running)]) }
         added += next.added
         alerts += next.alerts
         tripUpdatesTime = [tripUpdatesTime, next.tripUpdatesTime].compactMap { $0 }.max()
@@ -61,6 +59,21 @@ struct SnapshotBuilder {
         alertsTime = [alertsTime, next.alertsTime].compactMap { $0 }.max()
         maxDelay = max(maxDelay, next.maxDelay)
         maxEarliness = max(maxEarliness, next.maxEarliness)
+    }
+
+    /// Applies this builder's own entries, in order.
+    private mutating func applyEntries() {
+        for (instance, entry) in tripEntries { entry.apply(to: &trips[instance, default: LiveTrip(state: .running)]) }
+        tripEntries = []
+    }
+
+    /// Makes room for `count` more trip instances.
+    mutating func reserveTrips(_ count: Int) { trips.reserveCapacity(trips.count + count) }
+
+    /// The live data of each trip instance: what each entity said, applied in order.
+    mutating func liveTrips() -> [TripInstance: LiveTrip] {
+        applyEntries()
+        return trips
     }
 
     /// Entity `index` of its message, whose bytes did not decode.
@@ -96,23 +109,21 @@ struct SnapshotBuilder {
         let outcome: AddedTripBuilder.Outcome
         switch update.trip.scheduleRelationship {
         case .scheduled, .canceled, .deleted:
-            switch matcher.match(update.trip, entityID: entityID) {
+            switch matcher.match(update.trip, entityID: entityID, days: &serviceDays) {
             case .failure(let miss): report.unmatched.append(miss)
             case .success(let match):
                 report.tripUpdatesMatched += 1
-                trips[match.instance, default: TripEntry()].append(
-                    TripEntry(live: liveTrip(update, match, entityID: entityID), hasTripUpdate: true))
+                tripEntries.append((match.instance, TripEntry(live: liveTrip(update, match, entityID: entityID), hasTripUpdate: true)))
             }
             return
         case .added, .new: outcome = adder.fromUpdates(update, entityID: entityID, state: .added, report: &report)
         case .duplicated: outcome = adder.duplicate(update, entityID: entityID, report: &report)
         case .replacement:
             // The timetable's run is replaced whole by the update's stops and times.
-            switch matcher.match(update.trip, entityID: entityID) {
+            switch matcher.match(update.trip, entityID: entityID, days: &serviceDays) {
             case .failure(let miss): outcome = .failure(miss)
             case .success(let match):
-                trips[match.instance, default: TripEntry()].append(
-                    TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true))
+                tripEntries.append((match.instance, TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true)))
                 outcome = adder.fromUpdates(update, entityID: entityID, state: .updated, report: &report).map {
                     var trip = $0
                     trip.serviceDate = match.instance.serviceDate
@@ -139,13 +150,13 @@ struct SnapshotBuilder {
             report.unmatched.append(.init(entityID: entityID, reason: .noTripID, detail: "a vehicle without a trip"))
             return
         }
-        switch matcher.match(vehicle.trip, entityID: entityID) {
+        switch matcher.match(vehicle.trip, entityID: entityID, days: &serviceDays) {
         case .failure(let miss): report.unmatched.append(miss)
         case .success(let match):
             report.vehiclesMatched += 1
             var seen = LiveTrip(state: .running)
             seen.vehicle = VehicleStatus(vehicle)
-            trips[match.instance, default: TripEntry()].append(TripEntry(live: seen, setsVehicle: true))
+            tripEntries.append((match.instance, TripEntry(live: seen, setsVehicle: true)))
         }
     }
 
@@ -153,35 +164,40 @@ struct SnapshotBuilder {
     private mutating func liveTrip(_ update: TransitRealtime_TripUpdate, _ match: TripMatcher.Match, entityID: String) -> LiveTrip {
         if update.trip.scheduleRelationship == .canceled { return LiveTrip(state: .cancelled) }
         if update.trip.scheduleRelationship == .deleted { return LiveTrip(state: .deleted) }
-        let updates = Self.callUpdates(update, schedule: match.schedule, entityID: entityID, report: &report)
+        let updates = Self.callUpdates(update, schedule: match.schedule, stopIDs: match.stopIDs, entityID: entityID, report: &report)
         let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: match.schedule.count)
         // The schedule is in stop_sequence order, so the packed calls are too.
         var trip = LiveTrip(state: .running)
+        trip.calls.reserveCapacity(calls.count { $0.state != .scheduled })
         for (index, prediction) in calls.enumerated() where prediction.state != .scheduled {
-            let sequence = Int32(clamping: match.schedule[index].stopSequence)
-            let clip = { (value: Int?) in Int32(clamping: value ?? 0) }
             trip.calls.append(
                 .init(
-                    sequence: sequence, state: prediction.state, arrivalDelay: clip(prediction.arrivalDelay),
-                    departureDelay: clip(prediction.departureDelay), uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
-            if let stop = assigned[index] { trip.assignedStops[sequence] = stop }
+                    sequence: Int32(clamping: match.schedule[index].stopSequence), state: prediction.state,
+                    arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
+                    departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
+                    uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
             if prediction.state == .updated {
                 maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)
                 maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))
             }
+        }
+        for (index, stop) in assigned where calls[index].state != .scheduled {
+            trip.assignedStops[Int32(clamping: match.schedule[index].stopSequence)] = stop
         }
         return trip
     }
 
     /// The stop time updates of `update` matched to the stops of `schedule` (each miss counted).
     static func callUpdates(
-        _ update: TransitRealtime_TripUpdate, schedule: [DelayPropagation.ScheduledCall], entityID: String,
+        _ update: TransitRealtime_TripUpdate, schedule: [DelayPropagation.ScheduledCall], stopIDs: [String], entityID: String,
         report: inout RealtimeReport
     ) -> [DelayPropagation.CallUpdate] {
         update.stopTimeUpdate.compactMap { stopUpdate in
-            guard let index = stopIndex(stopUpdate, in: schedule, entityID: entityID, tripID: update.trip.tripID, report: &report)
+            guard
+                let index = stopIndex(
+                    stopUpdate, in: schedule, stopIDs: stopIDs, entityID: entityID, tripID: update.trip.tripID, report: &report)
             else { return nil }
             report.stopTimeUpdatesMatched += 1
             return callUpdate(stopUpdate, index: index)
@@ -191,7 +207,8 @@ struct SnapshotBuilder {
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
     private static func stopIndex(
-        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], entityID: String,
+        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], stopIDs: [String],
+        entityID: String,
         tripID: String, report: inout RealtimeReport
     ) -> Int? {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
@@ -207,8 +224,8 @@ struct SnapshotBuilder {
             }
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
-            if update.hasStopID, !update.stopID.isEmpty, update.stopID != schedule[index].stopID {
-                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(schedule[index].stopID) in the timetable")
+            if update.hasStopID, !update.stopID.isEmpty, update.stopID != stopIDs[index] {
+                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(stopIDs[index]) in the timetable")
                 return nil
             }
             return index
@@ -217,7 +234,7 @@ struct SnapshotBuilder {
             miss(.unknownStop)
             return nil
         }
-        let indices = schedule.indices.filter { schedule[$0].stopID == update.stopID }
+        let indices = stopIDs.indices.filter { stopIDs[$0] == update.stopID }
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil

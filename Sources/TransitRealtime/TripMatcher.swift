@@ -22,6 +22,8 @@ final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: [DelayPropagation.ScheduledCall]
+        /// The text stop id of each call of `schedule`.
+        var stopIDs: [String]
     }
 
     private let bundle: TransitBundle
@@ -37,7 +39,29 @@ final class TripMatcher: Sendable {
         self.now = messageTime
     }
 
-    func match(_ descriptor: TransitRealtime_TripDescriptor, entityID: String) -> Result<Match, RealtimeReport.Unmatched> {
+    /// The service days one thread has placed trips on, each looked up once (a message's
+    /// trips run on a few days): no lock and no shared reference count per trip.
+    struct ServiceDays {
+        private struct Key: Hashable {
+            var feedID: String
+            var date: ServiceDate
+        }
+        /// nil: the day is outside the feed's timetable.
+        private var known: [Key: ServiceDay?] = [:]
+
+        /// Feed `feedID`'s day `date`, nil when outside its timetable.
+        mutating func day(_ date: ServiceDate, feed feedID: String, in bundle: TransitBundle) -> ServiceDay? {
+            let key = Key(feedID: feedID, date: date)
+            if let day = known[key] { return day }
+            let day = try? bundle.serviceDay(feed: feedID, on: date)
+            known[key] = day
+            return day
+        }
+    }
+
+    func match(
+        _ descriptor: TransitRealtime_TripDescriptor, entityID: String, days serviceDays: inout ServiceDays
+    ) -> Result<Match, RealtimeReport.Unmatched> {
         let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
             RealtimeReport.Unmatched(
                 entityID: entityID, tripID: descriptor.hasTripID ? descriptor.tripID : nil, reason: reason, detail: detail)
@@ -96,21 +120,23 @@ final class TripMatcher: Sendable {
                 template = try? bundle.tripSchedule(tripID, feed: feedID)
             }
             // No such trip, or a day outside the timetable.
-            guard let template, let trip = try? bundle.tripSchedule(template, on: day) else { continue }
-            guard trip.runsOnDate, let firstDeparture = trip.departureSecs.first else { continue }
+            guard let trip = template, let serviceDay = serviceDays.day(day, feed: trip.feedID, in: bundle) else { continue }
+            guard serviceDay.runs(trip.service), trip.count > 0 else { continue }
+            let firstDeparture = trip.departureSecs(at: 0)
             var shift = 0
             var start: Int?
             if !trip.frequencies.isEmpty {
                 guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
                 guard trip.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs < $0.endSecs }) else { continue }
                 shift = startSecs - firstDeparture
-                start = trip.dayStart + startSecs
+                start = serviceDay.dayStart + startSecs
             }
-            let schedule = Self.calls(of: trip, shift: shift)
+            let schedule = Self.calls(of: trip, dayStart: serviceDay.dayStart, shift: shift)
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
-                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule)
+                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
+                stopIDs: trip.stops.stopIDs)
             if best == nil || distance < best!.distance { best = (match, distance) }
             if distance == 0 { break }
         }
@@ -124,13 +150,14 @@ final class TripMatcher: Sendable {
         return .success(best.match)
     }
 
-    /// A trip's stops as Unix times, moved by `shift` seconds (an instance of a frequency-based
-    /// trip, or a duplicated copy).
-    static func calls(of trip: TripSchedule, shift: Int) -> [DelayPropagation.ScheduledCall] {
-        trip.stopSequences.indices.map {
+    /// A trip's stops as Unix times on the day starting at `dayStart`, moved by `shift`
+    /// seconds (an instance of a frequency-based trip, or a duplicated copy).
+    static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> [DelayPropagation.ScheduledCall] {
+        let start = dayStart + shift
+        return (0..<trip.count).map {
             DelayPropagation.ScheduledCall(
-                stopID: trip.stopIDs[$0], stopSequence: trip.stopSequences[$0], arrival: trip.dayStart + trip.arrivalSecs[$0] + shift,
-                departure: trip.dayStart + trip.departureSecs[$0] + shift)
+                stopSequence: trip.stops.stopSequences[$0], arrival: start + trip.arrivalSecs(at: $0),
+                departure: start + trip.departureSecs(at: $0))
         }
     }
 

@@ -38,6 +38,8 @@ public final class TransitBundle: Sendable {
     let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
     /// Label arrays of finished journey searches, for the next ones (a few at a time).
     let labelPool = Locked<[RaptorSearch.Labels]>([])
+    /// Trips' schedules as live data asked for them, by trip id (`tripSchedule`).
+    let tripSchedules = LockedCache<TripScheduleKey, TripSchedule>(limit: 100_000)
 
     /// Opens the bundle at `path` and checks its schema.
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
@@ -91,6 +93,7 @@ public final class TransitBundle: Sendable {
         footpaths.removeAll()
         transferGraphs.removeAll()
         labelPool.withLock { $0 = [] }
+        tripSchedules.removeAll()
     }
 
     /// The feeds in the bundle, by id.

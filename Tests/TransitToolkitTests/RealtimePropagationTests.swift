@@ -11,7 +11,7 @@ final class RealtimePropagationTests: XCTestCase {
 
     /// A trip of `count` stops (sequence 1...count), one every 600 s, 60 s dwell.
     private func trip(_ count: Int) -> [Call] {
-        (1...count).map { Call(stopID: "S\($0)", stopSequence: $0, arrival: 1_000_000 + $0 * 600, departure: 1_000_060 + $0 * 600) }
+        (1...count).map { Call(stopSequence: $0, arrival: 1_000_000 + $0 * 600, departure: 1_000_060 + $0 * 600) }
     }
 
     private func delayed(_ index: Int, _ seconds: Int) -> Update {

@@ -33,16 +33,16 @@ final class RealtimeRuleTests: XCTestCase {
         return result.bundle!
     }()
 
-    private var bundle: TransitBundle { try! TransitBundle(path: Self.bundlePath) }
+    var bundle: TransitBundle { try! TransitBundle(path: Self.bundlePath) }
 
     /// A FULL_DATASET message at `header` (local Paris time) with the given trip updates.
-    private func message(_ header: String, _ updates: [TransitRealtime_TripUpdate]) throws -> RealtimeMessage {
+    func message(_ header: String, _ updates: [TransitRealtime_TripUpdate]) throws -> RealtimeMessage {
         let feed = try feedMessage(header, updates.enumerated().map { entity("e\($0)", $1) })
         return try RealtimeMessage(data: try feed.serializedData())
     }
 
     /// A FULL_DATASET message at `header` (local Paris time) with `entities`.
-    private func feedMessage(_ header: String, _ entities: [TransitRealtime_FeedEntity]) throws -> TransitRealtime_FeedMessage {
+    func feedMessage(_ header: String, _ entities: [TransitRealtime_FeedEntity]) throws -> TransitRealtime_FeedMessage {
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
         feed.header.incrementality = .fullDataset
@@ -52,19 +52,19 @@ final class RealtimeRuleTests: XCTestCase {
     }
 
     /// An entity with id `id` (none when nil) carrying `update`.
-    private func entity(_ id: String?, _ update: TransitRealtime_TripUpdate) -> TransitRealtime_FeedEntity {
+    func entity(_ id: String?, _ update: TransitRealtime_TripUpdate) -> TransitRealtime_FeedEntity {
         var entity = TransitRealtime_FeedEntity()
         if let id { entity.id = id }
         entity.tripUpdate = update
         return entity
     }
 
-    private func instant(_ local: String) throws -> Date {
+    func instant(_ local: String) throws -> Date {
         guard case .local(let day, let seconds) = try QueryTime.parse(local) else { return try XCTUnwrap(nil) }
         return try bundle.windowStart(.local(day, secondsOfDay: seconds), stop: "S1", feed: nil)
     }
 
-    private func update(
+    func update(
         _ trip: String, date: String? = nil, start: String? = nil,
         relationship: TransitRealtime_TripDescriptor.ScheduleRelationship = .scheduled,
         _ stops: [(sequence: Int?, stop: String?, delay: Int?, skip: Bool)] = []
@@ -85,7 +85,7 @@ final class RealtimeRuleTests: XCTestCase {
         return u
     }
 
-    private func board(_ stop: String, _ at: String, _ snapshot: RealtimeSnapshot, now: String, minutes: Int = 60) throws -> LiveBoard {
+    func board(_ stop: String, _ at: String, _ snapshot: RealtimeSnapshot, now: String, minutes: Int = 60) throws -> LiveBoard {
         try bundle.departures(
             from: stop, at: try QueryTime.parse(at), within: TimeInterval(minutes * 60), limit: 50, realtime: snapshot,
             now: try instant(now))
@@ -314,42 +314,6 @@ final class RealtimeRuleTests: XCTestCase {
         let atS2 = try board("S2", "2026-03-10T08:09", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
         XCTAssertEqual(atS2?.delay, 60)
         XCTAssertNil(atS2?.assignedStopID)
-    }
-
-    /// A message longer than one run is read by several threads, each run into its own
-    /// builder: appended in order, the runs give what reading the entities one by one
-    /// gives. A vehicle seen in the first run stays on a trip updated in a later one (and
-    /// the other way round), and entities left out are reported in the message's order.
-    func testAMessageReadInRunsGivesWhatOneByOneGives() throws {
-        func vehicle(_ id: String, _ trip: String) -> TransitRealtime_FeedEntity {
-            var entity = TransitRealtime_FeedEntity()
-            entity.id = id
-            entity.vehicle.trip.tripID = trip
-            entity.vehicle.trip.startDate = "20260310"
-            entity.vehicle.vehicle.id = "bus-\(trip)"
-            return entity
-        }
-        let count = 3 * SnapshotBuilder.runLength
-        var entities = (0..<count).map { entity("e\($0)", update("X\($0)", date: "20260310")) }
-        entities[10] = vehicle("e10", "T1")
-        entities[SnapshotBuilder.runLength + 5] = entity("e-T1", update("T1", date: "20260310", [(1, "S1", 60, false)]))
-        entities[20] = entity("e-L1", update("L1", date: "20260310", [(1, "S1", 120, false)]))
-        entities[2 * SnapshotBuilder.runLength + 7] = vehicle("e-L1-vehicle", "L1")
-        let snapshot = try RealtimeSnapshot(
-            messages: [try RealtimeMessage(data: try feedMessage("2026-03-10T07:58", entities).serializedData())], bundle: bundle)
-        XCTAssertEqual(snapshot.report.entities, count)
-        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2)
-        XCTAssertEqual(snapshot.report.vehiclesMatched, 2)
-        // The unknown trips, in the message's order.
-        let unknown = entities.filter { $0.hasTripUpdate && $0.tripUpdate.trip.tripID.hasPrefix("X") }.map(\.id)
-        XCTAssertEqual(unknown.count, count - 4)
-        XCTAssertEqual(snapshot.report.unmatched.map(\.entityID), unknown)
-        let t1 = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
-        XCTAssertEqual(t1?.delay, 60)
-        XCTAssertEqual(t1?.vehicle?.vehicleID, "bus-T1")
-        let l1 = try board("S1", "2026-03-10T08:58", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "L1" }
-        XCTAssertEqual(l1?.delay, 120)
-        XCTAssertEqual(l1?.vehicle?.vehicleID, "bus-L1")
     }
 
     /// Fields the proto marks required, on each kind of entity: a trip update without its

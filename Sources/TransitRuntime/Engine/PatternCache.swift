@@ -69,8 +69,8 @@ final class PatternCache: Sendable {
     /// Text trip ids already looked up, per feed (live data names the same trips message
     /// after message); emptied past 100,000.
     private let tids = LockedCache<TripKey, Int>(limit: 100_000)
-    /// Each pattern's stops as text stop ids, for live data.
-    private let stopIDLists = LockedCache<Int, [String]>()
+    /// Each pattern's stops as live data reads them (text ids, sequences, times), by pid.
+    private let stopColumnLists = LockedCache<Int, TripSchedule.StopColumns>()
 
     private struct TripKey: Hashable, Sendable {
         var fid: Int
@@ -84,13 +84,17 @@ final class PatternCache: Sendable {
         arriving.removeAll()
         tripBlocks.removeAll()
         tids.removeAll()
-        stopIDLists.removeAll()
+        stopColumnLists.removeAll()
     }
 
-    /// The text stop ids of `pattern`'s stops in order, listed once per pattern (`stopID`
-    /// gives one stop's).
-    func stopIDs(of pattern: Pattern, stopID: (Int) throws -> String) rethrows -> [String] {
-        try stopIDLists.value(pattern.pid) { try pattern.stops.map { try stopID($0.sid) } }
+    /// `pattern`'s stops in order as columns, made once per pattern (`stopID` gives one
+    /// stop's text id).
+    func stopColumns(of pattern: Pattern, stopID: (Int) throws -> String) rethrows -> TripSchedule.StopColumns {
+        try stopColumnLists.value(pattern.pid) {
+            TripSchedule.StopColumns(
+                stopIDs: try pattern.stops.map { try stopID($0.sid) }, stopSequences: pattern.stops.map(\.stopSequence),
+                arrivalOffsets: pattern.stops.map(\.arrivalOffset), departureOffsets: pattern.stops.map(\.departureOffset))
+        }
     }
 
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {

@@ -34,6 +34,9 @@ final class ServiceCalendar: Sendable {
             ?? 0
     }
 
+    /// The services active on `day` when they are already known, without a database.
+    func cachedActive(on day: CivilDate) -> ActiveSet? { cache.cached(day.dayNumber) }
+
     func active(on day: CivilDate, db: SQLiteDatabase) throws -> ActiveSet {
         try cache.value(day.dayNumber) {
             var set = ActiveSet(words: [UInt64](repeating: 0, count: serviceCount / 64 + 1))

@@ -84,8 +84,12 @@ extension TransitBundle {
 
     /// A trip's stops and times with no day yet (`runsOnDate` false, `dayStart` 0): the
     /// trip is looked up once, then `tripSchedule(_:on:)` places it on each candidate day.
+    /// Kept per trip id (live data names the same trips message after message; a kept
+    /// schedule shares its stop columns with its pattern's other trips).
     package func tripSchedule(_ id: String, feed: String? = nil) throws -> TripSchedule {
-        try pool.with { db in
+        let key = TripScheduleKey(feed: feed, tripID: id)
+        if let kept = tripSchedules.cached(key) { return kept }
+        let schedule = try pool.with { db in
             let (match, pattern, trip) = try tripRecord(id, feed: feed, db: db)
             var windows: [(startSecs: Int, endSecs: Int)] = []
             if trip.frequency {
@@ -93,32 +97,39 @@ extension TransitBundle {
                 f.bind([match.id])
                 while try f.step() { windows.append((f.int(0), f.int(1))) }
             }
-            let base = windows.first?.startSecs ?? trip.startTime
-            var schedule = TripSchedule(
-                feedID: match.feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: "", runsOnDate: false,
-                dayStart: 0, frequencies: windows)
-            schedule.service = trip.sv
-            schedule.stopIDs = try patterns.stopIDs(of: pattern) { try entities.stop($0, db: db).stopID }
-            schedule.stopSequences = pattern.stops.map(\.stopSequence)
-            schedule.arrivalSecs = pattern.stops.map { base + $0.arrivalOffset }
-            schedule.departureSecs = pattern.stops.map { base + $0.departureOffset }
-            schedule.headsign =
+            let headsign =
                 try trip.hid.map { try entities.headsign($0, db: db) }
                 ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
+            var schedule = TripSchedule(
+                feedID: match.feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: headsign,
+                runsOnDate: false, dayStart: 0, frequencies: windows,
+                stops: try patterns.stopColumns(of: pattern) { try entities.stop($0, db: db).stopID },
+                base: windows.first?.startSecs ?? trip.startTime)
+            schedule.service = trip.sv
             return schedule
         }
+        tripSchedules.insert(key, schedule)
+        return schedule
     }
 
     /// `schedule` placed on `date`: whether its service runs that day and the Unix time the
     /// day starts.
     /// - Throws: `TransitError.dateOutOfRange` when `date` is outside the feed's timetable.
     package func tripSchedule(_ schedule: TripSchedule, on date: ServiceDate) throws -> TripSchedule {
-        let source = try catalog.feed(named: schedule.feedID)
+        schedule.placed(on: try serviceDay(feed: schedule.feedID, on: date))
+    }
+
+    /// Feed `feed`'s service day `date`: which services run and when the day starts.
+    /// - Throws: `TransitError.unknownFeed`; `.dateOutOfRange` when `date` is outside the
+    ///   feed's timetable.
+    package func serviceDay(feed: String, on date: ServiceDate) throws -> ServiceDay {
+        let source = try catalog.feed(named: feed)
         try checkCoverage(of: source, on: date)
-        var placed = schedule
-        placed.runsOnDate = try pool.with { db in try calendar.active(on: date.civil, db: db).contains(schedule.service) }
-        placed.dayStart = source.clock.serviceDayStart(date.civil)
-        return placed
+        let active = try calendar.cachedActive(on: date.civil) ?? pool.with { db in try calendar.active(on: date.civil, db: db) }
+        let dayStart = dayStarts.value(source.fid << 32 | (date.civil.dayNumber & 0xFFFF_FFFF)) {
+            source.clock.serviceDayStart(date.civil)
+        }
+        return ServiceDay(feedID: feed, date: date, dayStart: dayStart, active: active)
     }
 }
 
@@ -145,25 +156,4 @@ extension TransitBundle {
             return found
         }
     }
-}
-
-/// A trip's stops and times on one service date, as integers (`tripSchedule`).
-package struct TripSchedule: Sendable {
-    package var feedID: String
-    package var routeID: String
-    /// trip_headsign, else the name of the last stop.
-    package var headsign: String
-    package var runsOnDate: Bool
-    /// The trip's service (its `sv`), for placing it on a day.
-    package var service = 0
-    /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
-    /// `s` seconds is the instant `dayStart + s`.
-    package var dayStart: Int
-    /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
-    package var frequencies: [(startSecs: Int, endSecs: Int)]
-    package var stopSequences: [Int] = []
-    package var stopIDs: [String] = []
-    /// GTFS seconds; for a frequency-based trip the template's (its first start at the first window).
-    package var arrivalSecs: [Int] = []
-    package var departureSecs: [Int] = []
 }

@@ -1,0 +1,63 @@
+/// A trip's stops and times on one service date, as integers (`tripSchedule`), for
+/// matching live data to it.
+package struct TripSchedule: Sendable {
+    package var feedID: String
+    package var routeID: String
+    /// trip_headsign, else the name of the last stop.
+    package var headsign: String
+    package var runsOnDate: Bool
+    /// The trip's service (its `sv`), for placing it on a day.
+    package var service = 0
+    /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
+    /// `s` seconds is the instant `dayStart + s`.
+    package var dayStart: Int
+    /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
+    package var frequencies: [(startSecs: Int, endSecs: Int)]
+    /// The stops of the trip's pattern (shared by its trips).
+    package var stops: StopColumns
+    /// GTFS seconds the pattern's times count from: the trip's start (for a frequency-based
+    /// trip, its first window's start).
+    package var base: Int
+
+    package var stopSequences: [Int] { stops.stopSequences }
+    package var stopIDs: [String] { stops.stopIDs }
+    /// GTFS seconds at each stop; for a frequency-based trip the template's.
+    package var arrivalSecs: [Int] { stops.arrivalOffsets.map { base + $0 } }
+    package var departureSecs: [Int] { stops.departureOffsets.map { base + $0 } }
+    package var count: Int { stops.stopSequences.count }
+
+    /// This schedule on `day` (of its feed): whether it runs and when the day starts.
+    package func placed(on day: ServiceDay) -> TripSchedule {
+        var placed = self
+        placed.runsOnDate = day.runs(service)
+        placed.dayStart = day.dayStart
+        return placed
+    }
+
+    /// GTFS seconds of the arrival and the departure at stop `index`.
+    package func arrivalSecs(at index: Int) -> Int { base + stops.arrivalOffsets[index] }
+    package func departureSecs(at index: Int) -> Int { base + stops.departureOffsets[index] }
+
+    /// A pattern's stops in order: text ids, stop_sequences, and times from the trip's
+    /// start. A class: the trips of a pattern share one, and copying a schedule costs one
+    /// reference count for it, not four.
+    package final class StopColumns: Sendable {
+        package let stopIDs: [String]
+        package let stopSequences: [Int]
+        package let arrivalOffsets: [Int]
+        package let departureOffsets: [Int]
+
+        init(stopIDs: [String], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int]) {
+            self.stopIDs = stopIDs
+            self.stopSequences = stopSequences
+            self.arrivalOffsets = arrivalOffsets
+            self.departureOffsets = departureOffsets
+        }
+    }
+}
+
+/// A kept `TripSchedule`: the trip id as asked, in the feed asked (nil: any).
+struct TripScheduleKey: Hashable, Sendable {
+    var feed: String?
+    var tripID: String
+}
