@@ -30,7 +30,7 @@ swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name TransitRuntime -emit-module -em
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name TransitRealtime -I "$OUT" -o "$OUT/realtime-fuzz" \
   $(find "$ROOT/Sources/TransitRealtime" -name '*.swift') "$ROOT/Fuzz/RealtimeFuzzTarget.swift" \
   "$OUT/SwiftProtobuf.o" "$OUT/TransitRuntime.o" "$OUT/TransitSQLite.o" "$OUT/FileIntegrity.o" "$OUT/BundleFormat.o" \
-  "$OUT/PatchEngine.o" -lsqlite3 -lz -lcrypto)
+  "$OUT/PatchEngine.o" "$OUT/TransitJSON.o" -lsqlite3 -lz -lcrypto)
 # The bundle the merge is fuzzed against: BART's static feed, paired with its captures.
 if [ -f "$SHARED/realtime/bart-rt.zip" ] && [ ! -f "$OUT/bart-rt.db" ]; then
   swift build --product gtfs-compile >/dev/null && .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" >/dev/null

@@ -1,4 +1,5 @@
 import Foundation
+import TransitJSON
 
 /// The top level of a GTFS-Realtime `FeedMessage`, read by hand: where its header (field 1)
 /// and each of its entities (field 2) lie in the bytes, every other field skipped by its
@@ -45,6 +46,39 @@ struct FeedMessageFraming {
                 default: throw Malformed(reason: "the bytes are not protobuf")
                 }
             }
+        }
+    }
+
+    /// The parts of an entity (the bytes at `range` of `data`) that holds only an id and a
+    /// trip update, each once: the id and where the trip update lies. nil for any other
+    /// entity, or bytes that do not read so (swift-protobuf then decodes the whole entity,
+    /// and says what is wrong). Decoding the trip update alone spares the entity's own
+    /// message object, a third of decoding an entity with swift-protobuf.
+    static func tripUpdateEntity(_ data: Data, _ range: Range<Int>) -> (id: String, tripUpdate: Range<Int>)? {
+        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: Range<Int>)? in
+            let bytes = UnsafeRawBufferPointer(rebasing: whole[range])
+            var id: String?
+            var tripUpdate: Range<Int>?
+            var i = 0
+            while i < bytes.count {
+                guard let key = try? varint(bytes, &i), key & 7 == 2, let length = try? varint(bytes, &i),
+                    length <= UInt64(bytes.count - i)
+                else { return nil }
+                let field = i..<(i + Int(length))
+                i = field.upperBound
+                switch key >> 3 {
+                case 1 where id == nil:
+                    let text = UnsafeRawBufferPointer(rebasing: bytes[field])
+                    guard text.withMemoryRebound(to: UInt8.self, { $0.isEmpty || UTF8Check.isValid($0.baseAddress!, $0.count) })
+                    else { return nil }
+                    id = String(decoding: text, as: UTF8.self)
+                case 3 where tripUpdate == nil:
+                    tripUpdate = (range.lowerBound + field.lowerBound)..<(range.lowerBound + field.upperBound)
+                default: return nil
+                }
+            }
+            guard let id, let tripUpdate else { return nil }
+            return (id, tripUpdate)
         }
     }
 

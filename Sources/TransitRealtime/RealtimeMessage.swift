@@ -66,6 +66,17 @@ public struct RealtimeMessage: Sendable {
         return entity
     }
 
+    /// Entity `index` when it holds only an id and a trip update with its trip: the id and
+    /// the trip update, decoded alone (what `entity(_:)` would give, for less). nil for any
+    /// other entity, or one whose bytes do not decode (`entity(_:)` then says why).
+    package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TransitRealtime_TripUpdate)? {
+        guard let parts = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]),
+            let update = try? TransitRealtime_TripUpdate(serializedBytes: bytes[parts.tripUpdate], partial: true, options: Self.options),
+            update.hasTrip
+        else { return nil }
+        return (parts.id, update)
+    }
+
     /// Whether `entity` has the fields the proto marks required. swift-protobuf's check
     /// walks every nested message (a fifth of decoding a trip update); the fields a trip
     /// update must have are its id and its trip, checked here, and any other entity is

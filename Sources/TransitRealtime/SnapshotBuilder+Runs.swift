@@ -82,6 +82,10 @@ extension SnapshotBuilder {
     /// Reads the entities at `indices` of `message`, in order.
     private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
         for index in indices {
+            if let (id, update) = message.tripUpdateEntity(index) {
+                addTripUpdate(update, entityID: id, at: message.timestamp, matcher: matcher, adder: adder)
+                continue
+            }
             do {
                 add(try message.entity(index), at: message.timestamp, matcher: matcher, adder: adder)
             } catch {

@@ -101,6 +101,15 @@ struct SnapshotBuilder {
         }
     }
 
+    /// An entity that holds only a trip update (`RealtimeMessage.tripUpdateEntity(_:)`).
+    mutating func addTripUpdate(
+        _ update: TransitRealtime_TripUpdate, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
+    ) {
+        report.entities += 1
+        tripUpdatesTime = max(tripUpdatesTime ?? time, time)
+        addTripUpdate(update, entityID: entityID, matcher: matcher, adder: adder)
+    }
+
     private mutating func addTripUpdate(
         _ update: TransitRealtime_TripUpdate, entityID: String, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
