@@ -153,11 +153,12 @@ final class TripMatcher: Sendable {
     /// A trip's stops as Unix times on the day starting at `dayStart`, moved by `shift`
     /// seconds (an instance of a frequency-based trip, or a duplicated copy).
     static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> [DelayPropagation.ScheduledCall] {
-        let start = dayStart + shift
-        return (0..<trip.count).map {
-            DelayPropagation.ScheduledCall(
-                stopSequence: trip.stops.stopSequences[$0], arrival: start + trip.arrivalSecs(at: $0),
-                departure: start + trip.departureSecs(at: $0))
+        // The columns read directly: the schedule's per-stop accessors are calls into
+        // another module, two per stop.
+        let start = dayStart + shift + trip.base
+        let (sequences, arrivals, departures) = (trip.stops.stopSequences, trip.stops.arrivalOffsets, trip.stops.departureOffsets)
+        return sequences.indices.map {
+            DelayPropagation.ScheduledCall(stopSequence: sequences[$0], arrival: start + arrivals[$0], departure: start + departures[$0])
         }
     }
 
