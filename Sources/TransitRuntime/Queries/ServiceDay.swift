@@ -1,11 +1,7 @@
-import BundleFormat
-
 /// One service day of a feed (`TransitBundle.serviceDay(feed:on:)`): which services run,
 /// and the Unix time of its noon minus 12 hours, from which its GTFS times count. Live data
 /// places the trips it names on a few such days, each looked up once.
 package struct ServiceDay: Sendable {
-    package let feedID: String
-    package let date: ServiceDate
     package let dayStart: Int
     let active: ServiceCalendar.ActiveSet
 

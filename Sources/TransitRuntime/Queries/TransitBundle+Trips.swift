@@ -129,7 +129,7 @@ extension TransitBundle {
         let dayStart = dayStarts.value(source.fid << 32 | (date.civil.dayNumber & 0xFFFF_FFFF)) {
             source.clock.serviceDayStart(date.civil)
         }
-        return ServiceDay(feedID: feed, date: date, dayStart: dayStart, active: active)
+        return ServiceDay(dayStart: dayStart, active: active)
     }
 }
 

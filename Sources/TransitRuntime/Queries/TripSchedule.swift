@@ -21,8 +21,7 @@ package struct TripSchedule: Sendable {
 
     package var stopSequences: [Int] { stops.stopSequences }
     package var stopIDs: [String] { stops.stopIDs }
-    /// GTFS seconds at each stop; for a frequency-based trip the template's.
-    package var arrivalSecs: [Int] { stops.arrivalOffsets.map { base + $0 } }
+    /// GTFS seconds of the departure at each stop; for a frequency-based trip the template's.
     package var departureSecs: [Int] { stops.departureOffsets.map { base + $0 } }
     package var count: Int { stops.stopSequences.count }
 
@@ -34,8 +33,7 @@ package struct TripSchedule: Sendable {
         return placed
     }
 
-    /// GTFS seconds of the arrival and the departure at stop `index`.
-    package func arrivalSecs(at index: Int) -> Int { base + stops.arrivalOffsets[index] }
+    /// GTFS seconds of the departure at stop `index`.
     package func departureSecs(at index: Int) -> Int { base + stops.departureOffsets[index] }
 
     /// A pattern's stops in order: text ids, stop_sequences, and times from the trip's
