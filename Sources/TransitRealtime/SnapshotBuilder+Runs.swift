@@ -83,7 +83,7 @@ extension SnapshotBuilder {
     private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
         for index in indices {
             if let (id, update) = message.tripUpdateEntity(index) {
-                addTripUpdate(update, entityID: id, at: message.timestamp, matcher: matcher, adder: adder)
+                addTripUpdateEntity(update, entityID: id, at: message.timestamp, matcher: matcher, adder: adder)
                 continue
             }
             do {

@@ -86,10 +86,7 @@ struct SnapshotBuilder {
 
     mutating func add(_ entity: TransitRealtime_FeedEntity, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
         report.entities += 1
-        if entity.hasTripUpdate {
-            tripUpdatesTime = max(tripUpdatesTime ?? time, time)
-            addTripUpdate(entity.tripUpdate, entityID: entity.id, matcher: matcher, adder: adder)
-        }
+        if entity.hasTripUpdate { addTripUpdate(entity.tripUpdate, entityID: entity.id, at: time, matcher: matcher, adder: adder) }
         if entity.hasVehicle {
             vehiclesTime = max(vehiclesTime ?? time, time)
             addVehicle(entity.vehicle, entityID: entity.id, matcher: matcher)
@@ -102,17 +99,17 @@ struct SnapshotBuilder {
     }
 
     /// An entity that holds only a trip update (`RealtimeMessage.tripUpdateEntity(_:)`).
-    mutating func addTripUpdate(
+    mutating func addTripUpdateEntity(
         _ update: TransitRealtime_TripUpdate, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
         report.entities += 1
-        tripUpdatesTime = max(tripUpdatesTime ?? time, time)
-        addTripUpdate(update, entityID: entityID, matcher: matcher, adder: adder)
+        addTripUpdate(update, entityID: entityID, at: time, matcher: matcher, adder: adder)
     }
 
     private mutating func addTripUpdate(
-        _ update: TransitRealtime_TripUpdate, entityID: String, matcher: TripMatcher, adder: AddedTripBuilder
+        _ update: TransitRealtime_TripUpdate, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
+        tripUpdatesTime = max(tripUpdatesTime ?? time, time)
         report.tripUpdates += 1
         report.stopTimeUpdates += update.stopTimeUpdate.count
         let outcome: AddedTripBuilder.Outcome

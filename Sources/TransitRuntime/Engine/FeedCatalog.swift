@@ -48,3 +48,11 @@ struct FeedCatalog: Sendable {
         return feed
     }
 }
+
+extension FeedCatalog.Feed {
+    /// GTFS time 0 of `day` (`FeedClock.serviceDayStart`), kept in `cache` (the bundle's
+    /// `dayStarts`, shared by boards, journeys and live data) by feed and day.
+    func serviceDayStart(_ day: CivilDate, cachedIn cache: LockedCache<Int, Int>) -> Int {
+        cache.value(fid << 32 | (day.dayNumber & 0xFFFF_FFFF)) { clock.serviceDayStart(day) }
+    }
+}

@@ -213,7 +213,7 @@ extension TransitBundle {
             var result: [RaptorSearch.Day] = []
             while day <= last {
                 let civil = day
-                let start = dayStarts.value(feed.fid << 32 | (civil.dayNumber & 0xFFFF_FFFF)) { feed.clock.serviceDayStart(civil) }
+                let start = feed.serviceDayStart(civil, cachedIn: dayStarts)
                 result.append(
                     RaptorSearch.Day(civil: civil, start: mirrored ? -start : start, active: try calendar.active(on: civil, db: db)))
                 day = day.adding(days: 1)

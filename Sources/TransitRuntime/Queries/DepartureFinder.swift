@@ -68,7 +68,7 @@ struct DepartureFinder {
         var day = firstDay
         while day <= lastDay {
             defer { day = day.adding(days: 1) }
-            let start = dayStarts.value(feed.fid << 32 | (day.dayNumber & 0xFFFF_FFFF)) { clock.serviceDayStart(day) }
+            let start = feed.serviceDayStart(day, cachedIn: dayStarts)
             let low = from - start
             let high = to - start
             if high <= 0 || low > feed.maxTimeSecs { continue }

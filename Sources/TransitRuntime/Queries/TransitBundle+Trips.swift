@@ -126,9 +126,7 @@ extension TransitBundle {
         let source = try catalog.feed(named: feed)
         try checkCoverage(of: source, on: date)
         let active = try calendar.cachedActive(on: date.civil) ?? pool.with { db in try calendar.active(on: date.civil, db: db) }
-        let dayStart = dayStarts.value(source.fid << 32 | (date.civil.dayNumber & 0xFFFF_FFFF)) {
-            source.clock.serviceDayStart(date.civil)
-        }
+        let dayStart = source.serviceDayStart(date.civil, cachedIn: dayStarts)
         return ServiceDay(dayStart: dayStart, active: active)
     }
 }
