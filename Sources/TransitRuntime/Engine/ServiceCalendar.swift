@@ -2,8 +2,9 @@ import BundleFormat
 import TransitSQLite
 
 /// Which services run on a date: calendar weekdays within the date range, plus the dates a
-/// service's calendar_dates add, minus those they remove. The exceptions (`service_dates`,
-/// packed date sets) are decoded once, on the first question; answers are cached per date
+/// service's calendar_dates add, minus those they remove. The weekly calendars and the
+/// exceptions (`service_dates`, packed date sets) are read once, on the first question
+/// (a journey asks about five dates at a time, often new ones); answers are cached per date
 /// as bitsets.
 final class ServiceCalendar: Sendable {
     /// Services running on one date, one bit per service id (sv).
@@ -16,6 +17,14 @@ final class ServiceCalendar: Sendable {
         }
     }
 
+    /// One service's weekly calendar: weekdays (bit 0 Monday) from start to end (YYYYMMDD).
+    private struct Weekly: Sendable {
+        var sv: Int
+        var days: Int
+        var start: Int
+        var end: Int
+    }
+
     /// One service's exception dates (days since 1970-01-01), ascending.
     private struct Exceptions: Sendable {
         var sv: Int
@@ -25,6 +34,7 @@ final class ServiceCalendar: Sendable {
 
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
     private let exceptions = LockedCache<Int, [Exceptions]>(limit: 1)
+    private let weeklies = LockedCache<Int, [Weekly]>(limit: 1)
     private let serviceCount: Int
 
     init(db: SQLiteDatabase) throws {
@@ -40,15 +50,28 @@ final class ServiceCalendar: Sendable {
     func active(on day: CivilDate, db: SQLiteDatabase) throws -> ActiveSet {
         try cache.value(day.dayNumber) {
             var set = ActiveSet(words: [UInt64](repeating: 0, count: serviceCount / 64 + 1))
-            let weekly = try db.cached("SELECT sv FROM calendar WHERE start_date <= ?1 AND end_date >= ?1 AND (days >> ?2) & 1")
-            weekly.bind([day.yyyymmdd, day.weekdayIndex])
-            while try weekly.step() { set.set(weekly.int(0), true) }
+            let date = day.yyyymmdd
+            let weekday = day.weekdayIndex
+            for service in try allWeeklies(db) where service.start <= date && date <= service.end && (service.days >> weekday) & 1 == 1 {
+                set.set(service.sv, true)
+            }
             let target = Int32(truncatingIfNeeded: day.dayNumber)
             for service in try allExceptions(db) {
                 if Self.has(service.added, target) { set.set(service.sv, true) }
                 if Self.has(service.removed, target) { set.set(service.sv, false) }
             }
             return set
+        }
+    }
+
+    /// Every service's weekly calendar, read once.
+    private func allWeeklies(_ db: SQLiteDatabase) throws -> [Weekly] {
+        try weeklies.value(0) {
+            let rows = try db.cached("SELECT sv, days, start_date, end_date FROM calendar")
+            defer { rows.reset() }
+            var list: [Weekly] = []
+            while try rows.step() { list.append(Weekly(sv: rows.int(0), days: rows.int(1), start: rows.int(2), end: rows.int(3))) }
+            return list
         }
     }
 

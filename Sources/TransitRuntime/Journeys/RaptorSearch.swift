@@ -20,14 +20,14 @@ struct RaptorSearch {
     let wheelchair: Bool
     /// By route: whether its service runs on one of `days` (the others are never scanned).
     private let routeRuns: [Bool]
-    /// By route, day by day of its feed's `days` (route r's day d at r * dayStride + d):
-    /// whether its service runs that day.
-    private let routeRunsOn: [Bool]
+    /// By route, the days of its feed's `days` its service runs on, as bits (route r's day
+    /// d is bit d % 64 of word r * dayWords + d / 64): a trip search visits only those.
+    private let routeDays: [UInt64]
+    private let dayWords: Int
     private let dayStride: Int
     /// `days` flattened for the scans: feed f's day d at f * dayStride + d.
     private let dayStarts: [Int]
     private let dayCivil: [CivilDate]
-    private let dayCounts: [Int]
 
     /// Live times by trip instance (in this network's direction), and the largest lateness
     /// and earliness among them: a trip may then leave up to that much off its schedule.
@@ -80,6 +80,8 @@ struct RaptorSearch {
         /// side by side (a scan reads both at each stop it passes).
         fileprivate var bestLabels: [BestLabels] = []
         fileprivate var readyRound: [Int32] = []
+        /// By stop: its egress seconds while a run has it as a target, else -1.
+        fileprivate var egress: [Int32] = []
         /// What the last run set: indexes of `arrival` and `ready`, stops of `bestLabels`.
         fileprivate var setArrivals: [Int] = []
         fileprivate var setReadies: [Int] = []
@@ -110,24 +112,40 @@ struct RaptorSearch {
         self.maxRides = maxRides
         self.wheelchair = wheelchair
         dayStride = days.map(\.count).max() ?? 0
-        var runsOn = [Bool](repeating: false, count: network.tables.routes.count * dayStride)
-        for (r, route) in network.tables.routes.enumerated() {
-            for (d, day) in days[route.fid - 1].enumerated() { runsOn[r * dayStride + d] = day.active.contains(route.sv) }
-        }
-        routeRunsOn = runsOn
+        // Filled through buffers: a query makes two or three searches, each of which reads
+        // every route's service on every day of the search.
         let stride = dayStride
-        dayCounts = days.map(\.count)
+        let routes = network.tables.routes
+        let words = max(1, (stride + 63) / 64)
+        var bits = [UInt64](repeating: 0, count: routes.count * words)
+        var runs = [Bool](repeating: false, count: routes.count)
+        bits.withUnsafeMutableBufferPointer { bits in
+            runs.withUnsafeMutableBufferPointer { runs in
+                for r in routes.indices {
+                    let sv = routes[r].sv
+                    for (d, day) in days[routes[r].fid - 1].enumerated() where day.active.contains(sv) {
+                        bits[r * words + d >> 6] |= 1 << UInt64(d & 63)
+                        runs[r] = true
+                    }
+                }
+            }
+        }
+        dayWords = words
+        routeDays = bits
+        routeRuns = runs
         dayStarts = days.flatMap { feed in feed.map(\.start) + [Int](repeating: 0, count: stride - feed.count) }
         dayCivil = days.flatMap { feed in feed.map(\.civil) + [CivilDate](repeating: CivilDate(dayNumber: 0), count: stride - feed.count) }
-        routeRuns = network.tables.routes.indices.map { r in runsOn[(r * stride)..<(r * stride + stride)].contains(true) }
     }
 
     /// Journeys from `origins` (stop, instant the rider can board there, access seconds)
     /// to `targets` (stop -> egress seconds): for each number of rides, the earliest arrival
     /// if it beats every journey with fewer rides and `bound[rides]` (arrivals at or after
-    /// it are not wanted; `bound` does not increase with the rides).
+    /// it are not wanted; `bound` does not increase with the rides, and no journey has more
+    /// rides than its last index).
     mutating func run(origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int]) -> [Found] {
         reset()
+        for (sid, seconds) in targets { labels.egress[sid] = Int32(seconds) }
+        defer { for sid in targets.keys { labels.egress[sid] = -1 } }
         // Stops marked for the next round, and routes queued in this one, as bit sets: read
         // in index order, the routes' stops and the stops' places are read front to back
         // (on 10 x Strasbourg a quarter faster than in the order they were marked).
@@ -145,8 +163,12 @@ struct RaptorSearch {
         var queue = BitSet(count: tables.routes.count)
         var improved: [Int] = []
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
-        for k in 1...max(1, maxRides) where !marked.isEmpty {
-            best = min(best, bound[min(k, bound.count - 1)])
+        for k in 1..<(min(max(1, maxRides), bound.count - 1) + 1) where !marked.isEmpty {
+            best = min(best, bound[k])
+            // Labels at or after `cut` are not set: the earliest arrival at the destination so
+            // far, and as this round reaches the destination at t, t + 1 (a label at t itself
+            // stays, so the round still sees every destination stop that ties with it).
+            var cut = best
             // The routes through stops marked in the last round, from the first such stop.
             for sid in marked {
                 for place in tables.places(of: sid) {
@@ -167,22 +189,22 @@ struct RaptorSearch {
             }
             improved.removeAll(keepingCapacity: true)
             for r in queue {
-                scan(route: r, from: Int(queueIdx[r]), round: k, best: best, improved: &improved, stamp: &improvedStamp)
+                scan(route: r, from: Int(queueIdx[r]), round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
                 queueIdx[r] = -1
             }
             queue.removeAll()
             for (a, first) in addedFirst.sorted(by: { $0.key < $1.key }) {
-                scanAdded(a, from: first, round: k, best: best, improved: &improved, stamp: &improvedStamp)
+                scanAdded(a, from: first, round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
             }
             // Transfers from every stop reached in this round.
             marked.removeAll()
             for sid in improved {
                 let alighted = labels.arrival[k * stride + sid]
-                // A stop's transfers are by τ: past the best arrival, so are the rest.
+                // A stop's transfers are by τ: past the cut, so are the rest.
                 for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
                     let edge = transfers.edges[e]
                     let t = alighted + Int(edge.seconds)
-                    guard t < best else { break }
+                    guard t < cut else { break }
                     let to = Int(edge.to)
                     guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
                     marked.insert(to)
@@ -227,6 +249,7 @@ struct RaptorSearch {
             labels.accessSeconds = [Int](repeating: 0, count: n)
             labels.bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
             labels.readyRound = [Int32](repeating: -1, count: n)
+            labels.egress = [Int32](repeating: -1, count: n)
             return
         }
         for i in labels.setArrivals { labels.arrival[i] = Self.never }
@@ -238,9 +261,9 @@ struct RaptorSearch {
     }
 
     /// Scans route `r` from stop index `first`: alights the current trip at each later stop
-    /// where that improves the stop, and moves to an earlier trip wherever the last round's
-    /// labels can catch one.
-    private mutating func scan(route r: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
+    /// where that improves the stop (and arrives before `cut`), and moves to an earlier trip
+    /// wherever the last round's labels can catch one.
+    private mutating func scan(route r: Int, from first: Int, round k: Int, cut: inout Int, improved: inout [Int], stamp: inout [Int32]) {
         let route = tables.routes[r]
         var trip: TripInstance?
         // The current trip's start instant, the first of its offsets, its live times.
@@ -255,10 +278,10 @@ struct RaptorSearch {
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < labels.bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
-                    label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
+                    label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
                 }
             }
             guard usable, tables.stopBoards[g] else { continue }
@@ -269,8 +292,8 @@ struct RaptorSearch {
             // trip skipping this stop may have kept that round from trying.
             guard labels.readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
             let canBoard = labels.bestLabels[sid].ready
-            guard canBoard < best else { continue }
-            var limit = best
+            guard canBoard < cut else { continue }
+            var limit = cut
             if let current = trip {
                 // A trip that passes this stop by is kept (the rider is on board).
                 if tripLive?.skipped[idx] == true { continue }
@@ -289,15 +312,20 @@ struct RaptorSearch {
     }
 
     /// Round `k`'s arrival at `sid` is `t`, reached by `ride`; the stop is listed once in
-    /// `improved` for the transfers that follow the round.
+    /// `improved` for the transfers that follow the round. At a target, `cut` becomes no
+    /// later than just after the arrival at the destination through it.
     @inline(__always)
-    private mutating func label(_ sid: Int, arrival t: Int, round k: Int, by ride: Ride, improved: inout [Int], stamp: inout [Int32]) {
+    private mutating func label(
+        _ sid: Int, arrival t: Int, round k: Int, by ride: Ride, cut: inout Int, improved: inout [Int], stamp: inout [Int32]
+    ) {
         let i = k * stride + sid
         if labels.arrival[i] == Self.never { labels.setArrivals.append(i) }
         labels.arrival[i] = t
         if labels.bestLabels[sid].arrival == Self.never && labels.bestLabels[sid].ready == Self.never { labels.setStops.append(sid) }
         labels.bestLabels[sid].arrival = t
         labels.rides[k * stride + sid] = ride
+        let egress = labels.egress[sid]
+        if egress >= 0 { cut = min(cut, t + Int(egress) + 1) }
         if stamp[sid] != Int32(k) {
             stamp[sid] = Int32(k)
             improved.append(sid)
@@ -316,7 +344,7 @@ struct RaptorSearch {
 
     /// Scans added route `a` from stop index `first`: boards its one trip at the first stop
     /// whose ready label catches it, alights wherever that improves a stop.
-    private mutating func scanAdded(_ a: Int, from first: Int, round k: Int, best: Int, improved: inout [Int], stamp: inout [Int32]) {
+    private mutating func scanAdded(_ a: Int, from first: Int, round k: Int, cut: inout Int, improved: inout [Int], stamp: inout [Int32]) {
         let route = added[a]
         var boardIdx = -1
         var boardRound: Int32 = 0
@@ -324,15 +352,15 @@ struct RaptorSearch {
             let sid = route.sids[idx]
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
-                if t < labels.bestLabels[sid].arrival && t < best && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)
-                    label(sid, arrival: t, round: k, by: ride, improved: &improved, stamp: &stamp)
+                    label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
                 }
             }
             if boardIdx < 0 && route.boards[idx] && labels.bestLabels[sid].ready <= route.departure[idx]
-                && labels.bestLabels[sid].ready < best
+                && labels.bestLabels[sid].ready < cut
             {
                 boardIdx = idx
                 boardRound = labels.readyRound[sid]
@@ -383,47 +411,52 @@ struct RaptorSearch {
         var foundDeparture = limit
         let trips = route.trips
         let f = route.fid - 1
-        for dayIndex in 0..<dayCounts[f] where routeRunsOn[r * dayStride + dayIndex] {
-            let dayStart = dayStarts[f * dayStride + dayIndex]
-            let civil = dayCivil[f * dayStride + dayIndex]
-            if !trips.isEmpty {
-                // Trips are in order at every stop: the first and last bound the day (live
-                // times move a trip by at most maxLate later or maxEarly earlier).
-                let first = dayStart + tables.departure(trips.lowerBound, idx) - maxEarly
-                if first >= foundDeparture && route.templateRange.isEmpty { break }
-                if first < foundDeparture && dayStart + tables.departure(trips.upperBound - 1, idx) + maxLate >= time {
-                    var i = lowerBound(trips, idx, time - dayStart - maxLate)
-                    while i < trips.upperBound {
-                        let scheduled = dayStart + tables.departure(i, idx)
-                        if scheduled - maxEarly >= foundDeparture { break }
-                        defer { i += 1 }
-                        guard !wheelchair || tables.tripAccessible[i] else { continue }
-                        let instance = TripInstance(
-                            day: civil, dayStart: dayStart, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
-                        guard let departure = liveDeparture(of: instance, at: idx, scheduled: scheduled), departure >= time,
+        days: for word in 0..<dayWords {
+            var bits = routeDays[r * dayWords + word]
+            while bits != 0 {
+                let dayIndex = word << 6 | bits.trailingZeroBitCount
+                bits &= bits - 1
+                let dayStart = dayStarts[f * dayStride + dayIndex]
+                let civil = dayCivil[f * dayStride + dayIndex]
+                if !trips.isEmpty {
+                    // Trips are in order at every stop: the first and last bound the day (live
+                    // times move a trip by at most maxLate later or maxEarly earlier).
+                    let first = dayStart + tables.departure(trips.lowerBound, idx) - maxEarly
+                    if first >= foundDeparture && route.templateRange.isEmpty { break days }
+                    if first < foundDeparture && dayStart + tables.departure(trips.upperBound - 1, idx) + maxLate >= time {
+                        var i = lowerBound(trips, idx, time - dayStart - maxLate)
+                        while i < trips.upperBound {
+                            let scheduled = dayStart + tables.departure(i, idx)
+                            if scheduled - maxEarly >= foundDeparture { break }
+                            defer { i += 1 }
+                            guard !wheelchair || tables.tripAccessible[i] else { continue }
+                            let instance = TripInstance(
+                                day: civil, dayStart: dayStart, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
+                            guard let departure = liveDeparture(of: instance, at: idx, scheduled: scheduled), departure >= time,
+                                departure < foundDeparture
+                            else { continue }
+                            found = instance
+                            foundDeparture = departure
+                            // Without live times the first that runs is the earliest.
+                            if live.isEmpty { break }
+                        }
+                    }
+                }
+                for t in route.templateRange {
+                    let template = tables.templates[t]
+                    guard !wheelchair || template.accessible else { continue }
+                    let base = dayStart + Int(tables.offsetDeparture[template.offsets + idx])
+                    for w in template.windows {
+                        let need = time - base - w.start
+                        let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
+                        guard start < w.end, base + start < foundDeparture else { continue }
+                        let instance = TripInstance(day: civil, dayStart: dayStart, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
+                        guard let departure = liveDeparture(of: instance, at: idx, scheduled: base + start), departure >= time,
                             departure < foundDeparture
                         else { continue }
                         found = instance
                         foundDeparture = departure
-                        // Without live times the first that runs is the earliest.
-                        if live.isEmpty { break }
                     }
-                }
-            }
-            for t in route.templateRange {
-                let template = tables.templates[t]
-                guard !wheelchair || template.accessible else { continue }
-                let base = dayStart + Int(tables.offsetDeparture[template.offsets + idx])
-                for w in template.windows {
-                    let need = time - base - w.start
-                    let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
-                    guard start < w.end, base + start < foundDeparture else { continue }
-                    let instance = TripInstance(day: civil, dayStart: dayStart, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
-                    guard let departure = liveDeparture(of: instance, at: idx, scheduled: base + start), departure >= time,
-                        departure < foundDeparture
-                    else { continue }
-                    found = instance
-                    foundDeparture = departure
                 }
             }
         }

@@ -79,7 +79,6 @@ extension TransitBundle {
         start: Int, db: SQLiteDatabase
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
-        let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
         defer { recycle(&search) }
         search.caps = moving ? forward.capsForTheOtherDirection : []
@@ -91,7 +90,7 @@ extension TransitBundle {
             let origins = to.stops.map { (sid: $0.sid, ready: -journey.arrival + $0.seconds, access: $0.seconds) }
             // Leaving no earlier than the journey found (in the mirror: arriving no later),
             // with at most its rides.
-            let bound = (0...rounds).map { $0 <= journey.rides ? -Self.departure(of: journey) + 1 : Int.min / 2 }
+            let bound = [Int](repeating: -Self.departure(of: journey) + 1, count: journey.rides + 1)
             // Not moving, the origin is no target: a later departure found would cut the
             // labels between the two departures short.
             let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound).last
@@ -117,7 +116,6 @@ extension TransitBundle {
     ) throws -> [RaptorSearch.Found] {
         let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
         guard let firstDeparture = departures.min() else { return found }
-        let rounds = setup.options.maxTransfers + 1
         var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
         defer { recycle(&search) }
         let origin = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
@@ -127,7 +125,7 @@ extension TransitBundle {
             guard journey.rides > 0 else { return journey }
             let departure = Self.departure(of: journey)
             let origins = from.stops.map { (sid: $0.sid, ready: departure + $0.seconds, access: $0.seconds) }
-            let bound = (0...rounds).map { $0 <= journey.rides ? journey.arrival + 1 : Int.min / 2 }
+            let bound = [Int](repeating: journey.arrival + 1, count: journey.rides + 1)
             search.caps = caps
             guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last,
                 earliest.rides == journey.rides && Self.departure(of: earliest) == departure
@@ -135,7 +133,7 @@ extension TransitBundle {
             // The latest instants from the destination at that arrival, for the ties.
             mirror.caps = search.capsForTheOtherDirection
             let back = to.stops.map { (sid: $0.sid, ready: -earliest.arrival + $0.seconds, access: $0.seconds) }
-            let leaving = (0...rounds).map { $0 <= journey.rides ? -departure + 1 : Int.min / 2 }
+            let leaving = [Int](repeating: -departure + 1, count: journey.rides + 1)
             _ = mirror.run(origins: back, targets: origin, bound: leaving)
             return try search.tieBroken(earliest, departure: departure, origins: origin, targets: targets, latest: mirror, texts: texts)
         }
