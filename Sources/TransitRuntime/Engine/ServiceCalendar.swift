@@ -32,9 +32,14 @@ final class ServiceCalendar: Sendable {
         var removed: [Int32]
     }
 
+    /// The bundle's `calendar` and `service_dates`, as read once.
+    private struct Rules: Sendable {
+        var weekly: [Weekly]
+        var exceptions: [Exceptions]
+    }
+
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
-    private let exceptions = LockedCache<Int, [Exceptions]>(limit: 1)
-    private let weeklies = LockedCache<Int, [Weekly]>(limit: 1)
+    private let rules = LockedCache<Int, Rules>(limit: 1)
     private let serviceCount: Int
 
     init(db: SQLiteDatabase) throws {
@@ -50,13 +55,14 @@ final class ServiceCalendar: Sendable {
     func active(on day: CivilDate, db: SQLiteDatabase) throws -> ActiveSet {
         try cache.value(day.dayNumber) {
             var set = ActiveSet(words: [UInt64](repeating: 0, count: serviceCount / 64 + 1))
+            let rules = try allRules(db)
             let date = day.yyyymmdd
             let weekday = day.weekdayIndex
-            for service in try allWeeklies(db) where service.start <= date && date <= service.end && (service.days >> weekday) & 1 == 1 {
+            for service in rules.weekly where service.start <= date && date <= service.end && (service.days >> weekday) & 1 == 1 {
                 set.set(service.sv, true)
             }
             let target = Int32(truncatingIfNeeded: day.dayNumber)
-            for service in try allExceptions(db) {
+            for service in rules.exceptions {
                 if Self.has(service.added, target) { set.set(service.sv, true) }
                 if Self.has(service.removed, target) { set.set(service.sv, false) }
             }
@@ -64,34 +70,27 @@ final class ServiceCalendar: Sendable {
         }
     }
 
-    /// Every service's weekly calendar, read once.
-    private func allWeeklies(_ db: SQLiteDatabase) throws -> [Weekly] {
-        try weeklies.value(0) {
-            let rows = try db.cached("SELECT sv, days, start_date, end_date FROM calendar")
-            defer { rows.reset() }
-            var list: [Weekly] = []
-            while try rows.step() { list.append(Weekly(sv: rows.int(0), days: rows.int(1), start: rows.int(2), end: rows.int(3))) }
-            return list
-        }
-    }
-
-    /// Every service's exceptions, read and decoded once.
-    private func allExceptions(_ db: SQLiteDatabase) throws -> [Exceptions] {
-        try exceptions.value(0) {
-            let rows = try db.cached("SELECT sv, added, removed FROM service_dates ORDER BY sv")
-            var list: [Exceptions] = []
+    /// Every service's weekly calendar and exceptions, read and decoded once.
+    private func allRules(_ db: SQLiteDatabase) throws -> Rules {
+        try rules.value(0) {
+            var result = Rules(weekly: [], exceptions: [])
+            let weekly = try db.cached("SELECT sv, days, start_date, end_date FROM calendar")
+            defer { weekly.reset() }
+            while try weekly.step() {
+                result.weekly.append(Weekly(sv: weekly.int(0), days: weekly.int(1), start: weekly.int(2), end: weekly.int(3)))
+            }
+            let dates = try db.cached("SELECT sv, added, removed FROM service_dates ORDER BY sv")
+            defer { dates.reset() }
             do {
-                while try rows.step() {
-                    let added = try DateSetBlob.decode(rows.blob(1)).map { Int32(truncatingIfNeeded: $0) }
-                    let removed = try DateSetBlob.decode(rows.blob(2)).map { Int32(truncatingIfNeeded: $0) }
-                    list.append(Exceptions(sv: rows.int(0), added: added, removed: removed))
+                while try dates.step() {
+                    let added = try DateSetBlob.decode(dates.blob(1)).map { Int32(truncatingIfNeeded: $0) }
+                    let removed = try DateSetBlob.decode(dates.blob(2)).map { Int32(truncatingIfNeeded: $0) }
+                    result.exceptions.append(Exceptions(sv: dates.int(0), added: added, removed: removed))
                 }
             } catch is PackedReader.Damaged {
-                rows.reset()
                 throw TransitError.corruptBundle(reason: "a service's calendar_dates (service_dates) is damaged in the bundle")
             }
-            rows.reset()
-            return list
+            return result
         }
     }
 

@@ -19,6 +19,8 @@ struct RaptorSearch {
     let maxRides: Int
     let wheelchair: Bool
     /// By route: whether its service runs on one of `days` (the others are never scanned).
+    /// Derivable from `routeDays`, but read for every route through every marked stop:
+    /// deriving it there cost 7 % of an arrive-by query on 10 x Strasbourg (callgrind).
     private let routeRuns: [Bool]
     /// By route, the days of its feed's `days` its service runs on, as bits (route r's day
     /// d is bit d % 64 of word r * dayWords + d / 64): a trip search visits only those.
