@@ -117,6 +117,24 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertEqual(TripBlock.encode([nil]), [0x00], "a gap is one byte")
     }
 
+    /// Random blocks (seeded; `TEST_SEED` replays) of ids made of a few shared parts, so
+    /// that most refer to an earlier one, with gaps: decoded, every entry is the one encoded.
+    func testRandomTripBlocksDecodeToWhatWasEncoded() throws {
+        let seed = SplitMix64.testSeed(0x5EED_0064)
+        var rng = SplitMix64(state: seed)
+        let parts = ["2048", "5815", "-25SEPB-", "UPKBus", "-Semaine-", "Mardi", "01", "é", "→", "~3", ""]
+        for _ in 0..<300 {
+            let count = Int(rng.next() % UInt64(TripBlock.capacity)) + 1
+            let entries: [TripBlock.Entry?] = (0..<count).map { _ in
+                guard rng.next() % 8 != 0 else { return nil }
+                let id = (0..<Int(rng.next() % 6)).map { _ in parts[Int(rng.next() % UInt64(parts.count))] }.joined()
+                return TripBlock.Entry(tripID: id, pid: Int(rng.next() % 5_000))
+            }
+            let block = try TripBlock.decode(firstTid: 65, TripBlock.encode(entries))
+            XCTAssertEqual(block.entries, entries, "TEST_SEED=\(seed)")
+        }
+    }
+
     func testIDGroupsKeepTidsAndStartWhereTheIdsSay() throws {
         let tids = [5, 6, 7, 900, 8, 1]
         XCTAssertEqual(try IDGroup.decode(IDGroup.encode(tids)), tids)

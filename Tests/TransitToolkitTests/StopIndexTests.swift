@@ -127,12 +127,17 @@ final class StopIndexTests: XCTestCase {
         for (path, all) in [(first, stops), (based, added)] {
             let bundle = try TransitBundle(path: path)
             let at = try QueryTime.parse("2026-03-30T08:00")
-            for stop in all {
-                XCTAssertNoThrow(try bundle.departures(from: stop.id, at: at, within: 60 * 60, limit: 1), stop.id)
-            }
-            for missing in ["OCE", "0", "100000b", "S2_", "zzz", "", "S4", "OCE870000x", "S10_1"] {
-                XCTAssertThrowsError(try bundle.departures(from: missing, at: at, within: 60 * 60, limit: 1), missing) {
-                    XCTAssertEqual($0 as? TransitError, .unknownStop(missing))
+            // Looked up, then kept (found and missing ids alike), then looked up again after a purge.
+            for pass in ["first", "kept", "after purge"] {
+                if pass == "after purge" { bundle.purge() }
+                for stop in all {
+                    XCTAssertNoThrow(try bundle.departures(from: stop.id, at: at, within: 60 * 60, limit: 1), stop.id)
+                    XCTAssertEqual(try bundle.stop(stop.id).stopID, stop.id, pass)
+                }
+                for missing in ["OCE", "0", "100000b", "S2_", "zzz", "", "S4", "OCE870000x", "S10_1"] {
+                    XCTAssertThrowsError(try bundle.departures(from: missing, at: at, within: 60 * 60, limit: 1), "\(missing), \(pass)") {
+                        XCTAssertEqual($0 as? TransitError, .unknownStop(missing))
+                    }
                 }
             }
         }

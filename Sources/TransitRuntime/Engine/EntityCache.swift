@@ -75,6 +75,14 @@ final class EntityCache: Sendable {
     private let children = LockedCache<Int, [Int]>()
     private let routes = LockedCache<Int, RouteRow>()
     private let headsigns = LockedCache<Int, String>()
+    /// Text stop ids already looked up (nil: the feed has none), per feed: a board names
+    /// its stop by text id every time. Emptied past 100,000.
+    private let sids = LockedCache<StopKey, Int?>(limit: 100_000)
+
+    private struct StopKey: Hashable, Sendable {
+        var fid: Int
+        var stopID: String
+    }
 
     /// Forgets every row read so far.
     func purge() {
@@ -83,6 +91,13 @@ final class EntityCache: Sendable {
         children.removeAll()
         routes.removeAll()
         headsigns.removeAll()
+        sids.removeAll()
+    }
+
+    /// The sid of text stop id `stopID` in feed `fid` (nil: none), found by `lookUp` the
+    /// first time and kept.
+    func sid(of stopID: String, fid: Int, lookUp: () throws -> Int?) rethrows -> Int? {
+        try sids.value(StopKey(fid: fid, stopID: stopID), compute: lookUp)
     }
 
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {

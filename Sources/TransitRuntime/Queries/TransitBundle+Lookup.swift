@@ -49,9 +49,14 @@ extension TransitBundle {
         }
     }
 
-    /// The sid of a text stop id in `feed`, nil when the feed has no such stop: the
-    /// `stop_ids` group that would hold it, searched by halves through the stops' text.
+    /// The sid of a text stop id in `feed`, nil when the feed has no such stop; kept once
+    /// looked up.
     private func sid(of stopID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
+        try entities.sid(of: stopID, fid: feed.fid) { try lookUpSid(of: stopID, feed: feed, db: db) }
+    }
+
+    /// The `stop_ids` group that would hold `stopID`, searched by halves through the stops' text.
+    private func lookUpSid(of stopID: String, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> Int? {
         let q = try db.cached(
             "SELECT sids FROM stop_ids WHERE fid = ?1 AND first_stop_id <= ?2 ORDER BY first_stop_id DESC LIMIT 1")
         q.bind([feed.fid, stopID])
