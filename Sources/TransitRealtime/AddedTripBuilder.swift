@@ -87,7 +87,8 @@ struct AddedTripBuilder: Sendable {
         }
         let schedule = TripMatcher.calls(of: original, dayStart: original.dayStart, shift: start - original.departureSecs(at: 0))
         let updates = SnapshotBuilder.callUpdates(
-            update, schedule: schedule, stopIDs: original.stopIDs, entityID: entityID, report: &report)
+            update.stopTimeUpdate, tripID: update.trip.tripID, schedule: schedule, stopIDs: original.stopIDs, entityID: entityID,
+            report: &report)
         let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: schedule.count)

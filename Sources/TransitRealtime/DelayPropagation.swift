@@ -36,17 +36,58 @@ enum DelayPropagation {
         var assignedStopID: String?
     }
 
+    /// Every call's prediction, in the schedule's order.
     static func predict(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (calls: [CallPrediction], clamps: Int) {
-        let first = firstUpdates(updates, calls: schedule.count)
+        let (first, calls, clamps) = predictions(schedule, updates)
+        return ([CallPrediction](repeating: CallPrediction(state: .scheduled), count: first) + calls, clamps)
+    }
+
+    /// The predictions of the calls from `first`, the first call an update names, to the
+    /// end (`calls[i]` is call `first + i`): the calls before it have no update, nothing
+    /// propagates into them and no NO_DATA reaches them, so they keep the schedule (state
+    /// `scheduled`) and are not made (a trip's updates usually start mid-way). One pass:
+    /// each prediction is raised to the time before it as it is made.
+    static func predictions(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (first: Int, calls: [CallPrediction], clamps: Int) {
+        let count = schedule.count
+        // Updates in call order (as the reference asks: by stop_sequence) are read with a
+        // cursor; any other order through a table of the first update naming each call.
+        var start = count
+        var inOrder = true
+        var previous = -1
+        for k in updates.indices {
+            let index = updates[k].index
+            guard index >= 0, index < count else {
+                inOrder = false
+                continue
+            }
+            start = min(start, index)
+            if index <= previous { inOrder = false }
+            previous = index
+        }
+        let table = inOrder ? [] : firstUpdates(updates, calls: count)
+        var cursor = 0
         var calls: [CallPrediction] = []
-        calls.reserveCapacity(schedule.count)
+        calls.reserveCapacity(count - start)
         var carried: (delay: Int, uncertainty: Int?)?
         var noData = false
-        for index in schedule.indices {
+        var clamps = 0
+        // The calls before `start` keep their schedule and bound the first prediction.
+        var last = Int.min
+        for index in 0..<start { last = max(last, schedule[index].departure) }
+        for index in start..<count {
             let (arrivalTime, departureTime) = (schedule[index].arrival, schedule[index].departure)
+            var k = -1
+            if inOrder {
+                if cursor < updates.count && updates[cursor].index == index {
+                    k = cursor
+                    cursor += 1
+                }
+            } else {
+                k = table[index]
+            }
             var prediction = CallPrediction(state: .scheduled)
-            if first[index] >= 0 {
-                let update = updates[first[index]]
+            if k >= 0 {
+                let update = updates[k]
                 switch update.relationship {
                 case .noData:
                     noData = true
@@ -74,10 +115,28 @@ enum DelayPropagation {
                     state: .updated, arrival: arrivalTime + carried.delay, departure: departureTime + carried.delay,
                     arrivalDelay: carried.delay, departureDelay: carried.delay, uncertainty: carried.uncertainty)
             }
+            // Predicted times never run the trip backwards (skipped calls are left out of the
+            // order; calls without a prediction keep their scheduled times and bound the next).
+            if prediction.state == .updated, var arrival = prediction.arrival, var departure = prediction.departure {
+                if arrival < last {
+                    arrival = last
+                    clamps += 1
+                }
+                if departure < arrival {
+                    departure = arrival
+                    clamps += 1
+                }
+                prediction.arrival = arrival
+                prediction.departure = departure
+                prediction.arrivalDelay = arrival - arrivalTime
+                prediction.departureDelay = departure - departureTime
+                last = departure
+            } else if prediction.state != .skipped {
+                last = max(last, departureTime)
+            }
             calls.append(prediction)
         }
-        let clamps = clampToOrder(schedule, &calls)
-        return (calls, clamps)
+        return (start, calls, clamps)
     }
 
     /// The update each of a trip's `count` calls takes, by the call's index: the first one
@@ -106,34 +165,6 @@ enum DelayPropagation {
         guard let event else { return nil }
         if let time = event.time { return time - scheduled }
         return event.delay
-    }
-
-    /// Raises predicted times that would run the trip backwards (skipped stops are left out
-    /// of the order; stops without a prediction keep their scheduled times and bound the
-    /// next prediction from below).
-    private static func clampToOrder(_ schedule: [ScheduledCall], _ calls: inout [CallPrediction]) -> Int {
-        var clamps = 0
-        var last = Int.min
-        for index in calls.indices where calls[index].state != .skipped {
-            guard calls[index].state == .updated, var arrival = calls[index].arrival, var departure = calls[index].departure else {
-                last = max(last, schedule[index].departure)
-                continue
-            }
-            if arrival < last {
-                arrival = last
-                clamps += 1
-            }
-            if departure < arrival {
-                departure = arrival
-                clamps += 1
-            }
-            calls[index].arrival = arrival
-            calls[index].departure = departure
-            calls[index].arrivalDelay = arrival - schedule[index].arrival
-            calls[index].departureDelay = departure - schedule[index].departure
-            last = departure
-        }
-        return clamps
     }
 }
 

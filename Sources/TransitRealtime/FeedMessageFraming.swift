@@ -82,6 +82,33 @@ struct FeedMessageFraming {
         }
     }
 
+    /// The parts of a trip update (the bytes at `range` of `data`) that holds only its trip
+    /// (once) and stop time updates: where each lies. nil for any other update (a vehicle,
+    /// a timestamp, a delay, trip properties, an extension, a second trip, which protobuf
+    /// would merge) or bytes that do not read so; swift-protobuf then decodes it whole.
+    static func tripUpdateParts(_ data: Data, _ range: Range<Int>) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? {
+        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? in
+            let bytes = UnsafeRawBufferPointer(rebasing: whole[range])
+            var trip: Range<Int>?
+            var stopTimeUpdates: [Range<Int>] = []
+            var i = 0
+            while i < bytes.count {
+                guard let key = try? varint(bytes, &i), key & 7 == 2, let length = try? varint(bytes, &i),
+                    length <= UInt64(bytes.count - i)
+                else { return nil }
+                let field = (range.lowerBound + i)..<(range.lowerBound + i + Int(length))
+                i += Int(length)
+                switch key >> 3 {
+                case 1 where trip == nil: trip = field
+                case 2: stopTimeUpdates.append(field)
+                default: return nil
+                }
+            }
+            guard let trip else { return nil }
+            return (trip, stopTimeUpdates)
+        }
+    }
+
     private static func skip(_ count: Int, _ bytes: UnsafeRawBufferPointer, _ i: inout Int) throws {
         guard bytes.count - i >= count else { throw Malformed(reason: "the bytes end inside a field") }
         i += count

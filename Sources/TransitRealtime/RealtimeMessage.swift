@@ -67,14 +67,30 @@ public struct RealtimeMessage: Sendable {
     }
 
     /// Entity `index` when it holds only an id and a trip update with its trip: the id and
-    /// the trip update, decoded alone (what `entity(_:)` would give, for less). nil for any
-    /// other entity, or one whose bytes do not decode (`entity(_:)` then says why).
-    package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TransitRealtime_TripUpdate)? {
-        guard let parts = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]),
-            let update = try? TransitRealtime_TripUpdate(serializedBytes: bytes[parts.tripUpdate], partial: true, options: Self.options),
+    /// the trip update, decoded alone (what `entity(_:)` would give, for less), part by part
+    /// when the update holds only its trip and stop time updates. nil for any other
+    /// entity, or one whose bytes do not decode (`entity(_:)` then says why).
+    package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TripUpdateParts)? {
+        guard let entity = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]) else { return nil }
+        if let parts = FeedMessageFraming.tripUpdateParts(bytes, entity.tripUpdate) {
+            guard let trip = try? TransitRealtime_TripDescriptor(serializedBytes: bytes[parts.trip], partial: true, options: Self.options)
+            else { return nil }
+            var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate] = []
+            stopTimeUpdates.reserveCapacity(parts.stopTimeUpdates.count)
+            for range in parts.stopTimeUpdates {
+                guard
+                    let stop = try? TransitRealtime_TripUpdate.StopTimeUpdate(
+                        serializedBytes: bytes[range], partial: true, options: Self.options)
+                else { return nil }
+                stopTimeUpdates.append(stop)
+            }
+            return (entity.id, TripUpdateParts(trip: trip, stopTimeUpdates: stopTimeUpdates))
+        }
+        guard
+            let update = try? TransitRealtime_TripUpdate(serializedBytes: bytes[entity.tripUpdate], partial: true, options: Self.options),
             update.hasTrip
         else { return nil }
-        return (parts.id, update)
+        return (entity.id, TripUpdateParts(update))
     }
 
     /// Whether `entity` has the fields the proto marks required. swift-protobuf's check

@@ -86,7 +86,9 @@ struct SnapshotBuilder {
 
     mutating func add(_ entity: TransitRealtime_FeedEntity, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
         report.entities += 1
-        if entity.hasTripUpdate { addTripUpdate(entity.tripUpdate, entityID: entity.id, at: time, matcher: matcher, adder: adder) }
+        if entity.hasTripUpdate {
+            addTripUpdate(TripUpdateParts(entity.tripUpdate), entityID: entity.id, at: time, matcher: matcher, adder: adder)
+        }
         if entity.hasVehicle {
             vehiclesTime = max(vehiclesTime ?? time, time)
             addVehicle(entity.vehicle, entityID: entity.id, matcher: matcher)
@@ -100,18 +102,18 @@ struct SnapshotBuilder {
 
     /// An entity that holds only a trip update (`RealtimeMessage.tripUpdateEntity(_:)`).
     mutating func addTripUpdateEntity(
-        _ update: TransitRealtime_TripUpdate, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
+        _ update: TripUpdateParts, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
         report.entities += 1
         addTripUpdate(update, entityID: entityID, at: time, matcher: matcher, adder: adder)
     }
 
     private mutating func addTripUpdate(
-        _ update: TransitRealtime_TripUpdate, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
+        _ update: TripUpdateParts, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
         tripUpdatesTime = max(tripUpdatesTime ?? time, time)
         report.tripUpdates += 1
-        report.stopTimeUpdates += update.stopTimeUpdate.count
+        report.stopTimeUpdates += update.stopTimeUpdates.count
         let outcome: AddedTripBuilder.Outcome
         switch update.trip.scheduleRelationship {
         case .scheduled, .canceled, .deleted:
@@ -122,15 +124,15 @@ struct SnapshotBuilder {
                 tripEntries.append((match.instance, TripEntry(live: liveTrip(update, match, entityID: entityID), hasTripUpdate: true)))
             }
             return
-        case .added, .new: outcome = adder.fromUpdates(update, entityID: entityID, state: .added, report: &report)
-        case .duplicated: outcome = adder.duplicate(update, entityID: entityID, report: &report)
+        case .added, .new: outcome = adder.fromUpdates(update.whole, entityID: entityID, state: .added, report: &report)
+        case .duplicated: outcome = adder.duplicate(update.whole, entityID: entityID, report: &report)
         case .replacement:
             // The timetable's run is replaced whole by the update's stops and times.
             switch matcher.match(update.trip, entityID: entityID, days: &serviceDays) {
             case .failure(let miss): outcome = .failure(miss)
             case .success(let match):
                 tripEntries.append((match.instance, TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true)))
-                outcome = adder.fromUpdates(update, entityID: entityID, state: .updated, report: &report).map {
+                outcome = adder.fromUpdates(update.whole, entityID: entityID, state: .updated, report: &report).map {
                     var trip = $0
                     trip.serviceDate = match.instance.serviceDate
                     return trip
@@ -167,23 +169,26 @@ struct SnapshotBuilder {
     }
 
     /// A matched timetable trip: cancelled, deleted, or its stops' delays propagated and packed.
-    private mutating func liveTrip(_ update: TransitRealtime_TripUpdate, _ match: TripMatcher.Match, entityID: String) -> LiveTrip {
+    private mutating func liveTrip(_ update: TripUpdateParts, _ match: TripMatcher.Match, entityID: String) -> LiveTrip {
         switch update.trip.scheduleRelationship {
         case .canceled: return LiveTrip(state: .cancelled)
         case .deleted: return LiveTrip(state: .deleted)
         default: break
         }
-        let updates = Self.callUpdates(update, schedule: match.schedule, stopIDs: match.stopIDs, entityID: entityID, report: &report)
-        let (calls, clamps) = DelayPropagation.predict(match.schedule, updates)
+        let updates = Self.callUpdates(
+            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stopIDs: match.stopIDs, entityID: entityID,
+            report: &report)
+        // The calls before the first one an update names are scheduled: not packed.
+        let (first, calls, clamps) = DelayPropagation.predictions(match.schedule, updates)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: match.schedule.count)
         // The schedule is in stop_sequence order, so the packed calls are too.
         var trip = LiveTrip(state: .running)
         trip.calls.reserveCapacity(calls.count { $0.state != .scheduled })
-        for (index, prediction) in calls.enumerated() where prediction.state != .scheduled {
+        for (i, prediction) in calls.enumerated() where prediction.state != .scheduled {
             trip.calls.append(
                 .init(
-                    sequence: Int32(clamping: match.schedule[index].stopSequence), state: prediction.state,
+                    sequence: Int32(clamping: match.schedule[first + i].stopSequence), state: prediction.state,
                     arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
                     departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
                     uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
@@ -192,21 +197,20 @@ struct SnapshotBuilder {
                 maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))
             }
         }
-        for (index, stop) in assigned where calls[index].state != .scheduled {
+        for (index, stop) in assigned where index >= first && calls[index - first].state != .scheduled {
             trip.assignedStops[Int32(clamping: match.schedule[index].stopSequence)] = stop
         }
         return trip
     }
 
-    /// The stop time updates of `update` matched to the stops of `schedule` (each miss counted).
+    /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
     static func callUpdates(
-        _ update: TransitRealtime_TripUpdate, schedule: [DelayPropagation.ScheduledCall], stopIDs: [String], entityID: String,
-        report: inout RealtimeReport
+        _ stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate], tripID: @autoclosure () -> String,
+        schedule: [DelayPropagation.ScheduledCall], stopIDs: [String], entityID: String, report: inout RealtimeReport
     ) -> [DelayPropagation.CallUpdate] {
-        update.stopTimeUpdate.compactMap { stopUpdate in
+        stopTimeUpdates.compactMap { stopUpdate in
             guard
-                let index = stopIndex(
-                    stopUpdate, in: schedule, stopIDs: stopIDs, entityID: entityID, tripID: update.trip.tripID, report: &report)
+                let index = stopIndex(stopUpdate, in: schedule, stopIDs: stopIDs, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
             report.stopTimeUpdatesMatched += 1
             return callUpdate(stopUpdate, index: index)
@@ -218,12 +222,12 @@ struct SnapshotBuilder {
     private static func stopIndex(
         _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], stopIDs: [String],
         entityID: String,
-        tripID: String, report: inout RealtimeReport
+        tripID: @autoclosure () -> String, report: inout RealtimeReport
     ) -> Int? {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
             report.unmatched.append(
                 .init(
-                    entityID: entityID, tripID: tripID, stopID: update.hasStopID ? update.stopID : nil,
+                    entityID: entityID, tripID: tripID(), stopID: update.hasStopID ? update.stopID : nil,
                     stopSequence: update.hasStopSequence ? Int(update.stopSequence) : nil, reason: reason, detail: detail))
         }
         if update.hasStopSequence {

@@ -9,7 +9,9 @@ import XCTest
 /// which swift-protobuf then decodes alone (`RealtimeMessage.tripUpdateEntity(_:)`); every
 /// other entity, and any whose bytes do not read so, goes through swift-protobuf whole.
 /// The two must agree: whenever the short way gives an entity, swift-protobuf decodes the
-/// same bytes to an entity with the same id and trip update, and nothing else.
+/// same bytes to an entity with the same id and trip update, and nothing else. A trip
+/// update holding only its trip and stop time updates is itself read by hand down to them
+/// (`TripUpdateParts`), and the update they make must be the one swift-protobuf decodes.
 final class RealtimeEntityFramingTests: XCTestCase {
     /// A message with `entities`, each given as its serialized bytes.
     private func message(_ entities: [[UInt8]]) throws -> RealtimeMessage {
@@ -51,9 +53,10 @@ final class RealtimeEntityFramingTests: XCTestCase {
         try update.serializedBytes(partial: true)
     }
 
-    /// Checks entity `index` of `message` both ways; returns whether the short way took it.
+    /// Checks entity `index` of `message` both ways; returns whether the short way took it
+    /// (and `byParts`, whether it read the trip update part by part).
     @discardableResult
-    private func agree(_ message: RealtimeMessage, _ index: Int, _ label: String) -> Bool {
+    private func agree(_ message: RealtimeMessage, _ index: Int, _ label: String, byParts: UnsafeMutablePointer<Bool>? = nil) -> Bool {
         let full = try? message.entity(index)
         guard let short = message.tripUpdateEntity(index) else { return false }
         guard let full else {
@@ -61,7 +64,10 @@ final class RealtimeEntityFramingTests: XCTestCase {
             return true
         }
         XCTAssertEqual(short.id, full.id, label)
-        XCTAssertEqual(short.tripUpdate, full.tripUpdate, label)
+        XCTAssertEqual(short.tripUpdate.whole, full.tripUpdate, label)
+        XCTAssertEqual(short.tripUpdate.trip, full.tripUpdate.trip, label)
+        XCTAssertEqual(short.tripUpdate.stopTimeUpdates, full.tripUpdate.stopTimeUpdate, label)
+        byParts?.pointee = short.tripUpdate.isReadByParts
         XCTAssertFalse(full.hasVehicle || full.hasAlert || full.hasIsDeleted || full.hasShape || full.hasStop, label)
         return true
     }
@@ -92,6 +98,39 @@ final class RealtimeEntityFramingTests: XCTestCase {
         for (index, (label, _, short)) in cases.enumerated() {
             XCTAssertEqual(agree(read, index, label), short, label)
         }
+        // Inside the trip update: only its trip (once) and its stop time updates are read part
+        // by part; anything else, and a second trip (protobuf merges the two), whole.
+        var twoStops = tripUpdate("T3")
+        twoStops.stopTimeUpdate.append(twoStops.stopTimeUpdate[0])
+        twoStops.stopTimeUpdate[1].stopSequence = 5
+        twoStops.stopTimeUpdate[1].stopID = "S5"
+        var timed = tripUpdate("T4")
+        timed.timestamp = 1_773_126_000
+        var delayed = tripUpdate("T5")
+        delayed.delay = 120
+        var properties = tripUpdate("T6")
+        properties.tripProperties.tripID = "T6b"
+        var noStops = tripUpdate("T7")
+        noStops.stopTimeUpdate = []
+        var secondTrip = TransitRealtime_TripDescriptor()
+        secondTrip.routeID = "R1"
+        let parts: [(String, [UInt8], Bool)] = [
+            ("two stop time updates", try bytes(twoStops), true),
+            ("no stop time update", try bytes(noStops), true),
+            ("a timestamp", try bytes(timed), false),
+            ("a trip delay", try bytes(delayed), false),
+            ("trip properties", try bytes(properties), false),
+            ("a second trip", try bytes(tripUpdate("T8")) + field(1, try secondTrip.serializedBytes()), false),
+            ("an unknown field", try bytes(tripUpdate("T9")) + field(99, [7]), false),
+        ]
+        let partsRead = try message(parts.map { field(1, Array("p\($0.0)".utf8)) + field(3, $0.1) })
+        for (index, (label, _, expected)) in parts.enumerated() {
+            var byParts = false
+            XCTAssertTrue(agree(partsRead, index, label, byParts: &byParts), label)
+            XCTAssertEqual(byParts, expected, label)
+        }
+        XCTAssertEqual(try partsRead.entity(5).tripUpdate.trip.routeID, "R1", "the two trips merged")
+        XCTAssertEqual(try partsRead.entity(5).tripUpdate.trip.tripID, "T8")
         // Two trip updates: swift-protobuf merges them (the second's stop update follows the first's).
         let merged = try read.entity(8)
         XCTAssertEqual(merged.tripUpdate.trip.tripID, "T2")
@@ -106,6 +145,8 @@ final class RealtimeEntityFramingTests: XCTestCase {
         var random = SplitMix64(state: seed)
         var entities: [[UInt8]] = []
         var plain: [Bool] = []
+        // Trip updates holding only their trip and stop time updates.
+        var onlyParts: [Bool] = []
         for n in 0..<3000 {
             var entity = TransitRealtime_FeedEntity()
             entity.id = "e\(n)"
@@ -123,11 +164,15 @@ final class RealtimeEntityFramingTests: XCTestCase {
             }
             entities.append(bytes)
             plain.append(damage == 3 && !entity.hasVehicle)
+            onlyParts.append(!entity.tripUpdate.hasVehicle)
         }
         let read = try message(entities)
         for index in entities.indices {
-            let short = agree(read, index, "entity \(index), seed \(seed)")
+            var byParts = false
+            let short = agree(read, index, "entity \(index), seed \(seed)", byParts: &byParts)
             if plain[index] { XCTAssertTrue(short, "entity \(index), seed \(seed)") }
+            if plain[index] && !onlyParts[index] { XCTAssertFalse(byParts, "entity \(index), seed \(seed)") }
+            if plain[index] && onlyParts[index] { XCTAssertTrue(byParts, "entity \(index), seed \(seed)") }
         }
         XCTAssertGreaterThan(plain.count { $0 }, 500, "seed \(seed)")
     }

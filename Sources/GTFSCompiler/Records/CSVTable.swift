@@ -1,13 +1,14 @@
 /// One GTFS file opened for reading: its header mapped to column indexes, with
 /// helpers that report problems at the current row (file, line, column, field).
+/// Its stored properties are unchecked for exclusivity, as its reader's (`CSVReader`).
 final class CSVTable {
     let fileName: String
     let feed: String
     let log: DiagnosticLog
     private let reader: CSVReader
-    private var columns: [String: Int] = [:]
-    private var headerCount = 0
-    private(set) var rowCount = 0
+    @exclusivity(unchecked) private var columns: [String: Int] = [:]
+    @exclusivity(unchecked) private var headerCount = 0
+    @exclusivity(unchecked) private(set) var rowCount = 0
     /// Files of the feed that are missing or could not be read (see `unknownReference`).
     let unavailableFiles: Set<String>
 

@@ -1,0 +1,43 @@
+/// A trip update as a snapshot reads it: its trip and its stop time updates. When the
+/// update's bytes hold nothing else, swift-protobuf decodes the two parts one by one
+/// (`RealtimeMessage.tripUpdateEntity(_:)`), which spares the update's own message object
+/// (its storage is copied from the shared default on first write, a fifth of decoding a
+/// one-stop update); otherwise the parts come from the whole decoded update.
+///
+/// ```swift
+/// let parts = TripUpdateParts(update)
+/// print(parts.trip.tripID, parts.stopTimeUpdates.count)
+/// ```
+package struct TripUpdateParts {
+    package var trip: TransitRealtime_TripDescriptor
+    package var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]
+    /// The whole update when it was decoded whole (it may hold more than the two parts).
+    private let decoded: TransitRealtime_TripUpdate?
+
+    /// The parts of a decoded update.
+    package init(_ update: TransitRealtime_TripUpdate) {
+        trip = update.trip
+        stopTimeUpdates = update.stopTimeUpdate
+        decoded = update
+    }
+
+    /// The parts of an update that holds nothing else.
+    package init(trip: TransitRealtime_TripDescriptor, stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]) {
+        self.trip = trip
+        self.stopTimeUpdates = stopTimeUpdates
+        decoded = nil
+    }
+
+    /// Whether the parts were decoded one by one (the update held nothing else).
+    package var isReadByParts: Bool { decoded == nil }
+
+    /// The update as one message (for the rarer relationships that read all of it: added,
+    /// duplicated and replacement trips).
+    package var whole: TransitRealtime_TripUpdate {
+        if let decoded { return decoded }
+        var update = TransitRealtime_TripUpdate()
+        update.trip = trip
+        update.stopTimeUpdate = stopTimeUpdates
+        return update
+    }
+}
