@@ -212,16 +212,19 @@ final class PatternCache: Sendable {
     private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {
         try damagedAsError("pattern \(pid)") {
             let all = try PatternTripsBlob.decode(trips)
+            // Most patterns have no frequency templates: their trips are kept as decoded.
+            let hasTemplates = all.contains(where: \.frequency)
             return Pattern(
-                pid: pid, stops: try PatternStopsBlob.decode(stops), regular: all.filter { !$0.frequency },
-                templates: all.filter(\.frequency))
+                pid: pid, stops: try PatternStopsBlob.decode(stops), regular: hasTemplates ? all.filter { !$0.frequency } : all,
+                templates: hasTemplates ? all.filter(\.frequency) : [])
         }
     }
 
     /// Runs `body`, a damaged packed column becoming `corruptBundle` naming `what`.
-    static func damagedAsError<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// `what` is only made for the error (boards decode thousands of columns).
+    static func damagedAsError<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch is PackedReader.Damaged {
-            throw TransitError.corruptBundle(reason: "\(what) is damaged in the bundle")
+            throw TransitError.corruptBundle(reason: "\(what()) is damaged in the bundle")
         }
     }
 }
