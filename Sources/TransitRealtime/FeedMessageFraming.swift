@@ -55,31 +55,22 @@ struct FeedMessageFraming {
     /// and says what is wrong). Decoding the trip update alone spares the entity's own
     /// message object, a third of decoding an entity with swift-protobuf.
     static func tripUpdateEntity(_ data: Data, _ range: Range<Int>) -> (id: String, tripUpdate: Range<Int>)? {
-        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: Range<Int>)? in
-            let bytes = UnsafeRawBufferPointer(rebasing: whole[range])
-            var id: String?
-            var tripUpdate: Range<Int>?
-            var i = 0
-            while i < bytes.count {
-                guard let key = try? varint(bytes, &i), key & 7 == 2, let length = try? varint(bytes, &i),
-                    length <= UInt64(bytes.count - i)
-                else { return nil }
-                let field = i..<(i + Int(length))
-                i = field.upperBound
-                switch key >> 3 {
-                case 1 where id == nil:
-                    let text = UnsafeRawBufferPointer(rebasing: bytes[field])
-                    guard text.withMemoryRebound(to: UInt8.self, { $0.isEmpty || UTF8Check.isValid($0.baseAddress!, $0.count) })
-                    else { return nil }
-                    id = String(decoding: text, as: UTF8.self)
-                case 3 where tripUpdate == nil:
-                    tripUpdate = (range.lowerBound + field.lowerBound)..<(range.lowerBound + field.upperBound)
-                default: return nil
-                }
+        var id: String?
+        var tripUpdate: Range<Int>?
+        let read = forEachLengthDelimitedField(of: data, in: range) { number, field, whole in
+            switch number {
+            case 1 where id == nil:
+                let text = UnsafeRawBufferPointer(rebasing: whole[field])
+                guard text.withMemoryRebound(to: UInt8.self, { $0.isEmpty || UTF8Check.isValid($0.baseAddress!, $0.count) })
+                else { return false }
+                id = String(decoding: text, as: UTF8.self)
+            case 3 where tripUpdate == nil: tripUpdate = field
+            default: return false
             }
-            guard let id, let tripUpdate else { return nil }
-            return (id, tripUpdate)
+            return true
         }
+        guard read, let id, let tripUpdate else { return nil }
+        return (id, tripUpdate)
     }
 
     /// The parts of a trip update (the bytes at `range` of `data`) that holds only its trip
@@ -87,25 +78,39 @@ struct FeedMessageFraming {
     /// a timestamp, a delay, trip properties, an extension, a second trip, which protobuf
     /// would merge) or bytes that do not read so; swift-protobuf then decodes it whole.
     static func tripUpdateParts(_ data: Data, _ range: Range<Int>) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? {
-        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? in
+        var trip: Range<Int>?
+        var stopTimeUpdates: [Range<Int>] = []
+        let read = forEachLengthDelimitedField(of: data, in: range) { number, field, _ in
+            switch number {
+            case 1 where trip == nil: trip = field
+            case 2: stopTimeUpdates.append(field)
+            default: return false
+            }
+            return true
+        }
+        guard read, let trip else { return nil }
+        return (trip, stopTimeUpdates)
+    }
+
+    /// Calls `body` with each field of the message at `range` of `data`: its number, where
+    /// its bytes lie in `data`, and `data`'s bytes. False as soon as a field is not
+    /// length-delimited, the bytes end inside one, or `body` returns false (the message is
+    /// then not one the short ways above read).
+    private static func forEachLengthDelimitedField(
+        of data: Data, in range: Range<Int>, _ body: (_ number: UInt64, _ field: Range<Int>, _ whole: UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> Bool in
             let bytes = UnsafeRawBufferPointer(rebasing: whole[range])
-            var trip: Range<Int>?
-            var stopTimeUpdates: [Range<Int>] = []
             var i = 0
             while i < bytes.count {
                 guard let key = try? varint(bytes, &i), key & 7 == 2, let length = try? varint(bytes, &i),
                     length <= UInt64(bytes.count - i)
-                else { return nil }
+                else { return false }
                 let field = (range.lowerBound + i)..<(range.lowerBound + i + Int(length))
                 i += Int(length)
-                switch key >> 3 {
-                case 1 where trip == nil: trip = field
-                case 2: stopTimeUpdates.append(field)
-                default: return nil
-                }
+                guard body(key >> 3, field, whole) else { return false }
             }
-            guard let trip else { return nil }
-            return (trip, stopTimeUpdates)
+            return true
         }
     }
 

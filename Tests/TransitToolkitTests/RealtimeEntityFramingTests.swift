@@ -54,22 +54,21 @@ final class RealtimeEntityFramingTests: XCTestCase {
     }
 
     /// Checks entity `index` of `message` both ways; returns whether the short way took it
-    /// (and `byParts`, whether it read the trip update part by part).
+    /// and whether it read the trip update part by part.
     @discardableResult
-    private func agree(_ message: RealtimeMessage, _ index: Int, _ label: String, byParts: UnsafeMutablePointer<Bool>? = nil) -> Bool {
+    private func agree(_ message: RealtimeMessage, _ index: Int, _ label: String) -> (short: Bool, byParts: Bool) {
         let full = try? message.entity(index)
-        guard let short = message.tripUpdateEntity(index) else { return false }
+        guard let short = message.tripUpdateEntity(index) else { return (false, false) }
         guard let full else {
             XCTFail("\(label): the short way read an entity swift-protobuf refuses")
-            return true
+            return (true, short.tripUpdate.isReadByParts)
         }
         XCTAssertEqual(short.id, full.id, label)
         XCTAssertEqual(short.tripUpdate.whole, full.tripUpdate, label)
         XCTAssertEqual(short.tripUpdate.trip, full.tripUpdate.trip, label)
         XCTAssertEqual(short.tripUpdate.stopTimeUpdates, full.tripUpdate.stopTimeUpdate, label)
-        byParts?.pointee = short.tripUpdate.isReadByParts
         XCTAssertFalse(full.hasVehicle || full.hasAlert || full.hasIsDeleted || full.hasShape || full.hasStop, label)
-        return true
+        return (true, short.tripUpdate.isReadByParts)
     }
 
     func testOnlyAnEntityWithAnIdAndOneTripUpdateTakesTheShortWay() throws {
@@ -96,7 +95,7 @@ final class RealtimeEntityFramingTests: XCTestCase {
         ]
         let read = try message(cases.map(\.1))
         for (index, (label, _, short)) in cases.enumerated() {
-            XCTAssertEqual(agree(read, index, label), short, label)
+            XCTAssertEqual(agree(read, index, label).short, short, label)
         }
         // Inside the trip update: only its trip (once) and its stop time updates are read part
         // by part; anything else, and a second trip (protobuf merges the two), whole.
@@ -125,8 +124,8 @@ final class RealtimeEntityFramingTests: XCTestCase {
         ]
         let partsRead = try message(parts.map { field(1, Array("p\($0.0)".utf8)) + field(3, $0.1) })
         for (index, (label, _, expected)) in parts.enumerated() {
-            var byParts = false
-            XCTAssertTrue(agree(partsRead, index, label, byParts: &byParts), label)
+            let (short, byParts) = agree(partsRead, index, label)
+            XCTAssertTrue(short, label)
             XCTAssertEqual(byParts, expected, label)
         }
         XCTAssertEqual(try partsRead.entity(5).tripUpdate.trip.routeID, "R1", "the two trips merged")
@@ -168,8 +167,7 @@ final class RealtimeEntityFramingTests: XCTestCase {
         }
         let read = try message(entities)
         for index in entities.indices {
-            var byParts = false
-            let short = agree(read, index, "entity \(index), seed \(seed)", byParts: &byParts)
+            let (short, byParts) = agree(read, index, "entity \(index), seed \(seed)")
             if plain[index] { XCTAssertTrue(short, "entity \(index), seed \(seed)") }
             if plain[index] && !onlyParts[index] { XCTAssertFalse(byParts, "entity \(index), seed \(seed)") }
             if plain[index] && onlyParts[index] { XCTAssertTrue(byParts, "entity \(index), seed \(seed)") }

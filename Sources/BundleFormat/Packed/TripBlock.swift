@@ -139,18 +139,15 @@ package struct TripBlock: Sendable {
         ids.reserveCapacity(pieces.count)
         bytes.withUnsafeBufferPointer { column in
             for piece in pieces {
-                var at = text + piece.start
+                let at = text + piece.start
                 if piece.other >= 0 {
+                    // The prefix and the suffix from the id referred to, decoded before this one.
                     let other = pieces[piece.other]
                     at.update(from: text + other.start, count: piece.prefix)
-                    at += piece.prefix
+                    (at + piece.prefix + piece.middleCount).update(
+                        from: text + other.start + other.count - piece.suffix, count: piece.suffix)
                 }
-                at.update(from: column.baseAddress! + piece.middle, count: piece.middleCount)
-                at += piece.middleCount
-                if piece.other >= 0 {
-                    let other = pieces[piece.other]
-                    at.update(from: text + other.start + other.count - piece.suffix, count: piece.suffix)
-                }
+                (at + piece.prefix).update(from: column.baseAddress! + piece.middle, count: piece.middleCount)
                 ids.append(String(decoding: UnsafeBufferPointer(start: text + piece.start, count: piece.count), as: UTF8.self))
             }
         }
