@@ -256,6 +256,62 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertThrowsError(try IDGroup.decode([UInt8](repeating: 2, count: 129)), "more tids than a group has")
         XCTAssertThrowsError(try StopPatternsBlob.decode([0x05]))
     }
+
+    /// Decoded records keep ids and times in 32 bits: deltas that each fit but whose sum
+    /// does not (only a damaged column has them) are an error, not a trap.
+    func testSumsPastThirtyTwoBitsAreDamage() throws {
+        XCTAssertEqual(MemoryLayout<PatternStopRecord>.size, 24)
+        XCTAssertEqual(MemoryLayout<PatternTripRecord>.size, 28)
+        let step = 1 << 30 - 1
+        var stops = PackedWriter()
+        for _ in 0..<3 {
+            stops.unsigned(0)
+            stops.signed(step)
+            stops.signed(0)
+        }
+        XCTAssertThrowsError(try PatternStopsBlob.decode(stops.bytes), "sid past 2^31") { XCTAssertTrue($0 is PackedReader.Damaged) }
+        XCTAssertEqual(try PatternStopsBlob.decode(Array(stops.bytes.prefix(stops.bytes.count * 2 / 3))).last?.sid, 2 * step)
+        var trips = PackedWriter()
+        for _ in 0..<3 {
+            trips.unsigned(0)
+            trips.signed(0)
+            trips.signed(step)
+        }
+        XCTAssertThrowsError(try PatternTripsBlob.decode(trips.bytes), "start past 2^31") { XCTAssertTrue($0 is PackedReader.Damaged) }
+        var wide = PackedWriter()
+        wide.unsigned(32)
+        wide.signed(1)
+        wide.signed(0)
+        wide.unsigned(300)
+        XCTAssertThrowsError(try PatternTripsBlob.decode(wide.bytes), "wheelchair code over a byte") {
+            XCTAssertTrue($0 is PackedReader.Damaged)
+        }
+        var block = PackedWriter()
+        for _ in 0..<3 {
+            block.unsigned(1)
+            block.unsigned(1)
+            block.append(contentsOf: [0x41])
+            block.signed(step)
+        }
+        XCTAssertThrowsError(try TripBlock.decode(firstTid: 1, block.bytes), "pid past 2^31") { XCTAssertTrue($0 is PackedReader.Damaged) }
+    }
+
+    /// A block keeps its ids as bytes and makes the one asked for; gaps and tids outside
+    /// the block have none.
+    func testATripBlockAnswersEachTidAndNoOther() throws {
+        let entries: [TripBlock.Entry?] = [
+            TripBlock.Entry(tripID: "A-1", pid: 4), nil, TripBlock.Entry(tripID: "A-2", pid: 4),
+            TripBlock.Entry(tripID: "ligne é 7", pid: 9), TripBlock.Entry(tripID: "", pid: 2),
+        ]
+        let block = try TripBlock.decode(firstTid: 65, TripBlock.encode(entries))
+        XCTAssertEqual(block.entries, entries)
+        XCTAssertEqual(block.entry(tid: 68), TripBlock.Entry(tripID: "ligne é 7", pid: 9))
+        XCTAssertEqual(block.entry(tid: 69), TripBlock.Entry(tripID: "", pid: 2))
+        XCTAssertNil(block.entry(tid: 66))
+        XCTAssertNil(block.entry(tid: 64))
+        XCTAssertNil(block.entry(tid: 70))
+        XCTAssertEqual(TripBlock(firstTid: 65, entries: entries).entries, entries)
+    }
 }
 
 extension PackedColumnTests {

@@ -41,6 +41,14 @@ package struct PackedReader {
         }
     }
 
+    /// An optional id written as id + 1 (0: none); at most 2^31 - 3, so that the id plus one
+    /// fits in 32 bits.
+    package mutating func optional() throws -> Int? {
+        let value = try unsigned()
+        guard value < Int(Int32.max) else { throw Damaged() }
+        return value == 0 ? nil : value - 1
+    }
+
     /// The number of things that follow, each at least one byte long: never more than the
     /// bytes left, so a damaged count cannot make a reader reserve gigabytes.
     package mutating func count() throws -> Int {
@@ -54,6 +62,11 @@ package struct PackedReader {
         let v = try unsigned()
         return v & 1 == 0 ? v >> 1 : -(v >> 1) - 1
     }
+
+    /// Whether `value` lies in -2^31 + 1 ... 2^31 - 2, so that it and the value plus one
+    /// fit in an `Int32` (records of decoded columns store optional ids as id + 1).
+    @inline(__always)
+    package static func fits32(_ value: Int) -> Bool { value > Int(Int32.min) && value < Int(Int32.max) }
 
     /// The next `count` bytes.
     package mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {

@@ -1,34 +1,74 @@
-/// One stop of a pattern: what `patterns.stops` holds for it.
-package struct PatternStopRecord: Hashable, Sendable {
-    package var stopSequence: Int
-    package var sid: Int
-    /// Seconds from the trip's first departure.
-    package var arrivalOffset: Int
-    package var departureOffset: Int
-    package var pickupType: Int
-    package var dropOffType: Int
-    package var interpolated: Bool
+/// One stop of a pattern: what `patterns.stops` holds for it. Kept in 24 bytes (every
+/// packed value fits in 32 bits, see `PackedReader`): a board decodes tens of patterns,
+/// and a cached pattern holds one record per stop.
+///
+/// `public` with `@inlinable` accessors, not `package`: Swift 6.3 inlines an accessor
+/// into another module only when it is public, and a call per field read cost a board
+/// more than the smaller records saved. BundleFormat is no product, so apps never see it.
+public struct PatternStopRecord: Hashable, Sendable {
+    @usableFromInline var sequence32: Int32
+    @usableFromInline var sid32: Int32
+    @usableFromInline var arrival32: Int32
+    @usableFromInline var departure32: Int32
+    /// hid + 1, 0 when none.
+    @usableFromInline var hidPlusOne: Int32
+    @usableFromInline var pickup8: UInt8
+    @usableFromInline var dropOff8: UInt8
+    public var interpolated: Bool
     /// timepoint 0 in the feed: its times for this stop are approximate.
-    package var approximate: Bool
+    public var approximate: Bool
+
+    @inlinable public var stopSequence: Int {
+        get { Int(sequence32) }
+        set { sequence32 = Int32(newValue) }
+    }
+    @inlinable public var sid: Int {
+        get { Int(sid32) }
+        set { sid32 = Int32(newValue) }
+    }
+    /// Seconds from the trip's first departure.
+    @inlinable public var arrivalOffset: Int {
+        get { Int(arrival32) }
+        set { arrival32 = Int32(newValue) }
+    }
+    @inlinable public var departureOffset: Int {
+        get { Int(departure32) }
+        set { departure32 = Int32(newValue) }
+    }
+    /// pickup_type, 0-3.
+    @inlinable public var pickupType: Int {
+        get { Int(pickup8) }
+        set { pickup8 = UInt8(newValue) }
+    }
+    /// drop_off_type, 0-3.
+    @inlinable public var dropOffType: Int {
+        get { Int(dropOff8) }
+        set { dropOff8 = UInt8(newValue) }
+    }
     /// The stop_headsign's hid, nil when the stop_time has none.
-    package var hid: Int?
+    @inlinable public var hid: Int? {
+        get { hidPlusOne == 0 ? nil : Int(hidPlusOne) - 1 }
+        set { hidPlusOne = newValue.map { Int32($0 + 1) } ?? 0 }
+    }
 
     /// Whether the times are exact: given by the feed and not marked approximate.
-    package var isTimepoint: Bool { !interpolated && !approximate }
+    @inlinable public var isTimepoint: Bool { !interpolated && !approximate }
 
-    package init(
+    /// Every number must fit in 32 bits (pickup and drop-off types in 0-3); the packed
+    /// column cannot hold more, and the compiler checks its input's ranges.
+    @inlinable public init(
         stopSequence: Int, sid: Int, arrivalOffset: Int, departureOffset: Int, pickupType: Int, dropOffType: Int,
         interpolated: Bool, approximate: Bool = false, hid: Int?
     ) {
-        self.stopSequence = stopSequence
-        self.sid = sid
-        self.arrivalOffset = arrivalOffset
-        self.departureOffset = departureOffset
-        self.pickupType = pickupType
-        self.dropOffType = dropOffType
+        sequence32 = Int32(stopSequence)
+        sid32 = Int32(sid)
+        arrival32 = Int32(arrivalOffset)
+        departure32 = Int32(departureOffset)
+        pickup8 = UInt8(pickupType)
+        dropOff8 = UInt8(dropOffType)
         self.interpolated = interpolated
         self.approximate = approximate
-        self.hid = hid
+        hidPlusOne = hid.map { Int32($0 + 1) } ?? 0
     }
 }
 
@@ -73,6 +113,8 @@ package enum PatternStopsBlob {
     package static func decode(_ bytes: [UInt8]) throws -> [PatternStopRecord] {
         var r = PackedReader(bytes)
         var stops: [PatternStopRecord] = []
+        // A stop takes at least 3 bytes: one allocation, never regrown.
+        stops.reserveCapacity(bytes.count / 3)
         var sid = 0
         var departure = 0
         var sequence = 0
@@ -83,6 +125,10 @@ package enum PatternStopsBlob {
             let arrival = flags & 1 != 0 ? departure - (try r.signed()) : departure
             sequence += flags & 2 != 0 ? try r.signed() : 1
             let hid = flags & 4 != 0 ? try r.unsigned() : nil
+            // Sums of damaged deltas may leave 32 bits; a record holds no more.
+            guard PackedReader.fits32(sid), PackedReader.fits32(departure), PackedReader.fits32(arrival), PackedReader.fits32(sequence),
+                PackedReader.fits32(hid ?? 0)
+            else { throw PackedReader.Damaged() }
             stops.append(
                 PatternStopRecord(
                     stopSequence: sequence, sid: sid, arrivalOffset: arrival, departureOffset: departure,

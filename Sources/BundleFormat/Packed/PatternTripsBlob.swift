@@ -1,36 +1,84 @@
-/// One trip of a pattern: what `patterns.trips` holds for it.
-package struct PatternTripRecord: Hashable, Sendable {
-    package var tid: Int
+/// One trip of a pattern: what `patterns.trips` holds for it. Kept in 28 bytes (every
+/// packed value fits in 32 bits, see `PackedReader`; the small codes in a byte): a board
+/// decodes the trips of tens of patterns and copies the ones it lists.
+///
+/// `public` with `@inlinable` accessors, not `package`: Swift 6.3 inlines an accessor
+/// into another module only when it is public, and a call per field read cost a board
+/// more than the smaller records saved. BundleFormat is no product, so apps never see it.
+public struct PatternTripRecord: Hashable, Sendable {
+    @usableFromInline var tid32: Int32
+    @usableFromInline var start32: Int32
+    @usableFromInline var sv32: Int32
+    @usableFromInline var rid32: Int32
+    /// Optional ids as id + 1, 0 when none.
+    @usableFromInline var hidPlusOne: Int32
+    @usableFromInline var shpPlusOne: Int32
+    @usableFromInline var directionPlusOne: UInt8
+    @usableFromInline var wheelchair8: UInt8
+    @usableFromInline var bikes8: UInt8
+    /// A frequencies.txt template rather than a trip that runs once.
+    public var frequency: Bool
+
+    @inlinable public var tid: Int {
+        get { Int(tid32) }
+        set { tid32 = Int32(newValue) }
+    }
     /// The departure at the pattern's first stop, GTFS seconds (for a frequency template,
     /// its stop_times' first departure; the windows are in `frequencies`).
-    package var startTime: Int
-    package var sv: Int
-    package var rid: Int
+    @inlinable public var startTime: Int {
+        get { Int(start32) }
+        set { start32 = Int32(newValue) }
+    }
+    @inlinable public var sv: Int {
+        get { Int(sv32) }
+        set { sv32 = Int32(newValue) }
+    }
+    @inlinable public var rid: Int {
+        get { Int(rid32) }
+        set { rid32 = Int32(newValue) }
+    }
     /// The trip_headsign's hid, nil when the trip has none.
-    package var hid: Int?
-    package var directionID: Int?
-    package var wheelchairAccessible: Int
-    /// A frequencies.txt template rather than a trip that runs once.
-    package var frequency: Bool
+    @inlinable public var hid: Int? {
+        get { hidPlusOne == 0 ? nil : Int(hidPlusOne) - 1 }
+        set { hidPlusOne = newValue.map { Int32($0 + 1) } ?? 0 }
+    }
+    /// direction_id, 0 or 1, nil when none.
+    @inlinable public var directionID: Int? {
+        get { directionPlusOne == 0 ? nil : Int(directionPlusOne) - 1 }
+        set { directionPlusOne = newValue.map { UInt8($0 + 1) } ?? 0 }
+    }
+    /// wheelchair_accessible: 0 unknown, 1 yes, 2 no.
+    @inlinable public var wheelchairAccessible: Int {
+        get { Int(wheelchair8) }
+        set { wheelchair8 = UInt8(newValue) }
+    }
     /// The trip's shape (`shapes.shp`), nil when it has none.
-    package var shp: Int?
+    @inlinable public var shp: Int? {
+        get { shpPlusOne == 0 ? nil : Int(shpPlusOne) - 1 }
+        set { shpPlusOne = newValue.map { Int32($0 + 1) } ?? 0 }
+    }
     /// bikes_allowed: 0 unknown, 1 yes, 2 no.
-    package var bikesAllowed: Int
+    @inlinable public var bikesAllowed: Int {
+        get { Int(bikes8) }
+        set { bikes8 = UInt8(newValue) }
+    }
 
-    package init(
+    /// Ids and times must fit in 32 bits, the codes in a byte (the compiler checks its
+    /// input's ranges; the packed column cannot hold more).
+    @inlinable public init(
         tid: Int, startTime: Int, sv: Int, rid: Int, hid: Int?, directionID: Int?, wheelchairAccessible: Int, frequency: Bool,
         shp: Int? = nil, bikesAllowed: Int = 0
     ) {
-        self.tid = tid
-        self.startTime = startTime
-        self.sv = sv
-        self.rid = rid
-        self.hid = hid
-        self.directionID = directionID
-        self.wheelchairAccessible = wheelchairAccessible
+        tid32 = Int32(tid)
+        start32 = Int32(startTime)
+        sv32 = Int32(sv)
+        rid32 = Int32(rid)
+        hidPlusOne = hid.map { Int32($0 + 1) } ?? 0
+        shpPlusOne = shp.map { Int32($0 + 1) } ?? 0
+        directionPlusOne = directionID.map { UInt8($0 + 1) } ?? 0
+        wheelchair8 = UInt8(wheelchairAccessible)
+        bikes8 = UInt8(bikesAllowed)
         self.frequency = frequency
-        self.shp = shp
-        self.bikesAllowed = bikesAllowed
     }
 }
 
@@ -91,6 +139,8 @@ package enum PatternTripsBlob {
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
         var trips: [PatternTripRecord] = []
+        // A trip takes at least 3 bytes: one allocation, never regrown.
+        trips.reserveCapacity(bytes.count / 3)
         try forEach(in: bytes) { trips.append($0) }
         return trips
     }
@@ -99,29 +149,34 @@ package enum PatternTripsBlob {
     /// few fields of every trip, such as the shapes of a route).
     package static func forEach(in bytes: [UInt8], _ body: (PatternTripRecord) throws -> Void) throws {
         var r = PackedReader(bytes)
-        var t = beforeFirst
+        var tid = 0
+        var start = 0
+        var sv = 0
+        var rid = 0
+        var hid: Int?
+        var direction: Int?
+        var wheelchair = 0
+        var shp: Int?
+        var bikes = 0
         while !r.isAtEnd {
             let flags = try r.unsigned()
-            t.frequency = flags & 1 != 0
-            t.tid += try r.signed()
-            t.startTime += try r.signed()
-            if flags & 2 != 0 { t.sv = try r.unsigned() }
-            if flags & 4 != 0 { t.rid = try r.unsigned() }
-            if flags & 8 != 0 {
-                let hid = try r.unsigned()
-                t.hid = hid == 0 ? nil : hid - 1
-            }
-            if flags & 16 != 0 {
-                let direction = try r.unsigned()
-                t.directionID = direction == 0 ? nil : direction - 1
-            }
-            if flags & 32 != 0 { t.wheelchairAccessible = try r.unsigned() }
-            if flags & 64 != 0 {
-                let shp = try r.unsigned()
-                t.shp = shp == 0 ? nil : shp - 1
-            }
-            if flags & 128 != 0 { t.bikesAllowed = try r.unsigned() }
-            try body(t)
+            tid += try r.signed()
+            start += try r.signed()
+            if flags & 2 != 0 { sv = try r.unsigned() }
+            if flags & 4 != 0 { rid = try r.unsigned() }
+            if flags & 8 != 0 { hid = try r.optional() }
+            if flags & 16 != 0 { direction = try r.optional() }
+            if flags & 32 != 0 { wheelchair = try r.unsigned() }
+            if flags & 64 != 0 { shp = try r.optional() }
+            if flags & 128 != 0 { bikes = try r.unsigned() }
+            // Sums of damaged deltas may leave 32 bits, and the codes are small.
+            guard PackedReader.fits32(tid), PackedReader.fits32(start), PackedReader.fits32(sv), PackedReader.fits32(rid),
+                (direction ?? 0) < 255, wheelchair < 256, bikes < 256
+            else { throw PackedReader.Damaged() }
+            try body(
+                PatternTripRecord(
+                    tid: tid, startTime: start, sv: sv, rid: rid, hid: hid, directionID: direction, wheelchairAccessible: wheelchair,
+                    frequency: flags & 1 != 0, shp: shp, bikesAllowed: bikes))
         }
     }
 }

@@ -29,6 +29,8 @@ package enum StopPatternsBlob {
     package static func decode(_ bytes: [UInt8]) throws -> [Occurrence] {
         var r = PackedReader(bytes)
         var result: [Occurrence] = []
+        // An occurrence takes at least 2 bytes: one allocation, never regrown.
+        result.reserveCapacity(bytes.count / 2)
         var pid = 0
         while !r.isAtEnd {
             pid += try r.unsigned()

@@ -32,14 +32,40 @@ package struct TripBlock: Sendable {
         }
     }
 
-    package let firstTid: Int
-    /// By tid from `firstTid`; nil for a gap.
-    package let entries: [Entry?]
+    /// Where a trip's id lies in `text`, and its pattern; `count` -1 for a gap.
+    private struct Slot: Sendable {
+        var start: Int32
+        var count: Int32
+        var pid: Int32
+    }
 
+    package let firstTid: Int
+    /// Every id of the block, one after another: a block decoded for one board's trip keeps
+    /// its 64 ids as bytes, and a String is made only for an id that is asked for.
+    private let text: [UInt8]
+    /// By tid from `firstTid`.
+    private let slots: [Slot]
+
+    /// A block holding `entries` by tid from `firstTid` (nil for a gap).
     package init(firstTid: Int, entries: [Entry?]) {
         self.firstTid = firstTid
-        self.entries = entries
+        var text: [UInt8] = []
+        slots = entries.map { e in
+            guard let e else { return Slot(start: 0, count: -1, pid: 0) }
+            defer { text += e.tripID.utf8 }
+            return Slot(start: Int32(text.count), count: Int32(e.tripID.utf8.count), pid: Int32(e.pid))
+        }
+        self.text = text
     }
+
+    private init(firstTid: Int, text: [UInt8], slots: [Slot]) {
+        self.firstTid = firstTid
+        self.text = text
+        self.slots = slots
+    }
+
+    /// By tid from `firstTid`; nil for a gap.
+    package var entries: [Entry?] { (0..<slots.count).map { entry(at: $0) } }
 
     /// The first tid of the block that holds `tid`.
     package static func firstTid(holding tid: Int) -> Int { (tid - 1) / capacity * capacity + 1 }
@@ -47,7 +73,16 @@ package struct TripBlock: Sendable {
     /// The entry of `tid`, if the block holds a trip with that id.
     package func entry(tid: Int) -> Entry? {
         let i = tid - firstTid
-        return i >= 0 && i < entries.count ? entries[i] : nil
+        return i >= 0 && i < slots.count ? entry(at: i) : nil
+    }
+
+    private func entry(at i: Int) -> Entry? {
+        let slot = slots[i]
+        guard slot.count >= 0 else { return nil }
+        let id = text.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(slot.start)..<Int(slot.start + slot.count)]), as: UTF8.self)
+        }
+        return Entry(tripID: id, pid: Int(slot.pid))
     }
 
     package static func encode(_ entries: [Entry?]) -> [UInt8] {
@@ -87,9 +122,8 @@ package struct TripBlock: Sendable {
 
     /// Reads the block in two passes: the first checks every slot and works out each id's
     /// length and where its bytes come from, the second copies them into one buffer of the
-    /// exact size (prefix and suffix from the id referred to, the rest from the column) and
-    /// makes a String of each. A board's first use of a block decodes it whole; an array
-    /// per id, or copying the shared bytes one by one, cost most of that.
+    /// exact size (prefix and suffix from the id referred to, the rest from the column). No
+    /// String is made here: a board asks for one id of the 64.
     package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
         /// One id: the id it refers to (-1: none), the bytes shared with it at both ends,
         /// where its own bytes lie in `bytes`, where it goes in the buffer.
@@ -129,28 +163,35 @@ package struct TripBlock: Sendable {
             piece.middle = r.offset
             _ = try r.bytes(piece.middleCount)
             pid += try r.signed()
+            guard PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
             total += piece.count
             slots.append((pieces.count, pid))
             pieces.append(piece)
         }
-        let text = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, total))
-        defer { text.deallocate() }
-        var ids: [String] = []
-        ids.reserveCapacity(pieces.count)
-        bytes.withUnsafeBufferPointer { column in
-            for piece in pieces {
-                let at = text + piece.start
-                if piece.other >= 0 {
-                    // The prefix and the suffix from the id referred to, decoded before this one.
-                    let other = pieces[piece.other]
-                    at.update(from: text + other.start, count: piece.prefix)
-                    (at + piece.prefix + piece.middleCount).update(
-                        from: text + other.start + other.count - piece.suffix, count: piece.suffix)
+        // Every id's length is checked against its parts and a column holds far fewer than
+        // 2^31 bytes of ids, so the slots' 32-bit positions cannot overflow.
+        guard total < Int(Int32.max) else { throw PackedReader.Damaged() }
+        let text = bytes.withUnsafeBufferPointer { column in
+            [UInt8](unsafeUninitializedCapacity: max(1, total)) { buffer, initialized in
+                let base = buffer.baseAddress!
+                for piece in pieces {
+                    let at = base + piece.start
+                    if piece.other >= 0 {
+                        // The prefix and the suffix from the id referred to, copied before this one.
+                        let other = pieces[piece.other]
+                        at.update(from: base + other.start, count: piece.prefix)
+                        (at + piece.prefix + piece.middleCount).update(
+                            from: base + other.start + other.count - piece.suffix, count: piece.suffix)
+                    }
+                    (at + piece.prefix).update(from: column.baseAddress! + piece.middle, count: piece.middleCount)
                 }
-                (at + piece.prefix).update(from: column.baseAddress! + piece.middle, count: piece.middleCount)
-                ids.append(String(decoding: UnsafeBufferPointer(start: text + piece.start, count: piece.count), as: UTF8.self))
+                initialized = total
             }
         }
-        return TripBlock(firstTid: firstTid, entries: slots.map { $0.map { Entry(tripID: ids[$0.piece], pid: $0.pid) } })
+        let slotList = slots.map { slot in
+            slot.map { Slot(start: Int32(pieces[$0.piece].start), count: Int32(pieces[$0.piece].count), pid: Int32($0.pid)) }
+                ?? Slot(start: 0, count: -1, pid: 0)
+        }
+        return TripBlock(firstTid: firstTid, text: text, slots: slotList)
     }
 }
