@@ -5,20 +5,36 @@ import Foundation
 /// a GTFS time counts from noon minus 12 hours of its service day.
 package struct FeedClock: Sendable {
     package let timeZone: TimeZone
-    /// UTC offsets by 15-minute bucket of UTC time, for buckets with one offset throughout.
+    /// UTC offsets by UTC day, `Int.min` for a day with a clock change: the time zone is
+    /// asked twice per day instead of twice per 15 minutes (a random board meets new days).
+    private let dayOffsets = LockedCache<Int, Int>(limit: 100_000)
+    /// UTC offsets by 15-minute bucket of a day with a change, for buckets with one offset
+    /// throughout.
     private let offsets = LockedCache<Int, Int>(limit: 100_000)
 
     init(timeZone: TimeZone) { self.timeZone = timeZone }
 
     /// The UTC offset in seconds at an instant (epoch seconds).
+    /// A span whose ends have the same offset is taken to have no change inside: no zone
+    /// changes its clock twice within a day.
     package func offset(at epoch: Int) -> Int {
-        let bucket = epoch >= 0 ? epoch / 900 : (epoch - 899) / 900
-        let cached = offsets.value(bucket) {
-            let start = zoneOffset(bucket * 900)
-            let end = zoneOffset(bucket * 900 + 899)
-            return start == end ? start : Int.min
-        }
+        let day = Self.span(of: epoch, length: 86_400)
+        let daily = dayOffsets.value(day) { uniformOffset(from: day * 86_400, length: 86_400) }
+        if daily != Int.min { return daily }
+        let bucket = Self.span(of: epoch, length: 900)
+        let cached = offsets.value(bucket) { uniformOffset(from: bucket * 900, length: 900) }
         return cached == Int.min ? zoneOffset(epoch) : cached
+    }
+
+    /// The index of the span of `length` seconds that holds `epoch`, rounding down.
+    private static func span(of epoch: Int, length: Int) -> Int {
+        epoch >= 0 ? epoch / length : (epoch - length + 1) / length
+    }
+
+    /// The offset throughout `[start, start + length)`, `Int.min` when it changes.
+    private func uniformOffset(from start: Int, length: Int) -> Int {
+        let first = zoneOffset(start)
+        return zoneOffset(start + length - 1) == first ? first : Int.min
     }
 
     private func zoneOffset(_ epoch: Int) -> Int {

@@ -9,7 +9,10 @@ import Foundation
 /// hits.withLock { $0 += 1 }
 /// ```
 package final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    /// Reached only under `lock` (a second `withLock` on the same thread would deadlock on
+    /// the lock before it could overlap an access), so the runtime's exclusivity check on
+    /// every use, a thread-local lookup, is left out.
+    @exclusivity(unchecked) private var value: Value
     private let lock = NSLock()
 
     package init(_ value: Value) { self.value = value }
