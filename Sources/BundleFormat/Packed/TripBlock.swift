@@ -37,6 +37,8 @@ package struct TripBlock: Sendable {
         var start: Int32
         var count: Int32
         var pid: Int32
+
+        static let gap = Slot(start: 0, count: -1, pid: 0)
     }
 
     package let firstTid: Int
@@ -51,7 +53,7 @@ package struct TripBlock: Sendable {
         self.firstTid = firstTid
         var text: [UInt8] = []
         slots = entries.map { e in
-            guard let e else { return Slot(start: 0, count: -1, pid: 0) }
+            guard let e else { return .gap }
             defer { text += e.tripID.utf8 }
             return Slot(start: Int32(text.count), count: Int32(e.tripID.utf8.count), pid: Int32(e.pid))
         }
@@ -137,7 +139,7 @@ package struct TripBlock: Sendable {
             var count: Int { prefix + middleCount + suffix }
         }
         var r = PackedReader(bytes)
-        var slots: [(piece: Int, pid: Int)?] = []
+        var slots: [Slot] = []
         var pieces: [Piece] = []
         slots.reserveCapacity(capacity)
         pieces.reserveCapacity(capacity)
@@ -147,7 +149,7 @@ package struct TripBlock: Sendable {
             guard slots.count < capacity else { throw PackedReader.Damaged() }
             let slot = try r.unsigned()
             guard slot > 0 else {
-                slots.append(nil)
+                slots.append(.gap)
                 continue
             }
             let back = slot - 1
@@ -163,14 +165,12 @@ package struct TripBlock: Sendable {
             piece.middle = r.offset
             _ = try r.bytes(piece.middleCount)
             pid += try r.signed()
-            guard PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
             total += piece.count
-            slots.append((pieces.count, pid))
+            // Positions, lengths and pids are kept in 32 bits.
+            guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }
+            slots.append(Slot(start: Int32(piece.start), count: Int32(piece.count), pid: Int32(pid)))
             pieces.append(piece)
         }
-        // Every id's length is checked against its parts and a column holds far fewer than
-        // 2^31 bytes of ids, so the slots' 32-bit positions cannot overflow.
-        guard total < Int(Int32.max) else { throw PackedReader.Damaged() }
         let text = bytes.withUnsafeBufferPointer { column in
             [UInt8](unsafeUninitializedCapacity: max(1, total)) { buffer, initialized in
                 let base = buffer.baseAddress!
@@ -188,10 +188,6 @@ package struct TripBlock: Sendable {
                 initialized = total
             }
         }
-        let slotList = slots.map { slot in
-            slot.map { Slot(start: Int32(pieces[$0.piece].start), count: Int32(pieces[$0.piece].count), pid: Int32($0.pid)) }
-                ?? Slot(start: 0, count: -1, pid: 0)
-        }
-        return TripBlock(firstTid: firstTid, text: text, slots: slotList)
+        return TripBlock(firstTid: firstTid, text: text, slots: slots)
     }
 }

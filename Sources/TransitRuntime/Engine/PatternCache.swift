@@ -14,16 +14,12 @@ final class PatternCache: Sendable {
         let regular: [PatternTripRecord]
         /// Frequency templates (their windows are in `frequencies`).
         let templates: [PatternTripRecord]
-        /// The start of each of `regular`, packed: a board's binary search reads 4 bytes a
-        /// trip instead of a whole record.
-        let regularStarts: [Int32]
 
         init(pid: Int, stops: [PatternStopRecord], regular: [PatternTripRecord], templates: [PatternTripRecord]) {
             self.pid = pid
             self.stops = stops
             self.regular = regular
             self.templates = templates
-            regularStarts = regular.map { Int32(clamping: $0.startTime) }
         }
 
         /// "A pattern stop is a departure": riders may board there (pickup_type is not 1)
@@ -37,10 +33,10 @@ final class PatternCache: Sendable {
         /// The first index of `regular` whose start is >= `value`.
         func firstRegular(startingAtOrAfter value: Int) -> Int {
             var low = 0
-            var high = regularStarts.count
+            var high = regular.count
             while low < high {
                 let mid = (low + high) / 2
-                if Int(regularStarts[mid]) < value { low = mid + 1 } else { high = mid }
+                if regular[mid].startTime < value { low = mid + 1 } else { high = mid }
             }
             return low
         }

@@ -119,7 +119,7 @@ struct DepartureFinder {
             let stop = departing.stop
             let offset = kind == .departures ? stop.departureOffset : stop.arrivalOffset
             var i = p.firstRegular(startingAtOrAfter: low - offset)
-            while i < p.regularStarts.count && Int(p.regularStarts[i]) < high - offset {
+            while i < p.regular.count && p.regular[i].startTime < high - offset {
                 let trip = p.regular[i]
                 if active.contains(trip.sv) {
                     let secs = trip.startTime + offset
