@@ -56,10 +56,12 @@ demo: build
 # under its 30 minutes (AsyncHTTPClient with SwiftNIO and BoringSSL alone takes about 7 of
 # them per configuration). `make test-fast` runs the unit tests from a debug build.
 TEST_BUILD = -c release -Xswiftc -enable-testing $(SWIFT_FLAGS)
+# The tests read the shared data from $(SHARED); with CI or REQUIRE_SHARED set, a test that
+# would skip for lack of it (or of root, nginx, tinyproxy) fails instead.
 test: deps
 	$(SWIFT) build $(TEST_BUILD) --build-tests
-	$(SWIFT) test $(TEST_BUILD) --skip-build --filter TransitToolkitTests
-	$(SWIFT) test $(TEST_BUILD) --skip-build --filter RealFeedTests
+	SHARED=$(SHARED) $(SWIFT) test $(TEST_BUILD) --skip-build --filter TransitToolkitTests
+	SHARED=$(SHARED) $(SWIFT) test $(TEST_BUILD) --skip-build --filter RealFeedTests
 
 # The DocC catalogues of TransitRuntime, TransitCities, TransitRealtime, TransitStore and
 # GTFSCompiler, as static sites in .build/docs/TARGET.doccarchive, with warnings (an
@@ -74,15 +76,16 @@ docs:
 	  --warnings-as-errors --output-path .build/docs --transform-for-static-hosting
 	@echo "documentation in .build/docs/{$(shell echo $(DOC_TARGETS) | tr ' ' ',')}.doccarchive/index.html"
 
-# The house style (.swift-format): fails on any finding. `make format` rewrites in place.
+# The house style (.swift-format), and no wall clock in test code (tools/lint_test_clock.py).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Examples Package.swift
+	python3 tools/lint_test_clock.py
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Examples Package.swift
 
 test-fast: deps
-	$(SWIFT) test --filter TransitToolkitTests
+	SHARED=$(SHARED) $(SWIFT) test --filter TransitToolkitTests
 
 bench: release
 	bash bench/run.sh

@@ -43,14 +43,18 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func fuzzCSV(_ bytes: [UInt8]) {
     guard let first = bytes.first else { return }
     let reader = CSVReader(stream: ChunkedStream(Array(bytes.dropFirst()), step: Int(first) * 7 + 1), fileName: "fuzz.txt")
-    var checksum = 0
+    // Every field is a piece of the input (quotes and separators dropped), so the fields of
+    // all records together never hold more bytes than the input; lines only go forward.
+    var total = 0
+    var lastLine = 0
     do {
         while try reader.nextRecord() {
-            for i in 0..<reader.fieldCount { checksum &+= reader.field(i).count }
-            _ = reader.line
+            for i in 0..<reader.fieldCount { total += reader.field(i).count }
+            if reader.line < lastLine { fatalError("line numbers went backwards: \(reader.line) after \(lastLine)") }
+            lastLine = reader.line
         }
     } catch {}
-    if checksum < 0 { fatalError("negative field length") }
+    if total > bytes.count { fatalError("fields hold \(total) bytes of a \(bytes.count)-byte input") }
 }
 
 private func fuzzZip(_ bytes: [UInt8]) {
@@ -83,21 +87,38 @@ private func fuzzFields(_ bytes: [UInt8]) {
     }
 }
 
-/// Every decoder of a packed column must end with a value or `PackedReader.Damaged`.
+/// Every decoder of a packed column must end with a value or `PackedReader.Damaged`; any
+/// other error (or a trap) is a finding.
 private func fuzzPacked(_ bytes: [UInt8]) {
-    _ = try? PatternStopsBlob.decode(bytes)
-    _ = try? PatternTripsBlob.decode(bytes)
-    _ = try? StopPatternsBlob.decode(bytes)
-    _ = try? TripBlock.decode(firstTid: 1, bytes)
-    _ = try? IDGroup.decode(bytes)
-    _ = try? DateSetBlob.decode(bytes)
-    _ = try? IDListBlob.decode(bytes)
-    _ = try? ShapeEdgesBlob.decode(bytes)
-    _ = try? ShapeBlob.decode(bytes)
-    _ = try? ShapeBlob.decodeRow(bytes)
-    // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the parser.
-    _ = try? ServiceBlock.decode(bytes)
-    if let deflated = try? ServiceBlock.deflate(bytes) { _ = try? ServiceBlock.decode(deflated) }
-    // A patch's contents behind a valid header and checksum, so the parser itself is reached.
-    _ = try? BundlePatch(decoding: BundlePatch.sealed(BundlePatch.magic + bytes))
+    func damagedOnly(_ name: String, _ decode: () throws -> Void) {
+        do { try decode() } catch is PackedReader.Damaged {} catch { fatalError("\(name) threw \(type(of: error)): \(error)") }
+    }
+    damagedOnly("PatternStopsBlob") { _ = try PatternStopsBlob.decode(bytes) }
+    damagedOnly("PatternTripsBlob") { _ = try PatternTripsBlob.decode(bytes) }
+    damagedOnly("StopPatternsBlob") { _ = try StopPatternsBlob.decode(bytes) }
+    damagedOnly("TripBlock") { _ = try TripBlock.decode(firstTid: 1, bytes) }
+    damagedOnly("IDGroup") { _ = try IDGroup.decode(bytes) }
+    damagedOnly("DateSetBlob") { _ = try DateSetBlob.decode(bytes) }
+    damagedOnly("IDListBlob") { _ = try IDListBlob.decode(bytes) }
+    damagedOnly("ShapeEdgesBlob") { _ = try ShapeEdgesBlob.decode(bytes) }
+    damagedOnly("ShapeBlob") { _ = try ShapeBlob.decode(bytes) }
+    damagedOnly("ShapeBlob row") { _ = try ShapeBlob.decodeRow(bytes) }
+    // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the
+    // parser. Their own error is `ServiceBlock.Damaged`.
+    func serviceBlock(_ input: [UInt8]) {
+        do { _ = try ServiceBlock.decode(input) } catch is ServiceBlock.Damaged {} catch { fatalError("ServiceBlock threw \(error)") }
+    }
+    serviceBlock(bytes)
+    if let deflated = try? ServiceBlock.deflate(bytes) { serviceBlock(deflated) }
+    // A patch's contents behind a valid header and checksum, so the parser itself is reached:
+    // a damaged body is a `PatchFormatError` that says so.
+    do {
+        _ = try BundlePatch(decoding: BundlePatch.sealed(BundlePatch.magic + bytes))
+    } catch let error as PatchFormatError {
+        if !error.description.contains("contents do not parse") && !error.description.contains("patch format") {
+            fatalError("a sealed patch failed its header or checksum: \(error)")
+        }
+    } catch {
+        fatalError("BundlePatch threw \(type(of: error)): \(error)")
+    }
 }

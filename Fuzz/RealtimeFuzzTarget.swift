@@ -2,23 +2,56 @@ import Foundation
 import TransitRuntime
 
 // libFuzzer entry point for GTFS-Realtime: built by `make fuzz` together with the
-// TransitRealtime sources as one module. FUZZ_TARGET realtime decodes the input as a
-// message; realtime-merge also matches it against FUZZ_BUNDLE (the BART bundle the script
-// compiles) and asks a live board at the message's time.
+// TransitRealtime sources as one module. Both targets need FUZZ_BUNDLE (the BART bundle
+// that Fuzz/run.sh compiles from ../shared/realtime/bart-rt.zip) and stop at once, loudly,
+// without it: a harness that quietly fell back to framing would be credited with what it
+// never reached.
+// - realtime: frames the message and builds a `RealtimeSnapshot` on the bundle, which
+//   decodes every entity (trip updates part by part through `TripUpdateParts`, the rest
+//   whole), matches trips and builds added trips and alerts.
+// - realtime-merge: also asks live boards and arrivals, at the stops the message names and
+//   three busy BART stations, at the message's own time and at the time of the real capture
+//   (FUZZ_CAPTURE), so that a mutated header time does not move every board away from the
+//   trips the updates match.
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "realtime"
-private let bundle = ProcessInfo.processInfo.environment["FUZZ_BUNDLE"].flatMap { try? TransitBundle(path: $0) }
-private let boardStops = ["MONT", "DALY", "12TH"]
+private let bundle: TransitBundle = {
+    guard let path = ProcessInfo.processInfo.environment["FUZZ_BUNDLE"] else { fatalError("FUZZ_BUNDLE is not set") }
+    do { return try TransitBundle(path: path) } catch { fatalError("FUZZ_BUNDLE \(path) does not open: \(error)") }
+}()
+private let captureTime: Date? = ProcessInfo.processInfo.environment["FUZZ_CAPTURE"].map { path in
+    do { return try RealtimeMessage(contentsOf: path).timestamp } catch { fatalError("FUZZ_CAPTURE \(path): \(error)") }
+}
+private let busyStops = ["MONT", "DALY", "12TH"]
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>>>
+) -> CInt {
+    _ = bundle
+    _ = captureTime
+    return 0
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let message = try? RealtimeMessage(data: Data(bytes: data, count: size)) else { return 0 }
-    guard target == "realtime-merge", let bundle else { return 0 }
     guard let snapshot = try? RealtimeSnapshot(messages: [message], bundle: bundle) else { return 0 }
-    let at = message.timestamp
-    for stop in boardStops {
-        _ = try? bundle.departures(from: stop, at: .instant(at), within: 3600, limit: 20, realtime: snapshot, now: at)
-        _ = try? bundle.arrivals(to: [stop], at: .instant(at), within: 3600, limit: 20, realtime: snapshot, now: at)
+    guard target == "realtime-merge" else { return 0 }
+    var stops = busyStops
+    for index in 0..<min(message.entityCount, 8) {
+        guard let entity = try? message.entity(index), entity.hasTripUpdate else { continue }
+        for update in entity.tripUpdate.stopTimeUpdate.prefix(4) where update.hasStopID && !stops.contains(update.stopID) {
+            stops.append(update.stopID)
+        }
+    }
+    for at in [message.timestamp, captureTime].compactMap({ $0 }) {
+        for stop in stops.prefix(12) {
+            _ = try? bundle.departures(
+                from: stop, at: .instant(at.addingTimeInterval(-600)), within: 3600, limit: 20, realtime: snapshot, now: at)
+            _ = try? bundle.arrivals(
+                to: [stop], at: .instant(at.addingTimeInterval(-600)), within: 3600, limit: 20, realtime: snapshot, now: at)
+        }
     }
     return 0
 }

@@ -31,10 +31,13 @@ swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name TransitRuntime -emit-module -em
   $(find "$ROOT/Sources/TransitRealtime" -name '*.swift') "$ROOT/Fuzz/RealtimeFuzzTarget.swift" \
   "$OUT/SwiftProtobuf.o" "$OUT/TransitRuntime.o" "$OUT/TransitSQLite.o" "$OUT/FileIntegrity.o" "$OUT/BundleFormat.o" \
   "$OUT/PatchEngine.o" "$OUT/TransitJSON.o" -lsqlite3 -lz -lcrypto)
-# The bundle the merge is fuzzed against: BART's static feed, paired with its captures.
-if [ -f "$SHARED/realtime/bart-rt.zip" ] && [ ! -f "$OUT/bart-rt.db" ]; then
-  swift build --product gtfs-compile >/dev/null && .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" >/dev/null
-fi
+# The bundles the targets read: BART's static feed (paired with its captures) for the
+# realtime targets, the samples for the packed columns' seeds. Without them the targets
+# would reach nothing: stop here instead.
+swift build --product gtfs-compile >/dev/null
+[ -f "$SHARED/realtime/bart-rt.zip" ] || { echo "fuzz: needs $SHARED/realtime (set SHARED)" >&2; exit 1; }
+[ -f "$OUT/bart-rt.db" ] || .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" --quiet
+[ -f "$OUT/samples.db" ] || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley -o "$OUT/samples.db" --quiet
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"
@@ -45,10 +48,8 @@ seed() {
          find "$dir" -mindepth 2 -type f -exec sh -c 'cp "$1" "'"$dir"'/$(echo "$1" | md5sum | cut -c1-12)"' _ {} \; ; find "$dir" -mindepth 1 -type d -exec rm -rf {} +; fi ;;
     zip) cp Tests/Fixtures/zips/*.zip "$dir/"; [ -d "$SHARED/broken" ] && cp "$SHARED"/broken/*.zip "$dir/" || true ;;
     fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
-    packed) if [ -f out/demo.db ] && command -v sqlite3 >/dev/null && command -v xxd >/dev/null; then sqlite3 out/demo.db "SELECT hex(stops) FROM patterns UNION ALL SELECT hex(trips) FROM patterns UNION ALL SELECT hex(entries) FROM trip_blocks" \
-              | while read -r h; do printf '%s' "$h" | xxd -r -p > "$dir/$(printf '%s' "$h" | md5sum | cut -c1-12)"; done; fi
-            printf '\x00\x02\x02' > "$dir/seed" ;;
-    realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/" 2>/dev/null || true; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
+    packed) python3 Fuzz/packed_seeds.py "$OUT/samples.db" "$OUT/bart-rt.db" "$dir" ;;
+    realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/"; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
@@ -59,7 +60,8 @@ for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge
   echo "== $target: $SECONDS_PER_TARGET s"
   harness="$OUT/gtfs-fuzz"
   case $target in realtime*) harness="$OUT/realtime-fuzz" ;; esac
-  FUZZ_TARGET=$target FUZZ_BUNDLE="$OUT/bart-rt.db" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+  [ -n "$(ls -A "$OUT/corpus-$target")" ] || { echo "fuzz: the $target corpus is empty" >&2; exit 1; }
+  FUZZ_TARGET=$target FUZZ_BUNDLE="$OUT/bart-rt.db" FUZZ_CAPTURE="$SHARED/realtime/bart-trip-updates.pb" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true
   summary=$(grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" "$OUT/$target.log" | tr '\n' ' ')
   echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${SECONDS_PER_TARGET}s $summary" | tee -a Fuzz/findings/log.txt

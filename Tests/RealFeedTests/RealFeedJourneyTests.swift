@@ -219,8 +219,15 @@ final class RealFeedJourneyTests: XCTestCase {
             let a = try XCTUnwrap(trip.stopTimes.first { $0.sequence == alight.stopSequence && $0.stop == alight.stopID }, context)
             let parts = board.serviceDate.description.split(separator: "-").map { Int($0)! }
             let base = timetable.dayStart(parts[0], parts[1], parts[2])
-            let tripStart = board.tripStart.map { Int($0.timeIntervalSince1970) - base } ?? first
-            XCTAssertEqual(Int(board.departure.timeIntervalSince1970), base + tripStart + b.departure - first, "\(context): boarding")
+            // The instance's start from the feed: the trip's own first time, or one of the starts
+            // its frequencies.txt windows give (end excluded), whichever the boarding time fits.
+            let starts =
+                timetable.frequencies[board.tripID].map { windows in
+                    windows.flatMap { stride(from: $0.start, to: $0.end, by: $0.headway).map { $0 } }
+                } ?? [first]
+            let boarding = Int(board.departure.timeIntervalSince1970)
+            let tripStart = try XCTUnwrap(
+                starts.first { base + $0 + b.departure - first == boarding }, "\(context): boarding at a time the timetable does not give")
             XCTAssertEqual(Int(alight.arrival.timeIntervalSince1970), base + tripStart + a.arrival - first, "\(context): alighting")
             XCTAssertNotEqual(b.pickup, 1, context)
             XCTAssertNotEqual(a.dropOff, 1, context)

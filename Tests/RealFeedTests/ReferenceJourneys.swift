@@ -65,44 +65,72 @@ final class ReferenceJourneys {
 
     func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
 
-    /// transfers.txt rows by (from, to) stop_id; τ for every pair of served stops.
+    /// journey-semantics.md, "Transfers", read afresh (not from the planner): each
+    /// transfers.txt row is spread over every (stop, stop) pair it covers, with how specific
+    /// it is there; a pair keeps its most specific row, the first in the file among equals.
+    /// τ then follows the document's cases for the rider's own stop, the stops within the
+    /// transfer distance and the stops a row names.
     private func readTransfers(_ zip: String) throws {
-        var rows: [String: [String: (type: Int, min: Int?)]] = [:]
-        for row in try ReferenceTimetable.table("transfers.txt", in: zip) {
-            guard let from = row["from_stop_id"], let to = row["to_stop_id"], !from.isEmpty, !to.isEmpty,
-                (row["from_route_id"] ?? "").isEmpty, (row["to_route_id"] ?? "").isEmpty,
-                (row["from_trip_id"] ?? "").isEmpty, (row["to_trip_id"] ?? "").isEmpty
-            else { continue }
-            // An unreadable type counts as 0; type 4 (in-seat) is not a stop-to-stop rule.
-            var type = Int(row["transfer_type"] ?? "") ?? 0
-            if !(0...5).contains(type) { type = 0 }
-            let minimum = Int(row["min_transfer_time"] ?? "").flatMap { (0...86_400).contains($0) ? $0 : nil }
-            // A pair given twice keeps its first row.
-            if type != 4 && rows[from]?[to] == nil { rows[from, default: [:]][to] = (type, minimum) }
+        var platforms: [String: [String]] = [:]
+        for (id, stop) in timetable.stops { if let station = stop.parent { platforms[station, default: []].append(id) } }
+        /// The stops a row's stop_id covers: the stop itself (specificity 0) and, for a
+        /// station, each of its platforms (specificity 1).
+        func covered(_ id: String) -> [(stop: String, station: Int)] {
+            [(id, 0)] + (platforms[id] ?? []).map { ($0, 1) }
         }
-        func parent(_ stop: String) -> String? { timetable.stops[stop]?.parent }
-        func rule(_ a: String, _ b: String) -> (type: Int, min: Int?)? {
-            if let r = rows[a]?[b] { return r }
-            if let pb = parent(b), let r = rows[a]?[pb] { return r }
-            if let pa = parent(a), let r = rows[pa]?[b] { return r }
-            if let pa = parent(a), let pb = parent(b), let r = rows[pa]?[pb] { return r }
-            return nil
+        struct Row {
+            var type: Int
+            var minimum: Int?
+            var rank: Int
+            var line: Int
+        }
+        var chosen: [String: [String: Row]] = [:]
+        for (line, row) in try ReferenceTimetable.table("transfers.txt", in: zip).enumerated() {
+            let names = ["from_route_id", "to_route_id", "from_trip_id", "to_trip_id"]
+            guard names.allSatisfy({ (row[$0] ?? "").isEmpty }), let from = row["from_stop_id"], let to = row["to_stop_id"],
+                !from.isEmpty, !to.isEmpty
+            else { continue }
+            let written = Int(row["transfer_type"] ?? "")
+            let type = written.map { [0, 1, 2, 3, 4, 5].contains($0) ? $0 : 0 } ?? 0
+            if type == 4 { continue }
+            var minimum = Int(row["min_transfer_time"] ?? "")
+            if let m = minimum, m < 0 || m > 86_400 { minimum = nil }
+            for a in covered(from) {
+                for b in covered(to) {
+                    // (A, B) 0, (A, B's station) 1, (A's station, B) 2, both stations 3.
+                    let candidate = Row(type: type, minimum: minimum, rank: 2 * a.station + b.station, line: line)
+                    if let kept = chosen[a.stop]?[b.stop], (kept.rank, kept.line) < (candidate.rank, candidate.line) { continue }
+                    chosen[a.stop, default: [:]][b.stop] = candidate
+                }
+            }
+        }
+        // Served stops near each other, found by a sweep over latitude (500 m is about 0.0045°).
+        let byLatitude = names.indices.filter { places[$0] != nil }.sorted { places[$0]!.lat < places[$1]!.lat }
+        var near = [[Int]](repeating: [], count: names.count)
+        var low = 0
+        for (k, a) in byLatitude.enumerated() {
+            while places[byLatitude[low]]!.lat < places[a]!.lat - 0.0045 { low += 1 }
+            for b in byLatitude[low..<k] where metres(places[a]!, places[b]!) <= transferDistance {
+                near[a].append(b)
+                near[b].append(a)
+            }
         }
         transfers = names.indices.map { a in
-            var result: [(Int, Int)] = []
-            let hasRules = rows[names[a]] != nil || parent(names[a]).map { rows[$0] != nil } == true
-            for b in names.indices {
-                // 0.0045 degree of latitude is 500 m: farther stops are not near.
-                let close = places[a].flatMap { pa in places[b].map { abs(pa.lat - $0.lat) < 0.0045 } } ?? false
-                let r = hasRules ? rule(names[a], names[b]) : nil
-                guard a == b || close || r != nil else { continue }
-                let d = (places[a].flatMap { pa in places[b].map { metres(pa, $0) } }) ?? 0
-                let near = a == b || (places[a] != nil && places[b] != nil && d <= transferDistance)
-                switch r?.type {
-                case 3, 5: continue
-                case 2: result.append((b, max(0, r?.min ?? 0)))
-                case 1: result.append((b, a == b ? 0 : walk(d)))
-                default: if near { result.append((b, a == b ? changeTime : walk(d) + changeTime)) }
+            var candidates = Set([a] + near[a])
+            for stop in (chosen[names[a]] ?? [:]).keys { if let b = index[stop] { candidates.insert(b) } }
+            var result: [(to: Int, seconds: Int)] = []
+            for b in candidates.sorted() {
+                let distance = places[a].flatMap { pa in places[b].map { metres(pa, $0) } }
+                let row = chosen[names[a]]?[names[b]]
+                if row?.type == 3 || row?.type == 5 { continue }
+                if row?.type == 2 {
+                    result.append((b, row?.minimum ?? 0))
+                } else if row?.type == 1 {
+                    result.append((b, a == b ? 0 : distance.map(walk) ?? 0))
+                } else if a == b {
+                    result.append((b, changeTime))
+                } else if let distance, distance <= transferDistance {
+                    result.append((b, walk(distance) + changeTime))
                 }
             }
             return result

@@ -138,65 +138,85 @@ final class ReferenceTimetable {
         }
     }
 
-    /// Linear in distance between timed stops: shape_dist_traveled when every row has it and
-    /// it never decreases, else haversine; by position when the span is zero or a stop of the
-    /// span has no usable place (no coordinates, or 0,0).
+    /// departures-semantics.md, "Untimed stops", read afresh in three steps: (1) the repair
+    /// of times that go backwards, (2) the trip's measure of distance, (3) each run of
+    /// untimed stops between two timed ones placed by that measure, or by position.
     private func interpolate(_ rows: [StopTime]) -> [(
         stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int, timepoint: Bool
     )]? {
-        var distance = [0.0]
-        let shape = rows.compactMap(\.distance)
-        let useShape = shape.count == rows.count && zip(shape, shape.dropFirst()).allSatisfy { $0 <= $1 }
-        func place(_ stop: String) -> (Double, Double)? {
-            guard let s = stops[stop], let la = s.lat, let lo = s.lon, abs(la) <= 90, abs(lo) <= 180, la != 0 || lo != 0 else { return nil }
-            return (la, lo)
-        }
-        let placed = rows.map { useShape || place($0.stop) != nil }
-        for i in 1..<rows.count {
-            if useShape {
-                distance.append(shape[i])
+        // (1) A stop_time earlier than the last one kept as timed, or departing before it
+        // arrives, loses both its times.
+        var times: [(arrival: Int, departure: Int)?] = []
+        var keptDeparture: Int?
+        for row in rows {
+            guard let a = row.arrival, let d = row.departure else {
+                times.append(nil)
                 continue
             }
-            var d = 0.0
-            if let (la, oa) = place(rows[i - 1].stop), let (lb, ob) = place(rows[i].stop) {
-                let p1 = la * .pi / 180
-                let p2 = lb * .pi / 180
-                let h = pow(sin((p2 - p1) / 2), 2) + cos(p1) * cos(p2) * pow(sin((ob - oa) * .pi / 180 / 2), 2)
-                d = 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
-            }
-            distance.append(distance[i - 1] + d)
+            let backwards = d < a || (keptDeparture.map { a < $0 || d < $0 } ?? false)
+            times.append(backwards ? nil : (a, d))
+            if !backwards { keptDeparture = d }
         }
-        // Times that go backwards (earlier than the last timed stop, or departing before
-        // arriving) make that stop untimed; a trip left without a first or last time is skipped.
-        var rows = rows
-        var lastTimed: Int?
-        for i in rows.indices {
-            guard let arrival = rows[i].arrival, let departure = rows[i].departure else { continue }
-            if departure < arrival || lastTimed.map({ arrival < $0 || departure < $0 }) == true {
-                rows[i].arrival = nil
-                rows[i].departure = nil
-            } else {
-                lastTimed = departure
-            }
+        guard times.first! != nil, times.last! != nil else { return nil }
+
+        // (2) shape_dist_traveled on every row and never decreasing, else great circles.
+        let written = rows.map(\.distance)
+        let byShape = !written.contains(nil) && zip(written, written.dropFirst()).allSatisfy { $0! <= $1! }
+        func position(_ stop: String) -> (Double, Double)? {
+            guard let lat = stops[stop]?.lat, let lon = stops[stop]?.lon else { return nil }
+            guard (-90...90).contains(lat), (-180...180).contains(lon), !(lat == 0 && lon == 0) else { return nil }
+            return (lat, lon)
         }
-        guard rows.first?.arrival != nil, rows.last?.arrival != nil else { return nil }
+        func greatCircle(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            let radius = 6_371_008.8
+            let (lat1, lat2) = (a.0 * .pi / 180, b.0 * .pi / 180)
+            let dLat = lat2 - lat1
+            let dLon = (b.1 - a.1) * .pi / 180
+            let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
+            return 2 * radius * asin(min(1, h.squareRoot()))
+        }
+        /// Distance along the trip from row `from` to each row of from...to; nil when the
+        /// measure cannot place every one of them.
+        func along(_ from: Int, _ to: Int) -> [Double]? {
+            if byShape { return (from...to).map { written[$0]! - written[from]! } }
+            var out = [0.0]
+            var here = position(rows[from].stop)
+            for k in (from + 1)...to {
+                guard let a = here, let b = position(rows[k].stop) else { return nil }
+                out.append(out.last! + greatCircle(a, b))
+                here = b
+            }
+            return out
+        }
+
+        // (3) Runs of untimed rows between timed anchors.
         var result: [(stop: String, sequence: Int, arrival: Int, departure: Int, pickup: Int, dropOff: Int, timepoint: Bool)] = []
-        var previous = 0
-        for (i, row) in rows.enumerated() {
-            if let arrival = row.arrival, let departure = row.departure {
-                // Exact unless the feed says timepoint 0.
-                result.append((row.stop, row.sequence, arrival, departure, row.pickup, row.dropOff, !row.approximate))
-                previous = i
+        var k = 0
+        while k < rows.count {
+            if let t = times[k] {
+                result.append(
+                    (rows[k].stop, rows[k].sequence, t.arrival, t.departure, rows[k].pickup, rows[k].dropOff, !rows[k].approximate))
+                k += 1
                 continue
             }
-            let next = rows[(i + 1)...].firstIndex { $0.arrival != nil }!
-            let t0 = Double(rows[previous].departure!)
-            let t1 = Double(rows[next].arrival!)
-            let span = distance[next] - distance[previous]
-            let byPosition = span <= 0 || placed[previous...next].contains(false)
-            let f = byPosition ? Double(i - previous) / Double(next - previous) : (distance[i] - distance[previous]) / span
-            let t = Int((t0 + (t1 - t0) * f).rounded(.down))
-            result.append((row.stop, row.sequence, t, t, row.pickup, row.dropOff, false))
+            let before = k - 1
+            var after = k
+            while times[after] == nil { after += 1 }
+            let leave = Double(times[before]!.departure)
+            let reach = Double(times[after]!.arrival)
+            let distances = along(before, after)
+            let total = distances?.last ?? 0
+            for j in k..<after {
+                let share: Double
+                if let distances, total > 0 {
+                    share = distances[j - before] / total
+                } else {
+                    share = Double(j - before) / Double(after - before)
+                }
+                let t = Int((leave + (reach - leave) * share).rounded(.down))
+                result.append((rows[j].stop, rows[j].sequence, t, t, rows[j].pickup, rows[j].dropOff, false))
+            }
+            k = after
         }
         return result
     }

@@ -11,7 +11,8 @@ Control endpoints (JSON):
                       (absent: all). drop_after closes the connection after that many body
                       bytes; status answers with that status; delay waits before answering;
                       rate sends at most that many bytes a second; corrupt flips one byte;
-                      ignore_range answers 200 with everything to a Range request.
+                      ignore_range answers 200 with everything to a Range request;
+                      "then" (a fault of the same form) takes over once "times" is used up.
     DELETE /_faults   clears every fault
     GET    /_log      the requests so far: [{"path", "range", "status", "sent"}], status 0
                       while a request is unanswered
@@ -67,7 +68,11 @@ class Handler(BaseHTTPRequestHandler):
             if "times" in fault:
                 fault["times"] -= 1
                 if fault["times"] <= 0:
-                    del FAULTS[path]
+                    # "then": the fault that takes over once this one is used up.
+                    if "then" in fault:
+                        FAULTS[path] = fault["then"]
+                    else:
+                        del FAULTS[path]
             return dict(fault)
 
     def arrive(self, path, range_header):

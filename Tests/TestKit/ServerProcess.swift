@@ -29,12 +29,11 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Waits until `port` on `host` accepts a connection, up to `seconds`.
     public func waitUntilListening(host: String = "127.0.0.1", port: Int, seconds: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        let listening = try TestClock.wait(upTo: seconds) {
             guard process.isRunning else { throw ServerProcessError("\(name) exited (status \(process.terminationStatus))") }
-            if Self.accepts(host: host, port: port) { return }
-            usleep(10_000)
+            return Self.accepts(host: host, port: port)
         }
+        if listening { return }
         throw ServerProcessError("\(name) is not listening on \(host):\(port) after \(seconds) s")
     }
 

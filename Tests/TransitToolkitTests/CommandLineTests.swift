@@ -225,7 +225,8 @@ final class CommandLineTests: XCTestCase {
                 try JSONSerialization.data(withJSONObject: value, options: .sortedKeys),
                 try JSONSerialization.data(withJSONObject: expected, options: .sortedKeys), arguments[0])
         }
-        let negative = try run("transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--limit=-1"])
+        let negative = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-30T08:00", "--limit=-1"])
         XCTAssertEqual(negative.stderr, "transit-query: limit must not be negative\n")
     }
 
@@ -375,7 +376,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testAFolderGivenAsBundleIsAnErrorNotACrash() throws {
-        let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X"])
+        let result = try run("transit-query", ["departures", "--bundle", TestSupport.samples, "--stop", "X", "--at", "2026-03-30T08:00"])
         XCTAssertEqual(result.status, 66)
         XCTAssertEqual(result.stderr, "transit-query: \(TestSupport.samples) is not a transit bundle: it is a folder, not a file\n")
     }
@@ -443,6 +444,10 @@ final class CommandLineTests: XCTestCase {
         let midnight = try run(
             "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-30", "--window", "1440"])
         XCTAssertEqual(midnight.status, 0, midnight.stderr)
+        let explicit = try run(
+            "transit-query", ["departures", "--bundle", bundle, "--stop", "CENTRAL", "--at", "2026-03-30T00:00", "--window", "1440"])
+        XCTAssertEqual(midnight.stdout, explicit.stdout)
+        XCTAssertTrue(midnight.stdout.contains("T4_WK_0800"), "Monday's 08:00 is within the day: \(midnight.stdout)")
     }
 
     func testOtherCommands() throws {

@@ -40,16 +40,22 @@ final class HostileInputTests: XCTestCase {
     }
 
     private func compile(_ zip: Data) throws -> (DiagnosticLog, Bool) {
+        let (log, output) = try compileToBundle(zip)
+        return (log, output != nil)
+    }
+
+    /// Compiles `zip` (or, with `zip` nil, `folder`); the bundle's path when it was written.
+    private func compileToBundle(_ zip: Data?, folder: URL? = nil) throws -> (DiagnosticLog, String?) {
         let directory = TemporaryFolders.make()
         let path = directory.appendingPathComponent("feed.zip")
-        try zip.write(to: path)
+        if let zip { try zip.write(to: path) }
         let log = DiagnosticLog()
+        let output = directory.appendingPathComponent("h.db").path
         let ok =
             (try? Compiler.compile(
-                CompileRequest(
-                    feeds: [.init(name: "h", path: path.path)],
-                    outputPath: directory.appendingPathComponent("h.db").path), log: log)) != nil
-        return (log, ok)
+                CompileRequest(feeds: [.init(name: "h", path: zip == nil ? folder?.path ?? "" : path.path)], outputPath: output),
+                log: log)) != nil
+        return (log, ok ? output : nil)
     }
 
     private var minimalFiles: [(String, [UInt8])] {
@@ -71,8 +77,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(log.diagnostics.filter { $0.code == .unknownFile }.count, log.record.keepPerCode, "kept diagnostics are capped")
     }
 
+    /// The same files from this test's hand-written stored zip and from a folder make the
+    /// same trips, stops and times.
     func testHandWrittenZipReaderAgreesWithTheCompiler() throws {
-        let (log, ok) = try compile(Self.storedZip(minimalFiles))
-        XCTAssertTrue(ok, log.summaryText())
+        let (log, zipped) = try compileToBundle(Self.storedZip(minimalFiles))
+        let folder = TemporaryFolders.make()
+        for (name, bytes) in minimalFiles { try Data(bytes).write(to: folder.appendingPathComponent(name)) }
+        let (folderLog, plain) = try compileToBundle(nil, folder: folder)
+        let fromZip = try BundleDump(path: try XCTUnwrap(zipped, log.summaryText())).trips
+        let fromFolder = try BundleDump(path: try XCTUnwrap(plain, folderLog.summaryText())).trips
+        XCTAssertFalse(fromZip.isEmpty)
+        XCTAssertEqual(fromZip, fromFolder)
     }
 }

@@ -59,10 +59,17 @@ extension CommandLineTests {
         XCTAssertTrue(answers[0].contains("\"trip_id\":\"R3a\""), answers[0])
         XCTAssertTrue(answers[1].contains("\"code\":\"unknown_stop\""), answers[1])
         XCTAssertTrue(answers[2].contains("\"code\":\"bad_query\""), answers[2])
-        XCTAssertEqual(try run("transit-query", ["plan", "--bundle", bundle, "--from", "NOPE", "--to", "D"]).status, 1)
-        XCTAssertEqual(try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "95,7"]).status, 64)
+        let unknown = try run(
+            "transit-query", ["plan", "--bundle", bundle, "--from", "NOPE", "--to", "D", "--at", "2026-03-10T07:55", "--json"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stdout.contains("\"code\":\"unknown_stop\""), unknown.stdout + unknown.stderr)
         XCTAssertEqual(
-            try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--arrive-by", "--window", "10"]).status, 64)
+            try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "95,7", "--at", "2026-03-10T07:55"]).status, 64)
+        XCTAssertEqual(
+            try run(
+                "transit-query",
+                ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--arrive-by", "--window", "10", "--at", "2026-03-10T07:55"]
+            ).status, 64)
         XCTAssertEqual(
             try run("transit-query", ["plan", "--bundle", bundle, "--from", "A", "--to", "D", "--at", "2031-01-01T08:00"]).status, 1)
     }

@@ -283,7 +283,11 @@ final class JourneyTests: XCTestCase {
         let b = try bundle()
         var options = JourneyOptions()
         options.walkingSpeed = 0
-        XCTAssertThrowsError(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: .instant(Date()), options: options))
+        XCTAssertThrowsError(
+            try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:00"), options: options)
+        ) {
+            XCTAssertEqual(($0 as? TransitError)?.code, "bad_argument")
+        }
         XCTAssertThrowsError(try b.journeys(from: .stop("NOPE"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:00"))) {
             XCTAssertEqual(($0 as? TransitError)?.code, "unknown_stop")
         }

@@ -77,7 +77,9 @@ extension CommandLineTests {
         let missing = try run("transit-query", ["realtime", "/nonexistent/updates.pb", "--bundle", fixture.bundle, "--json"])
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.stdout.contains("unreadable_realtime"), missing.stdout)
-        let nowAlone = try run("transit-query", ["departures", "--bundle", fixture.bundle, "--stop", "S2", "--now", "2026-03-10T08:00"])
+        let nowAlone = try run(
+            "transit-query",
+            ["departures", "--bundle", fixture.bundle, "--stop", "S2", "--at", "2026-03-10T08:00", "--now", "2026-03-10T08:00"])
         XCTAssertEqual(nowAlone.status, 64)
     }
 

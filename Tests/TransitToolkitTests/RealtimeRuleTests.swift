@@ -59,9 +59,14 @@ final class RealtimeRuleTests: XCTestCase {
         return entity
     }
 
+    /// A wall-clock time in the feed's zone (Europe/Paris) as an instant, read by Foundation's
+    /// own calendar (not the runtime's clock): "2026-03-10T08:00" is 07:00 UTC.
     func instant(_ local: String) throws -> Date {
-        guard case .local(let day, let seconds) = try QueryTime.parse(local) else { return try XCTUnwrap(nil) }
-        return try bundle.windowStart(.local(day, secondsOfDay: seconds), stop: "S1", feed: nil)
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.timeZone = TimeZone(identifier: "Europe/Paris")
+        parser.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return try XCTUnwrap(parser.date(from: local), local)
     }
 
     func update(

@@ -52,7 +52,7 @@ final class StoreCommandLineTests: XCTestCase {
         let download = try store(folder, ["download", "metro", "--explicit", "--json"])
         XCTAssertEqual(download.status, 0, download.stderr)
         XCTAssertEqual((download.json["jobs"] as? [[String: Any]])?.first?["state"] as? String, "done")
-        let status = try store(folder, ["status", "--json"]).json
+        let status = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json
         let bundle = (status["bundles"] as? [[String: Any]])?.first ?? [:]
         XCTAssertEqual(bundle["id"] as? String, "metro")
         XCTAssertEqual(bundle["explicit"] as? Bool, true)
@@ -75,7 +75,7 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(try store(folder, ["prefs", "--max-bytes", "0", "--auto-update", "false"]).status, 0)
         XCTAssertEqual(try store(folder, ["update"]).stdout, "nothing to do\n")
         XCTAssertEqual(try store(folder, ["manifest", site.server.url("v2.json").absoluteString]).status, 0)
-        let stale = try store(folder, ["status"])
+        let stale = try store(folder, ["status", "--on", TestClock.metroDayText])
         XCTAssertTrue(stale.stdout.contains("explicit, stale"), stale.stdout)
         let update = try store(folder, ["update", "metro"])
         XCTAssertEqual(update.stdout, "metro: done\n", update.stderr)
@@ -85,7 +85,7 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(try store(folder, ["prefs", "--auto-update", "true"]).status, 0)
         let automatic = try store(folder, ["manifest", site.server.url("v1.json").absoluteString])
         XCTAssertEqual(automatic.stdout, "3 bundles, 0 patches\nmetro: done\n", automatic.stderr)
-        let back = try store(folder, ["status", "--json"]).json["bundles"] as? [[String: Any]]
+        let back = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json["bundles"] as? [[String: Any]]
         XCTAssertEqual(back?.first?["content_sha256"] as? String, try BundleFacts.contentHash(site.path("metro-1.db")))
         XCTAssertEqual(try store(folder, ["remove", "metro"]).stdout, "removed metro\n")
         XCTAssertEqual(try store(folder, ["remove", "metro"]).status, 3)
@@ -105,7 +105,9 @@ final class StoreCommandLineTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(try store(folder, ["download", "metro", "--explicit"]).status, 0)
-        for bad in [["prefs", "--max-bytes", "-5"], ["prefs", "--stale-days", "-3"], ["status", "--timeout", "0"]] {
+        for bad in [
+            ["prefs", "--max-bytes", "-5"], ["prefs", "--stale-days", "-3"], ["status", "--on", TestClock.metroDayText, "--timeout", "0"],
+        ] {
             let run = try store(folder, bad)
             XCTAssertEqual(run.status, 64, "\(bad): \(run.stderr)")
         }
@@ -113,7 +115,7 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(below.status, 0, below.stderr)
         XCTAssertTrue(below.stderr.contains("more than the budget of 1000"), below.stderr)
         XCTAssertTrue((below.json["warning"] as? String)?.contains("explicitly") == true, below.stdout)
-        let status = try store(folder, ["status", "--json"])
+        let status = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"])
         XCTAssertEqual((status.json["bundles"] as? [Any])?.count, 1, "an explicit bundle is never evicted")
     }
 
@@ -154,20 +156,22 @@ final class StoreCommandLineTests: XCTestCase {
             kill(process.processIdentifier, SIGKILL)
             for _ in 0..<500 where process.isRunning { usleep(10_000) }
             if !StoreFolderCheck.leftovers(in: folder).isEmpty { killedWithPartialFiles += 1 }
-            let pendingBefore = (try store(folder, ["status", "--json"]).json["pending_jobs"] as? [[String: Any]] ?? []).compactMap {
-                $0["id"] as? String
-            }
+            let pendingBefore =
+                (try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json["pending_jobs"] as? [[String: Any]] ?? [])
+                .compactMap {
+                    $0["id"] as? String
+                }
             // The next run finishes what was interrupted (or finds it done).
             let resumed = try store(folder, ["resume"])
             XCTAssertEqual(resumed.status, 0, "round \(round), TEST_SEED=\(seed): \(resumed.stderr)")
-            let status = try store(folder, ["status", "--json"]).json
+            let status = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json
             XCTAssertEqual((status["pending_jobs"] as? [Any])?.count, 0, "round \(round)")
             let target = (status["bundles"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
             if !pendingBefore.contains(id) && target?["content_sha256"] as? String != expected {
                 // Killed before the job was recorded: nothing was promised. Run it again.
                 XCTAssertEqual(try store(folder, command).status, 0, "round \(round)")
             }
-            let after = try store(folder, ["status", "--json"]).json["bundles"] as? [[String: Any]] ?? []
+            let after = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json["bundles"] as? [[String: Any]] ?? []
             let installed = after.first { $0["id"] as? String == id }
             XCTAssertEqual(installed?["content_sha256"] as? String, expected, "round \(round)")
             if let metro = after.first(where: { $0["id"] as? String == "metro" }) {

@@ -14,14 +14,15 @@ final class StoreSharingTests: XCTestCase {
     /// Waits until a partial file has bytes (the first process is mid-download).
     func waitForPartialFile(in folder: URL, file: StaticString = #filePath, line: UInt = #line) -> String? {
         let downloads = folder.appendingPathComponent("downloads")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        var found: String?
+        TestClock.wait(upTo: 20) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? [] {
                 let path = downloads.appendingPathComponent(name).path
-                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 { return path }
+                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 { found = path }
             }
-            usleep(10_000)
+            return found != nil
         }
+        if let found { return found }
         XCTFail("no partial file appeared", file: file, line: line)
         return nil
     }
@@ -38,7 +39,7 @@ final class StoreSharingTests: XCTestCase {
         // The second process starts while the first writes its partial file: its start-up
         // must leave that file alone, and its own job waits for the folder's job lock.
         let second = try CLI.start(folder, ["download", "valley", "--explicit"])
-        let status = try CLI.start(folder, ["status", "--json"])
+        let status = try CLI.start(folder, ["status", "--on", TestClock.metroDayText, "--json"])
         XCTAssertEqual(finish(status).status, 0)
         // While the first still downloads, its partial file is where it was. (Had a start-up
         // deleted it, the first would also fail or fetch the file twice: checked below.)
@@ -53,7 +54,8 @@ final class StoreSharingTests: XCTestCase {
         let requests = try await site.server.log().map(\.path)
         XCTAssertEqual(requests.filter { $0 == "/metro-1.db" }.count, 1, "\(requests)")
         XCTAssertEqual(requests.filter { $0 == "/valley.db" }.count, 1, "\(requests)")
-        let bundles = finish(try CLI.start(folder, ["status", "--json"])).json["bundles"] as? [[String: Any]] ?? []
+        let bundles =
+            finish(try CLI.start(folder, ["status", "--on", TestClock.metroDayText, "--json"])).json["bundles"] as? [[String: Any]] ?? []
         XCTAssertEqual(bundles.map { $0["id"] as? String }, ["metro", "valley"])
         XCTAssertEqual(bundles.map { $0["explicit"] as? Bool }, [false, true])
         XCTAssertEqual(StoreFolderCheck.problems(in: folder), [])
@@ -72,7 +74,9 @@ final class StoreSharingTests: XCTestCase {
             let explicit = finish(try CLI.start(folder, ["download", "metro", "--explicit"]))
             XCTAssertEqual(explicit.status, 0, explicit.stderr)
             XCTAssertEqual(finish(cached).status, 0)
-            let bundles = finish(try CLI.start(folder, ["status", "--json"])).json["bundles"] as? [[String: Any]] ?? []
+            let bundles =
+                finish(try CLI.start(folder, ["status", "--on", TestClock.metroDayText, "--json"])).json["bundles"] as? [[String: Any]]
+                ?? []
             XCTAssertEqual(bundles.first?["explicit"] as? Bool, true, "round \(round)")
         }
         let requests = try await site.server.log().filter { $0.path == "/metro-1.db" }.count
@@ -93,12 +97,12 @@ final class StoreSharingTests: XCTestCase {
         let remove = finish(try CLI.start(folder, ["remove", "metro"]))
         XCTAssertEqual(remove.status, 0, remove.stderr)
         _ = finish(update)
-        let state = finish(try CLI.start(folder, ["status", "--json"])).json
+        let state = finish(try CLI.start(folder, ["status", "--on", TestClock.metroDayText, "--json"])).json
         XCTAssertEqual((state["bundles"] as? [Any])?.count, 0, "\(state)")
         XCTAssertEqual((state["pending_jobs"] as? [Any])?.count, 0, "\(state)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("bundles/metro.db").path))
         // The next start cleans up what the interrupted update left.
-        XCTAssertEqual(finish(try CLI.start(folder, ["status"])).status, 0)
+        XCTAssertEqual(finish(try CLI.start(folder, ["status", "--on", TestClock.metroDayText])).status, 0)
         XCTAssertEqual(StoreFolderCheck.problems(in: folder), [])
     }
 }

@@ -21,7 +21,7 @@ final class StoreUpdateTests: XCTestCase {
         _ = try await store.download("metro", explicit: true).finished()
         try await store.setPreferences(StorePreferences(autoUpdate: false))
         try await store.refreshCatalogue(from: site.server.url("v2.json"))
-        let stale = try await store.status()
+        let stale = try await store.status(on: TestClock.metroDay)
         XCTAssertEqual(stale.first?.newerContentHash, try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(stale.first?.isStale, true)
         let jobs = try await store.updateAll()
@@ -33,7 +33,7 @@ final class StoreUpdateTests: XCTestCase {
         let installed = try TransitBundle(path: folder.appendingPathComponent("bundles/metro.db").path)
         XCTAssertEqual(try BundleFacts.contentHash(installed.path), try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(try Self.board(installed), try Self.board(TransitBundle(path: site.path("metro-2.db"))))
-        let after = try await store.status()
+        let after = try await store.status(on: TestClock.metroDay)
         XCTAssertEqual(after.first?.explicit, true, "an update keeps the user's choice")
         XCTAssertEqual(after.first?.isStale, false)
         XCTAssertEqual(after.first?.bytes, Int64(try Data(contentsOf: folder.appendingPathComponent("bundles/metro.db")).count))
@@ -46,7 +46,7 @@ final class StoreUpdateTests: XCTestCase {
         try await second.refreshCatalogue(from: site.server.url("v2.json"))  // automatic updates are on
         let pending = try await second.resumePendingJobs()
         for job in pending { await job.finished() }
-        let fallback = try await second.status()
+        let fallback = try await second.status(on: TestClock.metroDay)
         XCTAssertEqual(fallback.first?.contentHash, try BundleFacts.contentHash(site.path("metro-2.db")))
         XCTAssertEqual(fallback.first?.explicit, false)
         let log = try await site.server.log().map(\.path)
@@ -69,7 +69,7 @@ final class StoreUpdateTests: XCTestCase {
         guard case .failed(.transfer(let reason, transient: false)) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertTrue(reason.contains("404"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), before)
-        let status = try await store.status()
+        let status = try await store.status(on: TestClock.metroDay)
         XCTAssertEqual(status.first?.contentHash, try BundleFacts.contentHash(installed))
         XCTAssertEqual(StoreFolderCheck.leftovers(in: folder), [])
     }
@@ -105,9 +105,12 @@ final class StoreUpdateTests: XCTestCase {
         for reader in readers { reader.start() }
         try await store.refreshCatalogue(from: site.server.url("v2.json"))
         for job in try await store.resumePendingJobs() { await job.finished() }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // The readers go on until a reopening one has seen the new version (or 20 s passed).
+        TestClock.wait(upTo: 20) { answers.values.contains(new) }
+        let counted = answers.values.count
+        TestClock.wait(upTo: 20) { answers.values.count >= counted + 8 }
         stop.append(true)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        TestClock.wait(upTo: 20) { readers.allSatisfy(\.isFinished) }
         XCTAssertEqual(failures.values, [])
         let seen = Set(answers.values)
         XCTAssertTrue(seen.isSubset(of: [old, new]), "an answer from neither version: \(seen.subtracting([old, new]))")
@@ -131,7 +134,7 @@ final class StoreUpdateTests: XCTestCase {
             for id in order { _ = try await store.open(id) }  // order[0] is now the least recently accessed
             let third = try await store.download("both").finished()
             XCTAssertEqual(third, .done)
-            let left = try await store.status().map(\.id)
+            let left = try await store.status(on: TestClock.metroDay).map(\.id)
             XCTAssertEqual(Set(left), Set(["both", order[1]]), "evicted \(order[0]) first")
             XCTAssertLessThanOrEqual(try Self.bytesOnDisk(folder), budget)
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("bundles/\(order[0]).db").path))
@@ -152,7 +155,7 @@ final class StoreUpdateTests: XCTestCase {
                 .overBudget(
                     id: "both", needed: sizes["both"]!, budget: budget, explicitBytes: sizes["metro"]! + sizes["valley"]!,
                     evictableBytes: 0)))
-        let kept = try await store.status().map(\.id)
+        let kept = try await store.status(on: TestClock.metroDay).map(\.id)
         XCTAssertEqual(kept, ["metro", "valley"], "explicit bundles are never evicted")
         let requestsAfter = try await site.server.log().count
         XCTAssertEqual(requestsAfter, requestsBefore, "refused before any byte")
@@ -160,7 +163,7 @@ final class StoreUpdateTests: XCTestCase {
         try await store.setPreferences(StorePreferences(maxBytes: nil))
         _ = try await store.download("both").finished()
         try await store.setPreferences(StorePreferences(maxBytes: 1000))
-        let explicitOnly = try await store.status().map(\.id)
+        let explicitOnly = try await store.status(on: TestClock.metroDay).map(\.id)
         XCTAssertEqual(explicitOnly, ["metro", "valley"])
         for id in explicitOnly { try await store.remove(id) }
         let used = try await store.usedBytes()
@@ -188,7 +191,7 @@ final class StoreUpdateTests: XCTestCase {
         // A stray temporary file from a crash goes too.
         try Data("partial".utf8).write(to: folder.appendingPathComponent("bundles/.metro.db.patching"))
         let rebuilt = try site.store(in: folder)
-        let status = try await rebuilt.status()
+        let status = try await rebuilt.status(on: TestClock.metroDay)
         XCTAssertEqual(status.map(\.id), ["metro", "valley"])
         XCTAssertEqual(status.map(\.explicit), [true, true], "unknown choices count as explicit: never evicted unasked")
         XCTAssertEqual(status.first?.contentHash, try BundleFacts.contentHash(site.path("metro-1.db")))
@@ -196,7 +199,7 @@ final class StoreUpdateTests: XCTestCase {
         // A damaged state file is set aside and rebuilt the same way.
         try Data(repeating: 0x41, count: 4096).write(to: folder.appendingPathComponent("store.sqlite"))
         let again = try site.store(in: folder)
-        let ids = try await again.status().map(\.id)
+        let ids = try await again.status(on: TestClock.metroDay).map(\.id)
         XCTAssertEqual(ids, ["metro", "valley"])
     }
 

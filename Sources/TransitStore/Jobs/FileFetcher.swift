@@ -50,7 +50,7 @@ struct FileFetcher: Sendable {
         while true {
             var have = BundleFiles.stat(part)?.size ?? 0
             if have > bytes {
-                try? FileManager.default.removeItem(atPath: part)
+                Self.removePartial(part)
                 have = 0
             }
             let resumed = have > 0
@@ -63,17 +63,17 @@ struct FileFetcher: Sendable {
                 } catch var error as TransportError {
                     resume = error.resumeData ?? resume
                     if error.isDiskFull {
-                        try? FileManager.default.removeItem(atPath: part)
+                        Self.removePartial(part)
                         throw Failure(error: .noSpace(error.message), resumeData: nil)
                     }
                     if error.status == 416 {
                         error = TransportError.shorter(url, has: error.serverLength ?? BundleFiles.stat(part)?.size ?? 0, listed: bytes)
-                        try? FileManager.default.removeItem(atPath: part)
+                        Self.removePartial(part)
                     }
                     failures += 1
                     guard error.transient, failures <= retries.limit else {
                         let kept = error.transient && (BundleFiles.stat(part)?.size ?? 0) > 0
-                        if !kept { try? FileManager.default.removeItem(atPath: part) }
+                        if !kept { Self.removePartial(part) }
                         throw Failure(error: StoreError(error, retried: failures > 1), resumeData: resume, keptPart: kept)
                     }
                     try await Task.sleep(nanoseconds: retries.pause(after: failures))
@@ -82,7 +82,7 @@ struct FileFetcher: Sendable {
                 // The transfer ended as the server meant it to: a shorter file is the server's.
                 let size = BundleFiles.stat(part)?.size ?? 0
                 if size < bytes {
-                    try? FileManager.default.removeItem(atPath: part)
+                    Self.removePartial(part)
                     throw Failure(error: StoreError(TransportError.shorter(url, has: size, listed: bytes), retried: false), resumeData: nil)
                 }
             }
@@ -90,7 +90,7 @@ struct FileFetcher: Sendable {
             let found = try await Task.detached { try FileDigest.sha256(of: part) }.value
             let size = BundleFiles.stat(part)?.size ?? 0
             if found == sha256 && size == bytes { return }
-            try? FileManager.default.removeItem(atPath: part)
+            Self.removePartial(part)
             resume = nil
             // Bytes kept from an earlier attempt may be what went wrong: one fresh try.
             if resumed && !restartedAfterMismatch {
@@ -99,6 +99,14 @@ struct FileFetcher: Sendable {
             }
             throw Failure(error: .hashMismatch(id: id, expected: sha256, found: found), resumeData: nil)
         }
+    }
+}
+
+extension FileFetcher {
+    /// Removes a partial file and the validator kept beside it.
+    static func removePartial(_ part: String) {
+        try? FileManager.default.removeItem(atPath: part)
+        ValidatorFile(partial: part).remove()
     }
 }
 

@@ -57,7 +57,8 @@ struct BundleFiles {
         }
         for name in (try? manager.contentsOfDirectory(atPath: downloads)) ?? [] {
             let id = name.split(separator: "-").dropLast().joined(separator: "-")
-            if !name.hasSuffix(".part") || !pending.contains(id) { try? manager.removeItem(atPath: "\(downloads)/\(name)") }
+            let isPart = name.hasSuffix(".part") || name.hasSuffix(".part" + ValidatorFile.suffix)
+            if !isPart || !pending.contains(id) { try? manager.removeItem(atPath: "\(downloads)/\(name)") }
         }
     }
 

@@ -61,8 +61,11 @@
         {
             let sink = try FileSink(appendingTo: destination)
             // The resume data is the validator of the first answer (UTF-8): the partial file
-            // itself is the destination.
-            var validator = resumeData.map { String(decoding: $0, as: UTF8.self) }
+            // itself is the destination. The validator is also kept beside the partial file
+            // (`ValidatorFile`) as soon as the first answer arrives, so that a process killed
+            // mid-transfer (which hands back no resume data) still resumes with If-Range.
+            let kept = ValidatorFile(partial: destination)
+            var validator = resumeData.map { String(decoding: $0, as: UTF8.self) } ?? (sink.offset > 0 ? kept.read() : nil)
             do {
                 return try await withClient(for: url) { client in
                     var rangeAllowed = true
@@ -88,6 +91,7 @@
                             continue
                         }
                         validator = Self.validator(response.headers) ?? validator
+                        if status == 200 { kept.write(validator) }
                         for try await buffer in response.body {
                             try buffer.withUnsafeReadableBytes { try sink.write($0) }
                             progress(sink.offset)
@@ -95,6 +99,7 @@
                         guard sink.bodyComplete else {
                             throw TransportError("\(url.absoluteString): the compressed body ended early", transient: true)
                         }
+                        kept.remove()
                         return FinishedDownload(url: response.url ?? url, bytesOnWire: sink.received)
                     }
                 }
