@@ -104,9 +104,12 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     damagedOnly("ShapeBlob") { _ = try ShapeBlob.decode(bytes) }
     damagedOnly("ShapeBlob row") { _ = try ShapeBlob.decodeRow(bytes) }
     // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the
-    // parser. Their own error is `ServiceBlock.Damaged`.
+    // parser. Their errors are the inflater's `ServiceBlock.Damaged` and the parser's
+    // `PackedReader.Damaged`.
     func serviceBlock(_ input: [UInt8]) {
-        do { _ = try ServiceBlock.decode(input) } catch is ServiceBlock.Damaged {} catch { fatalError("ServiceBlock threw \(error)") }
+        do { _ = try ServiceBlock.decode(input) } catch is ServiceBlock.Damaged {} catch is PackedReader.Damaged {} catch {
+            fatalError("ServiceBlock threw \(type(of: error)): \(error)")
+        }
     }
     serviceBlock(bytes)
     if let deflated = try? ServiceBlock.deflate(bytes) { serviceBlock(deflated) }

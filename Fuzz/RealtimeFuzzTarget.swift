@@ -1,8 +1,9 @@
 import Foundation
 import TransitRuntime
 
-// libFuzzer entry point for GTFS-Realtime: built by `make fuzz` together with the
-// TransitRealtime sources as one module. Both targets need FUZZ_BUNDLE (the BART bundle
+// libFuzzer entry point of the runtime harness: built by `make fuzz` together with the
+// TransitRealtime sources as one module; FUZZ_TARGET `bundle` and `realtime-extremes` are in
+// BundleFuzzTarget.swift and RealtimeExtremesFuzzTarget.swift. The realtime targets need FUZZ_BUNDLE (the BART bundle
 // that Fuzz/run.sh compiles from ../shared/realtime/bart-rt.zip) and stop at once, loudly,
 // without it: a harness that quietly fell back to framing would be credited with what it
 // never reached.
@@ -35,6 +36,15 @@ public func fuzzInitialize(
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    switch target {
+    case "bundle":
+        fuzzBundle(Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
+    case "realtime-extremes":
+        fuzzRealtimeExtremes(Array(UnsafeBufferPointer(start: data, count: size)), bundle: bundle)
+        return 0
+    default: break
+    }
     guard let message = try? RealtimeMessage(data: Data(bytes: data, count: size)) else { return 0 }
     guard let snapshot = try? RealtimeSnapshot(messages: [message], bundle: bundle) else { return 0 }
     guard target == "realtime-merge" else { return 0 }

@@ -29,6 +29,7 @@ swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name TransitRuntime -emit-module -em
   -c -o "$OUT/TransitRuntime.o" $(find Sources/TransitRuntime -name '*.swift')
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name TransitRealtime -I "$OUT" -o "$OUT/realtime-fuzz" \
   $(find "$ROOT/Sources/TransitRealtime" -name '*.swift') "$ROOT/Fuzz/RealtimeFuzzTarget.swift" \
+  "$ROOT/Fuzz/BundleFuzzTarget.swift" "$ROOT/Fuzz/RealtimeExtremesFuzzTarget.swift" \
   "$OUT/SwiftProtobuf.o" "$OUT/TransitRuntime.o" "$OUT/TransitSQLite.o" "$OUT/FileIntegrity.o" "$OUT/BundleFormat.o" \
   "$OUT/PatchEngine.o" "$OUT/TransitJSON.o" -lsqlite3 -lz -lcrypto)
 # The bundles the targets read: BART's static feed (paired with its captures) for the
@@ -50,16 +51,18 @@ seed() {
     fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
     packed) python3 Fuzz/packed_seeds.py "$OUT/samples.db" "$OUT/bart-rt.db" "$dir" ;;
     realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/"; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
+    bundle|realtime-extremes) python3 -c 'import random, sys; r = random.Random(7)
+for i in range(1, 17): open(f"{sys.argv[1]}/seed-{i}", "wb").write(bytes(r.randrange(256) for _ in range(12 * i)))' "$dir" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
 
-for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge}; do
+for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge realtime-extremes bundle}; do
   seed "$target"
   mkdir -p "Fuzz/findings/$target"
   echo "== $target: $SECONDS_PER_TARGET s"
   harness="$OUT/gtfs-fuzz"
-  case $target in realtime*) harness="$OUT/realtime-fuzz" ;; esac
+  case $target in realtime*|bundle) harness="$OUT/realtime-fuzz" ;; esac
   [ -n "$(ls -A "$OUT/corpus-$target")" ] || { echo "fuzz: the $target corpus is empty" >&2; exit 1; }
   FUZZ_TARGET=$target FUZZ_BUNDLE="$OUT/bart-rt.db" FUZZ_CAPTURE="$SHARED/realtime/bart-trip-updates.pb" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true

@@ -33,6 +33,10 @@ struct AddedTripBuilder: Sendable {
             }
             let arrival = stopUpdate.hasArrival && stopUpdate.arrival.hasTime ? Int(stopUpdate.arrival.time) : nil
             let departure = stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? Int(stopUpdate.departure.time) : nil
+            guard [arrival, departure].allSatisfy({ $0.map { RealtimeMessage.isPlausible(Int64($0)) } ?? true }) else {
+                miss(.badTime, "a time of an added trip is not a time between 1970 and 9999")
+                continue
+            }
             guard let shown = departure ?? arrival else {
                 miss(.badTime, "a stop of an added trip needs an arrival or departure time")
                 continue

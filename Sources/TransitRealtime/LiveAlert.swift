@@ -35,6 +35,9 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
     /// Unix-second ranges; an open end is nil.
     public var activePeriods: [ClosedRange<Int>]
     public var informedEntities: [Selector]
+    /// The places (from 1) of the message's active periods left out: ending before they
+    /// start, or starting after 9999 (reported as `bad_time`; not encoded).
+    var invalidPeriods: [Int] = []
 
     /// The text in `language` (a tag like "en" matches "en-US"), else the untagged one, else any.
     public func header(in language: String? = nil) -> String? { Self.pick(headerText, language) }
@@ -73,9 +76,21 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
         headerText = texts(alert.hasHeaderText, alert.headerText)
         descriptionText = texts(alert.hasDescriptionText, alert.descriptionText)
         url = texts(alert.hasURL, alert.url)
-        activePeriods = alert.activePeriod.map {
-            ($0.hasStart ? Int($0.start) : Int.min)...($0.hasEnd ? Int($0.end) : Int.max)
+        var periods: [ClosedRange<Int>] = []
+        var invalid: [Int] = []
+        for (index, period) in alert.activePeriod.enumerated() {
+            let start = period.hasStart ? period.start : 0
+            let end = period.hasEnd ? period.end : UInt64(RealtimeMessage.plausibleTimes.upperBound)
+            guard start <= end, (period.hasStart ? start : 0) <= UInt64(RealtimeMessage.plausibleTimes.upperBound) else {
+                invalid.append(index + 1)
+                continue
+            }
+            // An open end is forever; a time past 9999 is clamped to it.
+            periods.append(
+                (period.hasStart ? Int(start) : Int.min)...(period.hasEnd ? Int(clamping: min(end, UInt64(Int.max))) : Int.max))
         }
+        activePeriods = periods
+        invalidPeriods = invalid
         informedEntities = alert.informedEntity.map { e in
             Selector(
                 agencyID: e.hasAgencyID ? e.agencyID : nil, routeID: e.hasRouteID ? e.routeID : nil,

@@ -20,6 +20,14 @@ public struct RealtimeMessage: Sendable {
     private let bytes: Data
     private let entities: [Range<Int>]
 
+    /// The Unix times a message may name: 1970-01-01 to 9999-12-31. A header timestamp
+    /// outside them refuses the message; an event time or alert period outside them is
+    /// left out and reported (`bad_time`).
+    public static let plausibleTimes: ClosedRange<UInt64> = 0...253_402_300_799
+
+    /// Whether an event time (Unix seconds) lies within `plausibleTimes`.
+    static func isPlausible(_ time: Int64) -> Bool { time >= 0 && plausibleTimes.contains(UInt64(time)) }
+
     /// The header's timestamp: when the producer built the message.
     public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(header.timestamp)) }
     /// The header's gtfs_realtime_version.
@@ -46,6 +54,9 @@ public struct RealtimeMessage: Sendable {
         }
         guard header.hasGtfsRealtimeVersion else { throw RealtimeError.notAMessage("no header with gtfs_realtime_version") }
         guard header.incrementality != .differential else { throw RealtimeError.differential }
+        guard Self.plausibleTimes.contains(header.timestamp) else {
+            throw RealtimeError.notAMessage("header timestamp \(header.timestamp) is not a time between 1970 and 9999")
+        }
         self.header = header
         self.bytes = bytes
         self.entities = framing.entities

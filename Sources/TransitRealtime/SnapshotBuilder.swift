@@ -96,7 +96,16 @@ struct SnapshotBuilder {
         if entity.hasAlert {
             alertsTime = max(alertsTime ?? time, time)
             report.alerts += 1
-            alerts.append(LiveAlert(entity.alert, id: entity.id))
+            let alert = LiveAlert(entity.alert, id: entity.id)
+            // Periods that end before they start (or lie outside 1970-9999) are left out and
+            // reported; an alert left with none of the periods it gave never applies.
+            for invalid in alert.invalidPeriods {
+                report.unmatched.append(
+                    .init(
+                        entityID: entity.id, reason: .badTime,
+                        detail: "alert active_period \(invalid) starts after it ends or is not a time"))
+            }
+            if alert.invalidPeriods.isEmpty || !alert.activePeriods.isEmpty { alerts.append(alert) }
         }
     }
 
@@ -212,6 +221,16 @@ struct SnapshotBuilder {
             guard
                 let index = stopIndex(stopUpdate, in: schedule, stopIDs: stopIDs, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
+            // An event time outside 1970-9999 is no time a trip keeps: the update is left out.
+            for (name, event) in [("arrival", stopUpdate.arrival), ("departure", stopUpdate.departure)]
+            where event.hasTime && !RealtimeMessage.isPlausible(event.time) {
+                report.unmatched.append(
+                    .init(
+                        entityID: entityID, tripID: tripID(), stopID: stopUpdate.hasStopID ? stopUpdate.stopID : nil,
+                        stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : nil, reason: .badTime,
+                        detail: "\(name) time \(event.time) is not a time between 1970 and 9999"))
+                return nil
+            }
             report.stopTimeUpdatesMatched += 1
             return callUpdate(stopUpdate, index: index)
         }

@@ -13,6 +13,8 @@ import TransitSQLite
 public final class TransitBundle: Sendable {
     public let path: String
     package let pool: ConnectionPool
+    /// The counts checked when the bundle was opened (`BundleCheck`).
+    let bounds: BundleCheck.Bounds
     let catalog: FeedCatalog
     let calendar: ServiceCalendar
     let entities = EntityCache()
@@ -41,14 +43,17 @@ public final class TransitBundle: Sendable {
     /// Trips' schedules as live data asked for them, by trip id (`tripSchedule`).
     let tripSchedules = LockedCache<TripScheduleKey, TripSchedule>(limit: 100_000)
 
-    /// Opens the bundle at `path` and checks its schema.
-    /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing) or
-    ///   `TransitError.unsupportedSchemaVersion`.
+    /// Opens the bundle at `path` and checks its schema and the values that steer the
+    /// queries (`BundleCheck`: a few milliseconds for a city).
+    /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing),
+    ///   `TransitError.unsupportedSchemaVersion`, or `TransitError.corruptBundle` naming the
+    ///   table and value that cannot be trusted (a view for a table, a stop in no feed, ...).
     public init(path: String) throws {
         self.path = path
         let identity = FileIdentity(path: path)
         let db = try ConnectionPool.openChecked(path)
         do {
+            bounds = try BundleCheck.run(db)
             catalog = try FeedCatalog(db: db)
             calendar = try ServiceCalendar(db: db)
             hasTripNames = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trip_names)") == 1

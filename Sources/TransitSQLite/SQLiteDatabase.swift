@@ -69,6 +69,33 @@ package final class SQLiteDatabase {
 
     package var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// Runs `body` with SQLite interrupted once it has taken about `steps` virtual-machine
+    /// steps on this connection: the statement running then fails with `SQLiteError` code
+    /// `SQLiteError.interrupted`. Bounds the time of queries over a file from outside.
+    package func withStepBudget<T>(_ steps: Int64, _ body: () throws -> T) rethrows -> T {
+        let every: Int32 = 10_000
+        let budget = Unmanaged.passRetained(StepBudget(max(1, steps / Int64(every))))
+        sqlite3_progress_handler(
+            handle, every,
+            { raw in
+                guard let raw else { return 0 }
+                let budget = Unmanaged<StepBudget>.fromOpaque(raw).takeUnretainedValue()
+                budget.left -= 1
+                return budget.left < 0 ? 1 : 0
+            }, budget.toOpaque())
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            budget.release()
+        }
+        return try body()
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// What is left of a step budget, in units of the progress handler's interval.
+private final class StepBudget {
+    var left: Int64
+    init(_ left: Int64) { self.left = left }
 }

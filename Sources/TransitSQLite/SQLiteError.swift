@@ -12,6 +12,9 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
         self.sql = sql
     }
 
+    /// SQLITE_INTERRUPT: a step budget (`SQLiteDatabase.withStepBudget`) ran out.
+    package static let interrupted: Int32 = SQLITE_INTERRUPT
+
     package var description: String {
         if let sql { return "SQLite error \(code): \(message) (in: \(sql))" }
         return "SQLite error \(code): \(message)"

@@ -12,6 +12,7 @@ import TransitSQLite
 ///     transit-bench batch-input BUNDLE N          writes N departure queries as JSON lines to stdout
 ///     transit-bench realtime BUNDLE N [CAPTURE]   a capture's decode + match, or N synthetic trip updates and live boards
 ///     transit-bench journeys BUNDLE [QUERIES]     journeys between random stops: first query, depart-at, arrive-by, range
+///     transit-bench open BUNDLE [N]              opening the bundle, and the value check (`BundleCheck`) alone
 @main
 enum TransitBench {
     static func main() {
@@ -25,7 +26,7 @@ enum TransitBench {
 
     static func run(_ args: [String]) throws {
         guard args.count >= 3 else {
-            print("usage: transit-bench departures|cities|shapes|lines|batch-input|realtime|journeys BUNDLE [N] [CAPTURE.pb]")
+            print("usage: transit-bench departures|cities|shapes|lines|batch-input|realtime|journeys|open BUNDLE [N] [CAPTURE.pb]")
             exit(2)
         }
         let count = args.count > 3 ? Int(args[3]) ?? 10_000 : 10_000
@@ -37,6 +38,7 @@ enum TransitBench {
         case "batch-input": try batchInput(args[2], count)
         case "realtime": try realtime(args[2], count, capture: args.count > 4 ? args[4] : nil)
         case "journeys": try journeys(args[2], count)
+        case "open": try opening(args[2], count)
         default:
             print("unknown benchmark \(args[1])")
             exit(2)

@@ -61,7 +61,10 @@ package final class ConnectionPool: @unchecked Sendable {
         do {
             let db = try SQLiteDatabase(path: path, writable: false)
             // Map the file into memory: page reads become memory reads, not system calls.
-            try db.execute("PRAGMA query_only = 1; PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -8192")
+            // trusted_schema off: functions with side effects are refused inside views,
+            // triggers and indexes of the file, which comes from outside.
+            try db.execute(
+                "PRAGMA query_only = 1; PRAGMA trusted_schema = OFF; PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -8192")
             return db
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)
@@ -103,12 +106,8 @@ package final class ConnectionPool: @unchecked Sendable {
         try checkHeader(path)
         let db = try open(path)
         do {
-            var tables = Set<String>()
-            let list = try db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
-            while try list.step() { tables.insert(list.string(0)) }
-            if let missing = BundleSchema.requiredTables.first(where: { !tables.contains($0) }) {
-                throw TransitError.notABundle(path: path, reason: "table \(missing) is missing")
-            }
+            // Before any table is read: each must be a table, not a view that computes anything.
+            try BundleCheck.checkTables(db, path: path)
             let application = try db.scalarInt("PRAGMA application_id")
             guard application == Int(BundleSchema.applicationID) else {
                 throw TransitError.notABundle(
