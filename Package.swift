@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Ed25519 manifest signatures (Curve25519.Signing; the same code on Apple platforms).
+        // Already in the graph through async-http-client, so it adds no package to build.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // GTFS-Realtime decoding (TransitRealtime only; the generated code is committed: README "Realtime").
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `make docs`: the DocC catalogues of the three libraries (a plugin; nothing of it is linked).
@@ -40,6 +43,8 @@ let package = Package(
         .target(name: "PatchEngine", dependencies: ["BundleFormat", "TransitSQLite", "FileIntegrity"]),
         // The download server's manifest document: written by the compiler, read by the store.
         .target(name: "ManifestFormat"),
+        // Signing (compiler) and checking (store) of manifests.
+        .target(name: "ManifestSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Text read by the compiler and the command line only: JSON (catalogues, batch) and UTF-8 checks.
         .target(name: "TransitJSON"),
         .target(
@@ -57,7 +62,7 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitRuntime", "TransitSQLite", "FileIntegrity", "ManifestFormat", "CZlib",
+                "TransitRuntime", "TransitSQLite", "FileIntegrity", "ManifestFormat", "ManifestSigning", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
@@ -66,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "gtfs-compile",
             dependencies: [
-                "GTFSCompiler", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GTFSCompiler", "ManifestSigning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "transit-query",

@@ -129,17 +129,25 @@ package struct ManifestDocument: Codable, Sendable {
 
     package static let version = 1
     package let manifestVersion: Int
+    /// Grows with every manifest the server publishes (the compiler writes the Unix time of
+    /// publication): a store refuses one lower than the last it accepted (a replay).
+    package let sequence: Int64?
+    /// After this instant (ISO 8601, UTC) the manifest installs nothing new (a frozen
+    /// mirror cannot keep devices on old versions for ever).
+    package let expires: String?
     package let bundles: [Bundle]
     package let patches: [Patch]
 
-    package init(bundles: [Bundle], patches: [Patch]) {
+    package init(bundles: [Bundle], patches: [Patch], sequence: Int64? = nil, expires: String? = nil) {
         manifestVersion = Self.version
+        self.sequence = sequence
+        self.expires = expires
         self.bundles = bundles
         self.patches = patches
     }
 
     enum CodingKeys: String, CodingKey {
         case manifestVersion = "manifest_version"
-        case bundles, patches
+        case sequence, expires, bundles, patches
     }
 }

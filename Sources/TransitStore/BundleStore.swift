@@ -1,4 +1,5 @@
 import Foundation
+import ManifestSigning
 import TransitRuntime
 import TransitSQLite
 
@@ -29,6 +30,8 @@ public actor BundleStore {
     /// Held for steps that change files and state together.
     private let stateLock: FolderLock
     private let fetcher: FileFetcher
+    /// The keys a manifest must be signed by (none: manifests are not authenticated).
+    public nonisolated let trustedKeys: [ManifestPublicKey]
     private var catalogue: Catalogue?
     private var jobs: [String: DownloadJob] = [:]
     private var worker: Task<Void, Never>?
@@ -44,9 +47,16 @@ public actor BundleStore {
     /// `resumePendingJobs()`. Temporary and partial files are only cleaned up when no other
     /// process is running this folder's jobs. A full disk does not stop a store from opening:
     /// reading works, and so does `remove`.
+    ///
+    /// `trustedKeys`: the public keys (`gtfs-compile keygen`) a manifest must be signed by.
+    /// With them, an unsigned manifest, one signed by another key or changed after signing is
+    /// refused (`StoreError.untrustedManifest`), and every bundle and patch is authenticated
+    /// by the signed manifest's SHA-256. Without them manifests are taken as served.
     public init(
-        directory: String, transport: any StoreTransport = BundleStore.defaultTransport(), retries: RetryPolicy = RetryPolicy()
+        directory: String, transport: any StoreTransport = BundleStore.defaultTransport(), retries: RetryPolicy = RetryPolicy(),
+        trustedKeys: [ManifestPublicKey] = []
     ) throws {
+        self.trustedKeys = trustedKeys
         let files = try BundleFiles(root: directory)
         let state = try StoreState(path: files.statePath)
         let jobsLock = FolderLock(path: files.root + "/jobs.lock")
@@ -82,15 +92,29 @@ public actor BundleStore {
     /// Fetches the manifest at `url` (http, https or file) and keeps it as the last good one;
     /// a manifest that cannot be fetched or read leaves the previous one in place. With
     /// automatic updates on, bundles it has newer versions of are queued.
+    ///
+    /// Refused, keeping the last good one: a manifest larger than `maximumManifestBytes`;
+    /// with trusted keys, one whose signature (`URL.sig`) is missing, by another key or does
+    /// not match (`StoreError.untrustedManifest`); one whose sequence is lower than the last
+    /// good one's, or that has none when the last good one had one, or that has expired
+    /// (`StoreError.staleManifest`).
     @discardableResult
     public func refreshCatalogue(from url: URL) async throws -> Catalogue {
         let fetched = try await fetcher.fetch(url)
+        guard fetched.data.count <= Self.maximumManifestBytes else {
+            throw StoreError.badManifest("the manifest has \(fetched.data.count) bytes, more than \(Self.maximumManifestBytes)")
+        }
+        if !trustedKeys.isEmpty {
+            try await checkSignature(of: fetched)
+        }
         // File names resolve against where the manifest came from after redirects.
         let fresh = try Catalogue(json: fetched.data, base: fetched.url)
+        try checkFreshness(fresh)
         try write {
             try state.saveCatalogue(
                 source: url.absoluteString, base: fetched.url.absoluteString, fetchedAt: Date().timeIntervalSince1970,
                 json: [UInt8](fetched.data))
+            if let sequence = fresh.sequence { try state.setPreference("manifest_sequence", String(sequence)) }
         }
         catalogue = fresh
         if try preferences().autoUpdate { _ = try updateAll() }
@@ -99,6 +123,47 @@ public actor BundleStore {
 
     /// The last good manifest, nil before the first fetch.
     public func currentCatalogue() -> Catalogue? { catalogue }
+
+    /// The largest manifest the store reads, 4 MB (about 8,000 bundles): the last good one
+    /// is kept and read at every start.
+    public static let maximumManifestBytes = 4 << 20
+
+    /// The manifest's signature file (its URL + `.sig`) must hold a trusted key's signature
+    /// of its exact bytes.
+    private func checkSignature(of manifest: FetchedResource) async throws {
+        guard let signatureURL = URL(string: manifest.url.absoluteString + ".sig") else {
+            throw StoreError.untrustedManifest("no signature URL for \(manifest.url.absoluteString)")
+        }
+        let signatures: FetchedResource
+        do {
+            signatures = try await fetcher.fetch(signatureURL)
+        } catch StoreError.transfer(let reason, _) {
+            throw StoreError.untrustedManifest("no signature (\(reason))")
+        }
+        do {
+            try ManifestSignatures.verify(manifest.data, signatureFile: signatures.data, trusting: trustedKeys.map(\.key))
+        } catch let refusal as ManifestSignatures.Refusal {
+            throw StoreError.untrustedManifest(refusal.description)
+        }
+    }
+
+    /// No replay (a sequence lower than the last good one's) and no expired manifest.
+    private func checkFreshness(_ fresh: Catalogue) throws {
+        let last = try state.preference("manifest_sequence").flatMap { Int64($0) }
+        if let last {
+            guard let sequence = fresh.sequence else {
+                throw StoreError.staleManifest("it has no sequence number; the last good manifest had \(last)")
+            }
+            guard sequence >= last else {
+                throw StoreError.staleManifest("its sequence \(sequence) is lower than the last good manifest's \(last) (a replay)")
+            }
+        } else if !trustedKeys.isEmpty && fresh.sequence == nil {
+            throw StoreError.untrustedManifest("a signed manifest must carry a sequence number")
+        }
+        if let expires = fresh.expires, fresh.hasExpired(at: Date()) {
+            throw StoreError.staleManifest("it expired on \(ISO8601DateFormatter().string(from: expires))")
+        }
+    }
 
     // MARK: - Jobs
 
@@ -249,6 +314,9 @@ public actor BundleStore {
     /// Downloads (or patches) and installs one bundle.
     private func perform(_ pending: StoreState.Pending, _ job: DownloadJob) async throws {
         guard let catalogue else { throw StoreError.noCatalogue }
+        if let expires = catalogue.expires, catalogue.hasExpired(at: Date()) {
+            throw StoreError.staleManifest("the manifest expired on \(ISO8601DateFormatter().string(from: expires))")
+        }
         guard let entry = catalogue.entry(pending.id) else { throw StoreError.unknownBundle(pending.id) }
         let installed = try state.installed(pending.id)
         if installed?.contentHash == entry.contentHash {
@@ -267,9 +335,18 @@ public actor BundleStore {
                     patch.url, bytes: patch.bytes, sha256: patch.fileSHA256, into: part, id: entry.id, resumeData: nil,
                     report: report)
                 job.set(.installing)
+                // The patch makes a new file beside it; only a result with the manifest's
+                // content hash (whatever the patch promises) that opens as a bundle is installed.
+                let made = part + ".made"
+                defer { try? FileManager.default.removeItem(atPath: made) }
                 try installing(entry) { budget in
                     try evict(for: entry, budget: budget)
-                    _ = try BundleUpdate.apply(patch: part, to: files.bundlePath(entry.id))
+                    let hash = try BundleUpdate.apply(patch: part, to: files.bundlePath(entry.id), output: made)
+                    guard hash == entry.contentHash else {
+                        throw StoreError.install("\(entry.id): the patch made content \(hash), the manifest lists \(entry.contentHash)")
+                    }
+                    do { _ = try TransitBundle(path: made) } catch { throw StoreError.install("\(entry.id): \(error)") }
+                    try files.install(made, as: entry.id)
                 }
                 try? FileManager.default.removeItem(atPath: part)
                 return
@@ -317,13 +394,15 @@ public actor BundleStore {
             if previous?.contentHash != entry.contentHash { try put(budget) }
             let path = files.bundlePath(entry.id)
             guard let stat = BundleFiles.stat(path) else { throw StoreError.install("\(path) vanished after install") }
+            // Staleness is judged on the bundle's own coverage, not on what the manifest says.
+            let coverage = try? TransitBundle(path: path).info().coverage
             let now = Date().timeIntervalSince1970
             let keep = previous?.contentHash == entry.contentHash
             let bundle = StoreState.Installed(
                 id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: job.explicit || previous?.explicit == true,
                 downloadedAt: keep ? previous?.downloadedAt ?? now : now, lastAccessedAt: previous?.lastAccessedAt ?? now,
-                firstServiceDate: entry.coverage.firstServiceDate?.description,
-                lastServiceDate: entry.coverage.lastServiceDate?.description, modified: stat.modified)
+                firstServiceDate: (coverage?.firstServiceDate ?? entry.coverage.firstServiceDate)?.description,
+                lastServiceDate: (coverage?.lastServiceDate ?? entry.coverage.lastServiceDate)?.description, modified: stat.modified)
             try write {
                 try state.save(bundle)
                 try state.finish(entry.id)
@@ -393,7 +472,8 @@ public actor BundleStore {
                 lastAccessedAt: Date(timeIntervalSince1970: bundle.lastAccessedAt),
                 firstServiceDate: bundle.firstServiceDate.flatMap(ServiceDate.init), lastServiceDate: last.flatMap(ServiceDate.init),
                 newerContentHash: newer,
-                isStale: newer != nil || last.map { $0 <= horizon } == true, isExpired: last.map { $0 < today } == true)
+                isStale: newer != nil || last.map { $0 <= horizon } == true || catalogue?.hasExpired(at: date) == true,
+                isExpired: last.map { $0 < today } == true)
         }
     }
 

@@ -26,6 +26,12 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case storage(String)
     /// The device has no space left for the file or the state (free some: `remove` works).
     case noSpace(String)
+    /// With trusted keys set, the manifest is not signed by one of them, or was changed after
+    /// it was signed: nothing of it is used, the last good manifest stays.
+    case untrustedManifest(String)
+    /// The manifest is older than the last good one (a replay or a mirror that fell behind),
+    /// or it has expired: nothing new is installed from it.
+    case staleManifest(String)
 
     /// A short stable code for programs (the command line's `--json` output).
     public var code: String {
@@ -39,6 +45,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .install: return "install"
         case .storage: return "storage"
         case .noSpace: return "no_space"
+        case .untrustedManifest: return "untrusted_manifest"
+        case .staleManifest: return "stale_manifest"
         }
     }
 
@@ -57,6 +65,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .install(let reason): return "install failed: \(reason)"
         case .storage(let reason): return "store: \(reason)"
         case .noSpace(let reason): return "no space left on the device: \(reason); remove a bundle or free space, then try again"
+        case .untrustedManifest(let reason): return "untrusted manifest: \(reason); the last good manifest is kept"
+        case .staleManifest(let reason): return "stale manifest: \(reason); nothing new is installed from it"
         }
     }
 
@@ -70,6 +80,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .overBudget: return "There is not enough room for this city in the storage you allowed."
         case .storage: return "The timetables on this device cannot be used."
         case .noSpace: return "The device is full."
+        case .untrustedManifest: return "The list of cities did not come from its publisher."
+        case .staleManifest: return "The list of cities is out of date."
         }
     }
 
@@ -87,6 +99,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .overBudget: return "Remove a city you no longer need, or allow more storage."
         case .storage: return "Restart the app; if it keeps failing, remove and download the cities again."
         case .noSpace: return "Free some space or remove a city, then try again."
+        case .untrustedManifest: return "Try again on another network; the cities on this device keep working."
+        case .staleManifest: return "Try again later; the cities on this device keep working."
         }
     }
 }

@@ -8,7 +8,7 @@ struct GTFSCompileCommand: ParsableCommand {
         commandName: "gtfs-compile",
         abstract: "Compile GTFS feeds into bundles, and describe bundles for a download server.",
         version: Compiler.version,
-        subcommands: [CompileCommand.self, ManifestCommand.self, DiffCommand.self, PatchCommand.self],
+        subcommands: [CompileCommand.self, ManifestCommand.self, DiffCommand.self, PatchCommand.self, KeygenCommand.self],
         defaultSubcommand: CompileCommand.self)
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFSCompiler
+import ManifestSigning
 
 /// `gtfs-compile manifest BUNDLE... -o manifest.json`: what a download server publishes.
 struct ManifestCommand: ParsableCommand {
@@ -17,11 +18,45 @@ struct ManifestCommand: ParsableCommand {
     @Option(name: .customLong("patch"), help: "A patch file (from gtfs-compile diff) to list; repeat for several.")
     var patches: [String] = []
 
+    @Option(help: "The manifest's sequence number; each published manifest needs a larger one (default: the Unix time now).")
+    var sequence: Int64?
+
+    @Option(help: "Days until the manifest expires and installs nothing new (default 30).")
+    var expiresInDays: Int = 30
+
+    @Option(
+        name: .customLong("sign"),
+        help: ArgumentHelp(
+            "A private key (gtfs-compile keygen) to sign with, into OUTPUT.sig; repeat to sign with several.", valueName: "KEY"))
+    var keys: [String] = []
+
+    func validate() throws {
+        guard (1...3650).contains(expiresInDays) else { throw ValidationError("--expires-in-days must be 1 to 3650") }
+        if let sequence, sequence < 0 { throw ValidationError("--sequence must not be negative") }
+    }
+
     func run() throws {
         do {
-            try BundleManifest(bundles: bundles, patches: patches).write(to: output)
+            let signing = try keys.map { path -> ManifestSignatures.PrivateKey in
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw ValidationError("cannot read the key \(path)")
+                }
+                return try ManifestSignatures.PrivateKey(text: text)
+            }
+            var manifest = try BundleManifest(bundles: bundles, patches: patches)
+            let now = Date()
+            manifest.sequence = sequence ?? Int64(now.timeIntervalSince1970)
+            manifest.expires = now.addingTimeInterval(Double(expiresInDays) * 86_400)
+            let data = try manifest.data(for: output)
+            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            if !signing.isEmpty {
+                try ManifestSignatures.sign(data, with: signing).write(to: URL(fileURLWithPath: output + ".sig"), options: .atomic)
+            }
         } catch let fatal as FatalDiagnostic {
             printError("gtfs-compile manifest: \(fatal.diagnostic.formatted)")
+            throw ExitCode(1)
+        } catch let refusal as ManifestSignatures.Refusal {
+            printError("gtfs-compile manifest: \(refusal)")
             throw ExitCode(1)
         }
     }

@@ -19,6 +19,12 @@ struct ManifestCommand: AsyncParsableCommand {
             let store = try options.open()
             let location = url.contains("://") ? URL(string: url) : URL(fileURLWithPath: url)
             guard let location else { throw StoreError.badManifest("\"\(url)\" is not a URL") }
+            if options.trustedKey.isEmpty {
+                FileHandle.standardError.write(
+                    Data(
+                        "transit-store: note: manifests are not authenticated (no --trusted-key); the server decides what is installed\n"
+                            .utf8))
+            }
             let catalogue = try await store.refreshCatalogue(from: location)
             // With automatic updates on, the updates it queued run now, in this process.
             let updates = try await store.preferences().autoUpdate ? try await store.resumePendingJobs() : []

@@ -11,7 +11,8 @@ struct TransitStoreCommand: AsyncParsableCommand {
             Exit status: 0 done; 1 a download, verification or install failed; 2 refused by the \
             storage budget; 3 unknown bundle or no manifest yet; 4 the manifest is unreadable; \
             5 the store's folder or state file cannot be used; 6 no space left on the device; \
-            64 bad arguments.
+            7 the manifest is not signed by a trusted key (or was changed); 8 the manifest is older \
+            than the last good one, or expired; 64 bad arguments.
             """,
         subcommands: [
             ManifestCommand.self, ListCommand.self, DownloadCommand.self, UpdateCommand.self, ResumeCommand.self,
@@ -43,7 +44,7 @@ struct TransitStoreCommand: AsyncParsableCommand {
 /// Options every subcommand shares.
 struct StoreOptions: ParsableArguments {
     /// The shared options that take a value (the others are flags).
-    static let valued: Set<String> = ["--dir", "--timeout", "--retries", "--retry-pause", "--ca-file"]
+    static let valued: Set<String> = ["--dir", "--timeout", "--retries", "--retry-pause", "--ca-file", "--trusted-key"]
 
     /// Moves the options written before the subcommand's name to just after it.
     static func movingSharedOptions(_ arguments: [String], subcommands: Set<String>) -> [String] {
@@ -78,6 +79,12 @@ struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A PEM certificate to trust besides the system's (a private CA); repeatable.", valueName: "FILE"))
     var caFile: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "A public key (gtfs-compile keygen's KEY.pub) whose signature a manifest must carry; repeatable (key rotation).",
+            valueName: "FILE"))
+    var trustedKey: [String] = []
+
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
@@ -85,9 +92,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     func open() throws -> BundleStore {
-        try BundleStore(
+        let keys = try trustedKey.map { path -> ManifestPublicKey in
+            do { return try ManifestPublicKey(contentsOf: path) } catch { throw ValidationError("--trusted-key \(path): \(error)") }
+        }
+        return try BundleStore(
             directory: dir, transport: BundleStore.defaultTransport(timeout: timeout, trustedCertificates: caFile),
-            retries: RetryPolicy(limit: retries, firstPause: retryPause))
+            retries: RetryPolicy(limit: retries, firstPause: retryPause), trustedKeys: keys)
     }
 }
 
@@ -100,6 +110,8 @@ func exitCode(for error: StoreError) -> Int32 {
     case .badManifest: return 4
     case .storage: return 5
     case .noSpace: return 6
+    case .untrustedManifest: return 7
+    case .staleManifest: return 8
     }
 }
 

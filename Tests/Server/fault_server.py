@@ -12,7 +12,8 @@ Control endpoints (JSON):
                       bytes; status answers with that status; delay waits before answering;
                       rate sends at most that many bytes a second; corrupt flips one byte;
                       ignore_range answers 200 with everything to a Range request;
-                      "then" (a fault of the same form) takes over once "times" is used up.
+                      "then" (a fault of the same form) takes over once "times" is used up;
+                      endless answers 200 with zeros that never end (256 MB at most).
     DELETE /_faults   clears every fault
     GET    /_log      the requests so far: [{"path", "range", "status", "sent"}], status 0
                       while a request is unanswered
@@ -100,6 +101,8 @@ class Handler(BaseHTTPRequestHandler):
         if fault.get("status"):
             self.record(path, range_header, fault["status"], 0)
             return self.reply_json(fault["status"], {"error": "injected"})
+        if fault.get("endless"):
+            return self.send_endless(path, range_header)
         file = os.path.realpath(os.path.join(ROOT, path.lstrip("/")))
         if not file.startswith(ROOT + os.sep) or not os.path.isfile(file):
             self.record(path, range_header, 404, 0)
@@ -128,6 +131,24 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         sent = self.send_body(file, start, size, fault)
         self.record(path, range_header, status, sent)
+
+    def send_endless(self, path, range_header):
+        """200 with a body that never ends (zeros, without a length), until the client
+        hangs up or 256 MB were sent."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        sent = 0
+        chunk = bytes(65536)
+        try:
+            while sent < 256 << 20:
+                self.wfile.write(chunk)
+                sent += len(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+        self.record(path, range_header, 200, sent)
 
     def send_body(self, file, start, size, fault):
         drop_after = fault.get("drop_after")

@@ -23,6 +23,11 @@ public struct BundleManifest {
 
     let bundles: [Bundle]
     let patches: [Patch]
+    /// The manifest's sequence number (`gtfs-compile manifest` gives the Unix time of
+    /// publication); nil writes none (a store then cannot tell a replay).
+    public var sequence: Int64?
+    /// When the manifest stops installing anything new; nil writes none.
+    public var expires: Date?
     /// The absolute paths of the files described, in the order of `bundles` then `patches`.
     private let bundlePaths: [String]
     private let patchPaths: [String]
@@ -76,14 +81,27 @@ public struct BundleManifest {
 
     /// Writes the manifest; each `file` is relative to where the manifest is written.
     public func write(to path: String) throws {
+        try data(for: path).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// The manifest's bytes as `write(to:)` writes them (for a `path` to resolve files against).
+    public func data(for path: String) throws -> Data {
         var listed = bundles
         for index in listed.indices { listed[index].file = Self.relativeReference(to: bundlePaths[index], from: path) }
         var listedPatches = patches
         for index in listedPatches.indices { listedPatches[index].file = Self.relativeReference(to: patchPaths[index], from: path) }
+        return try encoded(bundles: listed, patches: listedPatches)
+    }
+
+    private func encoded(bundles listed: [Bundle], patches listedPatches: [Patch]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(ManifestDocument(bundles: listed, patches: listedPatches)).write(
-            to: URL(fileURLWithPath: path), options: .atomic)
+        let expiry = expires.map { date -> String in
+            let format = ISO8601DateFormatter()
+            format.formatOptions = [.withInternetDateTime]
+            return format.string(from: date)
+        }
+        return try encoder.encode(ManifestDocument(bundles: listed, patches: listedPatches, sequence: sequence, expires: expiry))
     }
 
     private static func describe(_ path: String) throws -> Bundle {

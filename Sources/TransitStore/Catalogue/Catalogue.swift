@@ -94,12 +94,22 @@ public struct Catalogue: Sendable, Hashable {
 
     public let bundles: [Entry]
     public let patches: [Patch]
+    /// The manifest's sequence number, nil for a manifest without one: never lower than the
+    /// last one the store accepted.
+    public let sequence: Int64?
+    /// When the manifest stops installing anything new, nil for never.
+    public let expires: Date?
 
     /// A catalogue built by hand (previews, tests); apps read one with `init(json:base:)`.
-    public init(bundles: [Entry], patches: [Patch] = []) {
+    public init(bundles: [Entry], patches: [Patch] = [], sequence: Int64? = nil, expires: Date? = nil) {
         self.bundles = bundles
         self.patches = patches
+        self.sequence = sequence
+        self.expires = expires
     }
+
+    /// Whether the manifest has expired at `date`.
+    public func hasExpired(at date: Date) -> Bool { expires.map { $0 < date } ?? false }
 
     public func entry(_ id: String) -> Entry? { bundles.first { $0.id == id } }
 
@@ -120,6 +130,14 @@ public struct Catalogue: Sendable, Hashable {
         guard document.manifestVersion == ManifestDocument.version else {
             throw StoreError.badManifest("manifest_version \(document.manifestVersion) is not 1")
         }
+        if let sequence = document.sequence, sequence < 0 { throw StoreError.badManifest("sequence \(sequence) is negative") }
+        sequence = document.sequence
+        expires = try document.expires.map { text in
+            let format = ISO8601DateFormatter()
+            format.formatOptions = [.withInternetDateTime]
+            guard let date = format.date(from: text) else { throw StoreError.badManifest("expires \"\(text)\" is not an ISO 8601 time") }
+            return date
+        }
         var seen = Set<String>()
         bundles = try document.bundles.map { bundle in
             guard BundleFiles.isSafeID(bundle.id) else {
@@ -128,6 +146,7 @@ public struct Catalogue: Sendable, Hashable {
             guard seen.insert(bundle.id).inserted else { throw StoreError.badManifest("bundle id \"\(bundle.id)\" is listed twice") }
             try Self.checkHash(bundle.contentSHA256, "content_sha256 of \(bundle.id)")
             try Self.checkHash(bundle.fileSHA256, "file_sha256 of \(bundle.id)")
+            try Self.checkBytes(bundle.bytes, "bytes of \(bundle.id)")
             return Entry(
                 id: bundle.id, label: bundle.label, contentHash: bundle.contentSHA256, url: try Self.resolve(bundle.file, base),
                 bytes: bundle.bytes, fileSHA256: bundle.fileSHA256,
@@ -138,6 +157,7 @@ public struct Catalogue: Sendable, Hashable {
         }
         patches = try document.patches.map { patch in
             try Self.checkHash(patch.fileSHA256, "file_sha256 of patch \(patch.file)")
+            try Self.checkBytes(patch.bytes, "bytes of patch \(patch.file)")
             return Patch(
                 from: patch.from, to: patch.to, url: try Self.resolve(patch.file, base), bytes: patch.bytes,
                 fileSHA256: patch.fileSHA256)
@@ -154,7 +174,26 @@ public struct Catalogue: Sendable, Hashable {
         guard !file.isEmpty, let reference, let url = URL(string: reference, relativeTo: base)?.absoluteURL else {
             throw StoreError.badManifest("file \"\(file)\" is not a valid URL path")
         }
+        // A manifest from a server names files on servers: a file: URL there would make the
+        // device read its own files (or a FIFO, or /dev/zero). Only a file: manifest may.
+        let scheme = url.scheme?.lowercased() ?? ""
+        let schemes: Set<String> = base.isFileURL ? ["file", "http", "https"] : ["http", "https"]
+        guard schemes.contains(scheme) else {
+            throw StoreError.badManifest(
+                "file \"\(file)\" is a \(scheme.isEmpty ? "schemeless" : scheme + ":") URL; a manifest fetched over "
+                    + "\(base.scheme ?? "?") may name only http and https files")
+        }
         return url
+    }
+
+    /// The largest file a manifest may list, 8 GiB (a country's bundle is about 100 MB): sizes
+    /// add up in the storage budget and size the download, so they are bounded.
+    public static let maximumFileBytes: Int64 = 1 << 33
+
+    private static func checkBytes(_ value: Int64, _ field: String) throws {
+        guard value > 0, value <= maximumFileBytes else {
+            throw StoreError.badManifest("\(field) is \(value); a file has 1 to \(maximumFileBytes) bytes")
+        }
     }
 
     private static func checkHash(_ value: String, _ field: String) throws {

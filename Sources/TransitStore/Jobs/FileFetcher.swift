@@ -57,9 +57,7 @@ struct FileFetcher: Sendable {
             if have < bytes {
                 report(.downloading(done: have, total: bytes))
                 do {
-                    _ = try await route(url).download(url, to: part, resumeData: resume) { done in
-                        report(.downloading(done: done, total: bytes))
-                    }
+                    try await downloadAtMost(bytes, url, to: part, resumeData: resume, report: report)
                 } catch var error as TransportError {
                     resume = error.resumeData ?? resume
                     if error.isDiskFull {
@@ -103,6 +101,34 @@ struct FileFetcher: Sendable {
 }
 
 extension FileFetcher {
+    /// The transport's download, stopped as soon as the file holds more than the `bytes` the
+    /// manifest lists (an endless or too long body never fills the device).
+    /// - Throws: the transport's `TransportError`, or a permanent one for a body longer than listed.
+    private func downloadAtMost(
+        _ bytes: Int64, _ url: URL, to part: String, resumeData: Data?, report: @escaping @Sendable (JobState) -> Void
+    ) async throws {
+        let transport = route(url)
+        let tooLong = Overrun()
+        let transfer = Task {
+            _ = try await transport.download(url, to: part, resumeData: resumeData) { done in
+                if done > bytes { tooLong.stop() }
+                report(.downloading(done: min(done, bytes), total: bytes))
+            }
+        }
+        tooLong.watch(transfer)
+        let outcome = await withTaskCancellationHandler {
+            await transfer.result
+        } onCancel: {
+            transfer.cancel()
+        }
+        if tooLong.happened {
+            Self.removePartial(part)
+            throw TransportError("\(url.absoluteString) sends more than the \(bytes) bytes the manifest lists", transient: false)
+        }
+        try Task.checkCancellation()
+        _ = try outcome.get()
+    }
+
     /// Removes a partial file and the validator kept beside it.
     static func removePartial(_ part: String) {
         try? FileManager.default.removeItem(atPath: part)
@@ -136,4 +162,30 @@ public struct RetryPolicy: Sendable {
         let seconds = min(maxPause, firstPause * Double(1 << min(failures - 1, 20)))
         return UInt64(seconds * 1e9)
     }
+}
+
+/// Whether a download went past its listed size, and the transfer to stop when it does
+/// (progress may be reported from a transport's own queue, outside the transfer's task).
+private final class Overrun: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private var transfer: Task<Void, Error>?
+
+    func watch(_ task: Task<Void, Error>) {
+        let stopNow = lock.withLock {
+            transfer = task
+            return stopped
+        }
+        if stopNow { task.cancel() }
+    }
+
+    func stop() {
+        let task = lock.withLock {
+            stopped = true
+            return transfer
+        }
+        task?.cancel()
+    }
+
+    var happened: Bool { lock.withLock { stopped } }
 }
