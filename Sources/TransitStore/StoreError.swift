@@ -29,6 +29,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// With trusted keys set, the manifest is not signed by one of them, or was changed after
     /// it was signed: nothing of it is used, the last good manifest stays.
     case untrustedManifest(String)
+    /// The device is offline (no route, no name resolution, connection refused): said at
+    /// once, not after retries. An app shows "You're offline".
+    case offline(String)
     /// The manifest is older than the last good one (a replay or a mirror that fell behind),
     /// or it has expired: nothing new is installed from it.
     case staleManifest(String)
@@ -46,6 +49,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .storage: return "storage"
         case .noSpace: return "no_space"
         case .untrustedManifest: return "untrusted_manifest"
+        case .offline: return "offline"
         case .staleManifest: return "stale_manifest"
         }
     }
@@ -66,6 +70,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .storage(let reason): return "store: \(reason)"
         case .noSpace(let reason): return "no space left on the device: \(reason); remove a bundle or free space, then try again"
         case .untrustedManifest(let reason): return "untrusted manifest: \(reason); the last good manifest is kept"
+        case .offline(let reason): return reason
         case .staleManifest(let reason): return "stale manifest: \(reason); nothing new is installed from it"
         }
     }
@@ -81,6 +86,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .storage: return "The timetables on this device cannot be used."
         case .noSpace: return "The device is full."
         case .untrustedManifest: return "The list of cities did not come from its publisher."
+        case .offline: return "You're offline."
         case .staleManifest: return "The list of cities is out of date."
         }
     }
@@ -100,6 +106,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .storage: return "Restart the app; if it keeps failing, remove and download the cities again."
         case .noSpace: return "Free some space or remove a city, then try again."
         case .untrustedManifest: return "Try again on another network; the cities on this device keep working."
+        case .offline: return "Connect to the internet and try again; the cities on this device keep working."
         case .staleManifest: return "Try again later; the cities on this device keep working."
         }
     }

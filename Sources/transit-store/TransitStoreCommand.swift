@@ -12,7 +12,8 @@ struct TransitStoreCommand: AsyncParsableCommand {
             storage budget; 3 unknown bundle or no manifest yet; 4 the manifest is unreadable; \
             5 the store's folder or state file cannot be used; 6 no space left on the device; \
             7 the manifest is not signed by a trusted key (or was changed); 8 the manifest is older \
-            than the last good one, or expired; 64 bad arguments.
+            than the last good one, or expired; 9 offline (no route, no name resolution, connection \
+            refused); 64 bad arguments.
             """,
         subcommands: [
             ManifestCommand.self, ListCommand.self, DownloadCommand.self, UpdateCommand.self, ResumeCommand.self,
@@ -112,6 +113,7 @@ func exitCode(for error: StoreError) -> Int32 {
     case .noSpace: return 6
     case .untrustedManifest: return 7
     case .staleManifest: return 8
+    case .offline: return 9
     }
 }
 

@@ -13,7 +13,10 @@ Control endpoints (JSON):
                       rate sends at most that many bytes a second; corrupt flips one byte;
                       ignore_range answers 200 with everything to a Range request;
                       "then" (a fault of the same form) takes over once "times" is used up;
-                      endless answers 200 with zeros that never end (256 MB at most).
+                      endless answers 200 with zeros that never end (256 MB at most);
+                      html answers 200 with a captive portal's page; retry_after answers
+                      the status (503) with that Retry-After header.
+    Each log entry also has "at": the server's monotonic clock when the request arrived.
     DELETE /_faults   clears every fault
     GET    /_log      the requests so far: [{"path", "range", "status", "sent"}], status 0
                       while a request is unanswered
@@ -79,7 +82,7 @@ class Handler(BaseHTTPRequestHandler):
     def arrive(self, path, range_header):
         """Logs a request as it arrives (status 0 until answered), so that a client that
         gives up early still shows in the log."""
-        self.entry = {"path": path, "range": range_header, "status": 0, "sent": 0}
+        self.entry = {"path": path, "range": range_header, "status": 0, "sent": 0, "at": time.monotonic()}
         with LOCK:
             LOG.append(self.entry)
 
@@ -103,6 +106,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply_json(fault["status"], {"error": "injected"})
         if fault.get("endless"):
             return self.send_endless(path, range_header)
+        if fault.get("html"):
+            page = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Welcome aboard! Sign in to use the Wi-Fi.</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return self.record(path, range_header, 200, len(page))
+        if fault.get("retry_after") is not None:
+            self.send_response(fault.get("status", 503))
+            self.send_header("Retry-After", str(fault["retry_after"]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return self.record(path, range_header, fault.get("status", 503), 0)
         file = os.path.realpath(os.path.join(ROOT, path.lstrip("/")))
         if not file.startswith(ROOT + os.sep) or not os.path.isfile(file):
             self.record(path, range_header, 404, 0)

@@ -69,6 +69,8 @@ public final class FaultServer: @unchecked Sendable {
         public let range: String?
         public let status: Int
         public let sent: Int
+        /// When the request arrived, seconds on the server's monotonic clock.
+        public let at: Double
     }
 
     public func log() async throws -> [Request] {
@@ -77,7 +79,7 @@ public final class FaultServer: @unchecked Sendable {
         return list.map {
             Request(
                 path: $0["path"] as? String ?? "", range: $0["range"] as? String, status: $0["status"] as? Int ?? 0,
-                sent: $0["sent"] as? Int ?? 0)
+                sent: $0["sent"] as? Int ?? 0, at: $0["at"] as? Double ?? 0)
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import TestKit
 import TransitRuntime
-import TransitStore
 import XCTest
+
+@testable import TransitStore
 
 /// A download server that answers as an attacker (or a broken mirror) would: manifests that
 /// name local files, lie about sizes or label a patch wrongly, and bodies that never end.
@@ -140,5 +141,97 @@ final class StoreHostileServerTests: XCTestCase {
         XCTAssertEqual(status?.isStale, true)
         let later = try await store.status(on: Date(timeIntervalSince1970: 1_800_000_000)).first
         XCTAssertEqual(later?.isExpired, true)
+    }
+
+    /// A captive portal answers every URL with its sign-in page: the store says so.
+    func testACaptivePortalIsNamedAsSuch() async throws {
+        let site = try StoreFixture()
+        let store = try site.store(retries: 1)
+        try await site.server.inject(["path": "/v1.json", "html": true, "times": 1])
+        do {
+            try await store.refreshCatalogue(from: site.server.url("v1.json"))
+            XCTFail("a web page was read as a manifest")
+        } catch StoreError.badManifest(let reason) {
+            XCTAssertTrue(reason.contains("answered with a web page, not the file"), reason)
+        }
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        try await site.server.inject(["path": "/metro-1.db", "html": true])
+        guard case .failed(.transfer(let reason, transient: false)) = try await store.download("metro").finished() else {
+            return XCTFail("the portal's page was not refused")
+        }
+        XCTAssertTrue(reason.contains("a captive portal"), reason)
+    }
+
+    /// No network at all (here: nothing listens on the port) fails at once as offline, not
+    /// after the retries.
+    func testNoNetworkIsOfflineAtOnce() async throws {
+        let store = try StoreFixture().store(retries: 5)
+        let closed = try XCTUnwrap(URL(string: "http://127.0.0.1:9/manifest.json"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await store.refreshCatalogue(from: closed)
+            XCTFail("a closed port answered")
+        } catch StoreError.offline(let reason) {
+            XCTAssertTrue(reason.hasPrefix("you are offline: 127.0.0.1 cannot be reached (Connection refused)"), reason)
+            XCTAssertEqual(StoreError.offline(reason).errorDescription, "You're offline.")
+        }
+        // Not retried: five retries would take seconds (pauses of 0.05 s doubling, and
+        // connection attempts); one attempt takes milliseconds. A generous bound, not a speed test.
+        XCTAssertLessThan(clock.now - start, .seconds(1))
+    }
+
+    /// 503 with Retry-After: the next attempt waits what the server asked (the retry pause
+    /// alone is 0.05 s).
+    func testRetryAfterIsHonoured() async throws {
+        let site = try StoreFixture()
+        let store = try site.store(retries: 2)
+        try await site.server.inject(["path": "/v1.json", "retry_after": 1, "times": 1])
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        let tries = try await site.server.log().filter { $0.path == "/v1.json" }
+        XCTAssertEqual(tries.map(\.status), [503, 200])
+        XCTAssertGreaterThanOrEqual(tries[1].at - tries[0].at, 1.0, "waited as the server asked")
+    }
+
+    /// A link cut 20 times at seeded random places: with 3 retries the download still
+    /// finishes (an attempt that brought bytes starts the count again), resuming each time,
+    /// so that at most 1.5 times the file crosses the wire.
+    func testALinkCutTwentyTimesFinishesWithoutStartingOver() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder, retries: 3)
+        try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        let size = Int(site.bytes("metro-1.db"))
+        var generator = SplitMix64(state: SplitMix64.testSeed(0x5EED_0039))
+        var fault: [String: Any] = ["path": "/metro-1.db", "drop_after": Int.random(in: 500...(size / 20), using: &generator), "times": 1]
+        for _ in 1..<20 {
+            fault = ["path": "/metro-1.db", "drop_after": Int.random(in: 500...(size / 20), using: &generator), "times": 1, "then": fault]
+        }
+        try await site.server.inject(fault)
+        let finished = try await store.download("metro").finished()
+        XCTAssertEqual(finished, .done)
+        let requests = try await site.server.log().filter { $0.path == "/metro-1.db" }
+        XCTAssertEqual(requests.count, 21, "20 cut, then the rest")
+        XCTAssertEqual(requests.dropFirst().filter { $0.range == nil }.count, 0, "every retry resumed with Range")
+        XCTAssertLessThanOrEqual(requests.reduce(0) { $0 + $1.sent }, size * 3 / 2)
+        XCTAssertEqual(
+            try StoreDownloadTests.sha256sum(folder.appendingPathComponent("bundles/metro.db").path),
+            try StoreDownloadTests.sha256sum(site.path("metro-1.db")))
+    }
+
+    /// Pauses between retries double up to the maximum, each drawn between half and all of
+    /// it, never below what the server asked (up to `maxRetryAfter`, 120 s).
+    func testRetryPausesGrowWithJitterAndHonourTheServer() {
+        let policy = RetryPolicy(limit: 5, firstPause: 1, maxPause: 8)
+        var generator = SplitMix64(state: SplitMix64.testSeed(0x5EED_0040))
+        for failures in 1...6 {
+            let ceiling = min(8, Double(1 << (failures - 1)))
+            let pauses = (0..<50).map { _ in Double(policy.pause(after: failures, retryAfter: nil, using: &generator)) / 1e9 }
+            XCTAssertGreaterThanOrEqual(pauses.min() ?? 0, ceiling / 2)
+            XCTAssertLessThanOrEqual(pauses.max() ?? .infinity, ceiling)
+            XCTAssertGreaterThan(Set(pauses).count, 40, "drawn, not fixed")
+        }
+        XCTAssertGreaterThanOrEqual(Double(policy.pause(after: 1, retryAfter: 5, using: &generator)) / 1e9, 5)
+        XCTAssertEqual(Double(policy.pause(after: 1, retryAfter: 3_600, using: &generator)) / 1e9, 120, accuracy: 1e-6)
     }
 }

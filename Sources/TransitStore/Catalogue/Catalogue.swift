@@ -125,6 +125,7 @@ public struct Catalogue: Sendable, Hashable {
         do {
             document = try JSONDecoder().decode(ManifestDocument.self, from: json)
         } catch let error as DecodingError {
+            if WebPageCheck.looksLikeHTML(json) { throw StoreError.badManifest(WebPageCheck.explanation(base)) }
             throw StoreError.badManifest(Self.explain(error))
         }
         guard document.manifestVersion == ManifestDocument.version else {

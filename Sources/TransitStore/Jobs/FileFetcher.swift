@@ -30,7 +30,7 @@ struct FileFetcher: Sendable {
             } catch let error as TransportError {
                 failures += 1
                 guard error.transient, failures <= retries.limit else { throw StoreError(error, retried: failures > 1) }
-                try await Task.sleep(nanoseconds: retries.pause(after: failures))
+                try await Task.sleep(nanoseconds: retries.pause(after: failures, retryAfter: error.retryAfter))
             }
         }
     }
@@ -68,17 +68,25 @@ struct FileFetcher: Sendable {
                         error = TransportError.shorter(url, has: error.serverLength ?? BundleFiles.stat(part)?.size ?? 0, listed: bytes)
                         Self.removePartial(part)
                     }
+                    // An attempt that brought bytes starts the count again: a long download on
+                    // a link that keeps dropping goes on while it progresses.
+                    if (BundleFiles.stat(part)?.size ?? 0) > have { failures = 0 }
                     failures += 1
                     guard error.transient, failures <= retries.limit else {
                         let kept = error.transient && (BundleFiles.stat(part)?.size ?? 0) > 0
                         if !kept { Self.removePartial(part) }
                         throw Failure(error: StoreError(error, retried: failures > 1), resumeData: resume, keptPart: kept)
                     }
-                    try await Task.sleep(nanoseconds: retries.pause(after: failures))
+                    try await Task.sleep(nanoseconds: retries.pause(after: failures, retryAfter: error.retryAfter))
                     continue
                 }
-                // The transfer ended as the server meant it to: a shorter file is the server's.
+                // The transfer ended as the server meant it to: a shorter file is the server's
+                // (or a captive portal's page).
                 let size = BundleFiles.stat(part)?.size ?? 0
+                if size < bytes && WebPageCheck.fileLooksLikeHTML(part) {
+                    Self.removePartial(part)
+                    throw Failure(error: .transfer(WebPageCheck.explanation(url), transient: false), resumeData: nil)
+                }
                 if size < bytes {
                     Self.removePartial(part)
                     throw Failure(error: StoreError(TransportError.shorter(url, has: size, listed: bytes), retried: false), resumeData: nil)
@@ -88,6 +96,10 @@ struct FileFetcher: Sendable {
             let found = try await Task.detached { try FileDigest.sha256(of: part) }.value
             let size = BundleFiles.stat(part)?.size ?? 0
             if found == sha256 && size == bytes { return }
+            if WebPageCheck.fileLooksLikeHTML(part) {
+                Self.removePartial(part)
+                throw Failure(error: .transfer(WebPageCheck.explanation(url), transient: false), resumeData: nil)
+            }
             Self.removePartial(part)
             resume = nil
             // Bytes kept from an earlier attempt may be what went wrong: one fresh try.
@@ -139,7 +151,13 @@ extension FileFetcher {
 extension StoreError {
     /// The store's word for a transport failure.
     init(_ error: TransportError, retried: Bool) {
-        self = error.isDiskFull ? .noSpace(error.message) : .transfer(error.message, transient: error.transient && retried)
+        if error.isDiskFull {
+            self = .noSpace(error.message)
+        } else if error.isOffline {
+            self = .offline(error.message)
+        } else {
+            self = .transfer(error.message, transient: error.transient && retried)
+        }
     }
 }
 
@@ -151,16 +169,30 @@ public struct RetryPolicy: Sendable {
     /// The pause before the first retry; it doubles each time, up to `maxPause`.
     public var firstPause: Double
     public var maxPause: Double
+    /// The longest wait a server's `Retry-After` is honoured for (longer asks wait this long).
+    public var maxRetryAfter: Double
 
-    public init(limit: Int = 5, firstPause: Double = 0.5, maxPause: Double = 30) {
+    public init(limit: Int = 5, firstPause: Double = 0.5, maxPause: Double = 30, maxRetryAfter: Double = 120) {
         self.limit = limit
         self.firstPause = firstPause
         self.maxPause = maxPause
+        self.maxRetryAfter = maxRetryAfter
     }
 
-    func pause(after failures: Int) -> UInt64 {
-        let seconds = min(maxPause, firstPause * Double(1 << min(failures - 1, 20)))
-        return UInt64(seconds * 1e9)
+    /// The pause before the next attempt: doubling from `firstPause` up to `maxPause`, each
+    /// drawn between half and all of that (jitter: devices that lost the same server do not
+    /// come back at the same instant), and at least what the server asked (`Retry-After`),
+    /// up to `maxRetryAfter`.
+    func pause(after failures: Int, retryAfter: Double? = nil) -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return pause(after: failures, retryAfter: retryAfter, using: &generator)
+    }
+
+    func pause(after failures: Int, retryAfter: Double?, using generator: inout some RandomNumberGenerator) -> UInt64 {
+        let ceiling = min(maxPause, firstPause * Double(1 << min(max(failures, 1) - 1, 20)))
+        var seconds = ceiling * Double.random(in: 0.5...1, using: &generator)
+        if let retryAfter { seconds = max(seconds, min(retryAfter, maxRetryAfter)) }
+        return UInt64(max(0, seconds) * 1e9)
     }
 }
 

@@ -3,6 +3,7 @@
     import Foundation
     import NIOCore
     import NIOHTTP1
+    import NIOPosix
     import NIOSSL
 
     /// The store's transport on Linux: swift-server's AsyncHTTPClient, chosen over
@@ -41,7 +42,7 @@
                 var request = HTTPClientRequest(url: url.absoluteString)
                 request.headers.add(name: "Accept-Encoding", value: ContentDecoder.accepted)
                 let response = try await client.execute(request, deadline: .distantFuture)
-                guard response.status.code == 200 else { throw TransportError.http(Int(response.status.code), url) }
+                guard response.status.code == 200 else { throw Self.statusError(response, url) }
                 let decoder = try ContentDecoder.make(for: response.headers.first(name: "Content-Encoding"), url: url)
                 var data = Data()
                 for try await buffer in response.body {
@@ -89,6 +90,10 @@
                             // The server compressed a range anyway: ask for the whole resource.
                             rangeAllowed = false
                             continue
+                        } catch let error as TransportError
+                            where [503, 429].contains(error.status) || (300..<400).contains(error.status ?? 0)
+                        {
+                            throw Self.statusError(response, url)
                         }
                         validator = Self.validator(response.headers) ?? validator
                         if status == 200 { kept.write(validator) }
@@ -145,10 +150,26 @@
             }
         }
 
+        /// The failure a status other than 200 stands for, with the wait a 503 or 429 asks for.
+        static func statusError(_ response: HTTPClientResponse, _ url: URL) -> TransportError {
+            let status = Int(response.status.code)
+            // Redirects to http(s) were followed; one left is to another scheme (file:, ftp:).
+            if (300..<400).contains(status), let location = response.headers.first(name: "Location") {
+                return TransportError(
+                    "\(url.absoluteString) redirects to \(location.prefix(200)), which is not an http or https URL: not followed",
+                    transient: false, status: status)
+            }
+            var error = TransportError.http(status, url)
+            error.retryAfter = TransportError.retryAfter(response.headers.first(name: "Retry-After"))
+            return error
+        }
+
         /// Sorts a client error into the store's: certificates, bad URLs and redirect loops are
-        /// permanent; connection and time-out failures transient.
+        /// permanent; no route, no name resolution and refused connections are the device
+        /// being offline; other connection and time-out failures transient.
         static func failure(_ error: Error, _ url: URL) -> Error {
             if error is TransportError || error is CancellationError { return error }
+            if let offline = offlineReason(error) { return TransportError.offline(url, offline) }
             let place = url.absoluteString
             if let client = error as? HTTPClientError {
                 switch client {
@@ -171,6 +192,19 @@
                 return TransportError("\(place): the server's certificate is not valid for this host (\(extra))", transient: false)
             }
             return TransportError("\(place): \(error)", transient: true)
+        }
+
+        /// How the network failed when the device cannot reach the host at all, nil otherwise.
+        static func offlineReason(_ error: Error) -> String? {
+            let offline: Set<Int32> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN]
+            if let io = error as? IOError, offline.contains(io.errnoCode) { return String(cString: strerror(io.errnoCode)) }
+            if let connection = error as? NIOConnectionError {
+                if connection.dnsAError != nil && connection.dnsAAAAError != nil { return "the name \(connection.host) does not resolve" }
+                let codes = connection.connectionErrors.compactMap { ($0.error as? IOError)?.errnoCode }
+                if let code = codes.first, codes.allSatisfy(offline.contains) { return String(cString: strerror(code)) }
+            }
+            if error is SocketAddressError { return "the name does not resolve" }
+            return nil
         }
     }
 #endif

@@ -92,6 +92,32 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var isDiskFull = false
     /// The length of the server's file, when it said (a 416's `Content-Range: bytes */N`).
     public var serverLength: Int64?
+    /// The device is offline: no route, no name resolution, or the connection refused. Not
+    /// retried: the store says so at once (`StoreError.offline`).
+    public var isOffline = false
+    /// Seconds the server asked to wait before the next attempt (`Retry-After` of a 503 or 429).
+    public var retryAfter: Double?
+    /// What the platform reported (`URLError` on Apple platforms), for an app that wants it.
+    public var underlying: String?
+
+    /// An offline failure for `url`: `reason` says how the network failed.
+    public static func offline(_ url: URL, _ reason: String) -> TransportError {
+        var error = TransportError("you are offline: \(url.host ?? url.absoluteString) cannot be reached (\(reason))", transient: false)
+        error.isOffline = true
+        error.underlying = reason
+        return error
+    }
+
+    /// Seconds in a `Retry-After` header: a number of seconds, or an HTTP date.
+    public static func retryAfter(_ header: String?, now: Date = Date()) -> Double? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = Double(header), seconds >= 0, seconds.isFinite { return seconds }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return format.date(from: header).map { max(0, $0.timeIntervalSince(now)) }
+    }
 
     public init(_ message: String, transient: Bool, status: Int? = nil, resumeData: Data? = nil) {
         self.message = message

@@ -83,6 +83,9 @@ public struct URLSessionTransport: StoreTransport {
             case .cancelled: return CancellationError()
             case .badURL, .unsupportedURL, .fileDoesNotExist:
                 return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: false)
+            case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff,
+                .dataNotAllowed:
+                return TransportError.offline(url, "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
             default:
                 return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: true)
             }
