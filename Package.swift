@@ -87,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "store-bench",
             dependencies: [
-                "TransitStore", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                "TransitStore", "ManifestSigning",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ]),
         // A program written as an app uses the libraries; ExampleAppTests runs it (README "Example").
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),

@@ -108,3 +108,6 @@ done
 "$BIN/transit-store" --dir "$WORK/store-50" manifest "$SITE/cities50/manifest.json" > /dev/null
 for i in $(seq 1 50); do "$BIN/transit-store" --dir "$WORK/store-50" download "city$i" > /dev/null; done
 "$BIN/store-bench" startup "$WORK/store-50" 50
+
+echo "== signature check of a manifest (target: under 1 ms for 100 bundles)"
+"$BIN/store-bench" verify "$SITE/cities50/manifest.json" 200

@@ -6,6 +6,7 @@ import TransitStore
 ///     store-bench download URL BYTES   the transport alone: best of 5 downloads to a temporary file, MB/s
 ///     store-bench sha256 FILE          the verification hash of a file: best of 3, MB/s
 ///     store-bench startup DIR [N]      opening the store in DIR (start-up checks included): median and max of N
+///     store-bench verify MANIFEST [N]  checking the signature of a 100-bundle manifest: median and max of N
 @main
 enum StoreBench {
     static func main() async {
@@ -15,8 +16,9 @@ enum StoreBench {
             case "download": try await download(URL(string: args[2])!, bytes: Int64(args.count > 3 ? args[3] : "0") ?? 0)
             case "sha256": try sha256(args[2])
             case "startup": try startup(args[2], args.count > 3 ? Int(args[3]) ?? 20 : 20)
+            case "verify": try verify(args[2], args.count > 3 ? Int(args[3]) ?? 200 : 200)
             default:
-                print("usage: store-bench download URL BYTES | sha256 FILE | startup DIR [N]")
+                print("usage: store-bench download URL BYTES | sha256 FILE | startup DIR [N] | verify MANIFEST [N]")
                 exit(2)
             }
         } catch {
