@@ -108,6 +108,28 @@ final class RealFeedConformanceTests: XCTestCase {
         XCTAssertEqual(board.first?.departureTime, "2026-03-29T08:00:00+02:00")
     }
 
+    /// Every trip of the feeds with untimed stop_times (interpolated, departures-semantics.md
+    /// "Untimed stops") against the reference's own interpolation: all of them, not a sample,
+    /// so that a changed measure or rounding cannot hide.
+    func testEveryTripWithInterpolatedTimesIsRebuiltExactly() throws {
+        try RealFeeds.requireShared()
+        var compared = 0
+        for name in ["cairns", "island-transit", "saskatoon"] {
+            guard RealFeeds.names.contains(name) else { throw TestPaths.missing("needs the real feed \(name)") }
+            let reference = try ReferenceTimetable(zip: RealFeeds.folder.appendingPathComponent(name + ".zip").path)
+            let bundle = try RealFeeds.bundle(name).bundle
+            let date = try XCTUnwrap(bundle.info().feeds[0].firstServiceDate)
+            for id in reference.interpolatedTrips.sorted() where reference.frequencies[id] == nil {
+                let expected = try XCTUnwrap(reference.trips[id]).stopTimes
+                let actual = try bundle.trip(id, on: date).stopTimes
+                XCTAssertEqual(actual.map(\.arrivalSecs), expected.map(\.arrival), "\(name) \(id)")
+                XCTAssertEqual(actual.map(\.departureSecs), expected.map(\.departure), "\(name) \(id)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 100, "trips with interpolated stops compared")
+    }
+
     func testTripsAreRebuiltExactly() throws {
         try RealFeeds.requireShared()
         // saskatoon and trimet-2routes mark most stops timepoint 0.

@@ -54,6 +54,8 @@ final class ReferenceTimetable {
     var frequencies: [String: [Frequency]] = [:]
     var weekly: [String: (days: [Bool], start: String, end: String)] = [:]
     var exceptions: [String: [String: Int]] = [:]
+    /// Trips with at least one stop_time whose times were interpolated (or repaired).
+    var interpolatedTrips: Set<String> = []
     /// stop_id -> (trip_id, index in the trip)
     var byStop: [String: [(String, Int)]] = [:]
     var maxTime = 0
@@ -124,6 +126,9 @@ final class ReferenceTimetable {
             trips[id] = Trip(
                 id: id, service: service, direction: details[id]?.direction ?? "", shortName: details[id]?.shortName ?? "", stopTimes: times
             )
+            if sorted.contains(where: { $0.arrival == nil }) || Swift.zip(sorted, times).contains(where: { $0.arrival != $1.arrival }) {
+                interpolatedTrips.insert(id)
+            }
             for (index, st) in times.enumerated() { byStop[st.stop, default: []].append((id, index)) }
             maxTime = max(maxTime, times.last!.departure)
         }
