@@ -46,7 +46,9 @@ public actor BundleStore {
     /// explicit downloads (so never evicted without the user). Pending jobs wait for
     /// `resumePendingJobs()`. Temporary and partial files are only cleaned up when no other
     /// process is running this folder's jobs. A full disk does not stop a store from opening:
-    /// reading works, and so does `remove`.
+    /// reading works, and so does `remove`. Nor does a folder the process may only read (a
+    /// read-only mount): `status`, `currentCatalogue`, `open` and the lists work; changes fail
+    /// with `StoreError.storage`.
     ///
     /// `trustedKeys`: the public keys (`gtfs-compile keygen`) a manifest must be signed by.
     /// With them, an unsigned manifest, one signed by another key or changed after signing is
@@ -75,8 +77,9 @@ public actor BundleStore {
                 }
                 do {
                     try StoreRecovery(files: files, state: state).reconcile(pending: pending)
-                } catch let error as SQLiteError where error.code & 0xff == 13 {
-                    // A full disk: the check's changes wait for the next start; reading goes on.
+                } catch let error as SQLiteError where [8, 13].contains(error.code & 0xff) {
+                    // A full disk (13) or a folder this process may only read (8, read-only):
+                    // the check's changes wait for a start that can write; reading goes on.
                 }
             }
             if let saved = try state.catalogue(), let base = URL(string: saved.base) {

@@ -46,7 +46,14 @@ final class FolderLock: @unchecked Sendable {
 
     private func acquire(blocking: Bool) throws -> Bool {
         if fd >= 0 { return true }
-        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if opened < 0 && (errno == EROFS || errno == EACCES) {
+            // A folder the process may only read (a read-only mount, a shared copy): an existing
+            // lock file is locked through a read-only descriptor; without one, nobody can
+            // change the folder, so there is nothing to lock against.
+            opened = open(path, O_RDONLY | O_CLOEXEC)
+            if opened < 0 && errno == ENOENT { return true }
+        }
         guard opened >= 0 else {
             throw StoreError.storage("cannot open the lock \(path): \(String(cString: strerror(errno)))")
         }
