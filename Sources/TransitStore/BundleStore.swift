@@ -323,7 +323,7 @@ public actor BundleStore {
         guard let entry = catalogue.entry(pending.id) else { throw StoreError.unknownBundle(pending.id) }
         let installed = try state.installed(pending.id)
         if installed?.contentHash == entry.contentHash {
-            try installing(entry) { _ in }
+            try installing(entry, put: nil)
             return
         }
         let budget = try preferences().maxBytes.map(StorageBudget.init)
@@ -343,13 +343,17 @@ public actor BundleStore {
                 let made = part + ".made"
                 defer { try? FileManager.default.removeItem(atPath: made) }
                 try installing(entry) { budget in
-                    try evict(for: entry, budget: budget)
-                    let hash = try BundleUpdate.apply(patch: part, to: files.bundlePath(entry.id), output: made)
+                    try self.evict(for: entry, budget: budget)
+                    let hash = try BundleUpdate.apply(patch: part, to: self.files.bundlePath(entry.id), output: made)
                     guard hash == entry.contentHash else {
                         throw StoreError.install("\(entry.id): the patch made content \(hash), the manifest lists \(entry.contentHash)")
                     }
-                    do { _ = try TransitBundle(path: made) } catch { throw StoreError.install("\(entry.id): \(error)") }
-                    try files.install(made, as: entry.id)
+                    let coverage: BundleInfo.Coverage
+                    do { coverage = try TransitBundle(path: made).info().coverage } catch {
+                        throw StoreError.install("\(entry.id): \(error)")
+                    }
+                    try self.files.install(made, as: entry.id)
+                    return coverage
                 }
                 try? FileManager.default.removeItem(atPath: part)
                 return
@@ -370,42 +374,49 @@ public actor BundleStore {
             entry.url, bytes: entry.bytes, sha256: entry.fileSHA256, into: part, id: entry.id, resumeData: pending.resumeData,
             report: report)
         job.set(.installing)
+        let info: BundleInfo
         do {
-            let contentHash = try await TransitBundle(path: part).info().contentHash
-            guard contentHash == entry.contentHash else {
-                throw StoreError.install("\(entry.id): the file's content hash \(contentHash) is not the manifest's \(entry.contentHash)")
+            info = try await TransitBundle(path: part).info()
+            guard info.contentHash == entry.contentHash else {
+                throw StoreError.install(
+                    "\(entry.id): the file's content hash \(info.contentHash) is not the manifest's \(entry.contentHash)")
             }
         } catch let error as TransitError {
             try? FileManager.default.removeItem(atPath: part)
             throw StoreError.install("\(entry.id): \(error)")
         }
         try installing(entry) { budget in
-            try evict(for: entry, budget: budget)
-            try files.install(part, as: entry.id)
+            try self.evict(for: entry, budget: budget)
+            try self.files.install(part, as: entry.id)
+            return info.coverage
         }
     }
 
     /// The install step, holding the folder's state lock: the job must still be asked for
-    /// (a `remove` or `cancel` anywhere ends it), `put` puts the file in place, and the row is
-    /// written with the explicit flag as it is now (a `download --explicit` that came while
-    /// the job ran counts).
-    private func installing(_ entry: Catalogue.Entry, put: (StorageBudget?) throws -> Void) throws {
+    /// (a `remove` or `cancel` anywhere ends it), `put` puts the file in place and answers the
+    /// coverage of the bundle it checked (staleness is judged on the bundle's own coverage,
+    /// not on what the manifest says; nil `put`: the version is already installed), and the
+    /// row is written with the explicit flag as it is now (a `download --explicit` that came
+    /// while the job ran counts).
+    private func installing(_ entry: Catalogue.Entry, put: ((StorageBudget?) throws -> BundleInfo.Coverage)?) throws {
         try stateLock.withLock {
             guard let job = try state.pending(entry.id), job.isRunnable else { throw CancellationError() }
             let previous = try state.installed(entry.id)
             let budget = try preferences().maxBytes.map(StorageBudget.init)
-            if previous?.contentHash != entry.contentHash { try put(budget) }
+            var dates = (first: previous?.firstServiceDate, last: previous?.lastServiceDate)
+            if previous?.contentHash != entry.contentHash {
+                guard let put else { throw StoreError.install("\(entry.id): the installed version changed meanwhile") }
+                let coverage = try put(budget)
+                dates = (coverage.firstServiceDate?.description, coverage.lastServiceDate?.description)
+            }
             let path = files.bundlePath(entry.id)
             guard let stat = BundleFiles.stat(path) else { throw StoreError.install("\(path) vanished after install") }
-            // Staleness is judged on the bundle's own coverage, not on what the manifest says.
-            let coverage = try? TransitBundle(path: path).info().coverage
             let now = Date().timeIntervalSince1970
             let keep = previous?.contentHash == entry.contentHash
             let bundle = StoreState.Installed(
                 id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: job.explicit || previous?.explicit == true,
                 downloadedAt: keep ? previous?.downloadedAt ?? now : now, lastAccessedAt: previous?.lastAccessedAt ?? now,
-                firstServiceDate: (coverage?.firstServiceDate ?? entry.coverage.firstServiceDate)?.description,
-                lastServiceDate: (coverage?.lastServiceDate ?? entry.coverage.lastServiceDate)?.description, modified: stat.modified)
+                firstServiceDate: dates.first, lastServiceDate: dates.last, modified: stat.modified)
             try write {
                 try state.save(bundle)
                 try state.finish(entry.id)

@@ -8,9 +8,7 @@ import XCTest
 /// `transit-store` run as a user would, step by step, by one shell script.
 final class StoreDiskFullTests: XCTestCase {
     func testAFullDiskIsAStorageErrorAndLosesNoSettings() async throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            throw TestPaths.missing("mounting a tmpfs needs root and unshare (CI runs as root)")
-        }
+        try MountNamespaceScript.requireRoot(for: "mounting a tmpfs")
         let site = try StoreFixture()
         let work = TemporaryFolders.make()
         let mountPoint = work.appendingPathComponent("disk").path
@@ -43,16 +41,7 @@ final class StoreDiskFullTests: XCTestCase {
             ls -a \(mountPoint)/store
             umount \(mountPoint)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "--propagation", "private", "/bin/bash", "-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 99 { throw TestPaths.missing("this machine does not allow mounting a tmpfs: \(text)") }
+        let text = try MountNamespaceScript.run(script, mount: "mounting a tmpfs")
         // "@@ NAME" output "@@ exit N" per step.
         var steps: [String: (status: Int, output: String)] = [:]
         var current: String?

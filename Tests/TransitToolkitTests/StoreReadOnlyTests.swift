@@ -7,9 +7,7 @@ import XCTest
 /// the folder changes.
 final class StoreReadOnlyTests: XCTestCase {
     func testAReadOnlyFolderAnswersStatusListAndOpen() async throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            throw TestPaths.missing("a read-only bind mount needs root and unshare (CI runs as root)")
-        }
+        try MountNamespaceScript.requireRoot(for: "a read-only bind mount")
         let site = try StoreFixture()
         let folder = TemporaryFolders.make().appendingPathComponent("store").path
         let tool = TestPaths.products.appendingPathComponent("transit-store").path
@@ -30,16 +28,7 @@ final class StoreReadOnlyTests: XCTestCase {
             [ "$before" = "$after" ] && echo "@@ unchanged" || echo "@@ changed"
             umount \(folder)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "--propagation", "private", "/bin/bash", "-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 99 { throw TestPaths.missing("this machine does not allow a read-only bind mount: \(text)") }
+        let text = try MountNamespaceScript.run(script, mount: "a read-only bind mount")
         func exit(of step: String) -> String? {
             let lines = text.components(separatedBy: "\n")
             guard let start = lines.firstIndex(of: "@@ \(step)") else { return nil }

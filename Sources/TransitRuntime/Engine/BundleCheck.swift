@@ -88,6 +88,12 @@ package enum BundleCheck {
         }
     }
 
+    /// Throws `corruptBundle` with `describe`'s text for the first row `sql` finds, if any.
+    private static func refuseFirstRow(_ db: SQLiteDatabase, _ sql: String, describe: (SQLiteStatement) -> String) throws {
+        let row = try db.prepare(sql)
+        if try row.step() { throw damaged(describe(row)) }
+    }
+
     /// An integer aggregate; NULL (no rows) is nil.
     private static func value(_ db: SQLiteDatabase, _ sql: String) throws -> Int? { try db.scalarInt(sql) }
 
@@ -175,11 +181,9 @@ package enum BundleCheck {
                OR end_time_secs NOT BETWEEN 0 AND \(maxTimeSecs) OR tid NOT BETWEEN 1 AND \(maxIDs)
             LIMIT 1
             """
-        let row = try db.prepare(bad)
-        if try row.step() {
-            throw damaged(
-                "frequencies: trip \(row.int(0)) has the window \(row.int(1))-\(row.int(2)) s every \(row.int(3)) s "
-                    + "(headway 1 s to 1 day, times 0 to \(maxTimeSecs) s)")
+        try refuseFirstRow(db, bad) { row in
+            "frequencies: trip \(row.int(0)) has the window \(row.int(1))-\(row.int(2)) s every \(row.int(3)) s "
+                + "(headway 1 s to 1 day, times 0 to \(maxTimeSecs) s)"
         }
     }
 
@@ -190,11 +194,9 @@ package enum BundleCheck {
                OR min_transfer_time NOT BETWEEN 0 AND 86400
             LIMIT 1
             """
-        let row = try db.prepare(bad)
-        if try row.step() {
-            throw damaged(
-                "transfers: the row from stop \(row.int(0)) to stop \(row.int(1)) (type \(row.int(2))) names a missing stop, "
-                    + "an unknown type or a time outside 0 to 86,400 s")
+        try refuseFirstRow(db, bad) { row in
+            "transfers: the row from stop \(row.int(0)) to stop \(row.int(1)) (type \(row.int(2))) names a missing stop, "
+                + "an unknown type or a time outside 0 to 86,400 s"
         }
     }
 }
