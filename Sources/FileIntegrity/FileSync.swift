@@ -15,14 +15,30 @@ package enum FileSync {
         guard fsync(fd) == 0 else { throw Failure(description: "fsync of \(path) failed: \(String(cString: strerror(errno)))") }
     }
 
-    /// Copies `source` to a new file `destination` 1 MB at a time.
+    /// Copies `source` to a new file `destination` 1 MB at a time. A failure names the file
+    /// and the system's reason (a full device is "No space left on device").
     package static func copy(_ source: String, to destination: String) throws {
-        guard let input = FileHandle(forReadingAtPath: source) else { throw Failure(description: "cannot read \(source)") }
-        defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
-            let output = FileHandle(forWritingAtPath: destination)
-        else { throw Failure(description: "cannot create \(destination)") }
-        defer { try? output.close() }
-        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw Failure(description: "cannot create \(destination): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(description: "cannot read \(source): \(String(cString: strerror(errno)))") }
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if step < 0, errno == EINTR { continue }
+                guard step > 0 else {
+                    throw Failure(description: "cannot write \(destination): \(String(cString: strerror(errno)))")
+                }
+                written += step
+            }
+        }
     }
 }

@@ -33,6 +33,9 @@ public actor BundleStore {
     /// The keys a manifest must be signed by (none: manifests are not authenticated).
     public nonisolated let trustedKeys: [ManifestPublicKey]
     private var catalogue: Catalogue?
+    /// Why the manifest kept from an earlier run (perhaps by an older release with laxer
+    /// checks) was not taken: jobs end with this reason instead of running on it.
+    private var keptCatalogueRefusal: StoreError?
     private var jobs: [String: DownloadJob] = [:]
     private var worker: Task<Void, Never>?
     private var running: (id: String, task: Task<Void, Error>)?
@@ -83,7 +86,10 @@ public actor BundleStore {
                 }
             }
             if let saved = try state.catalogue(), let base = URL(string: saved.base) {
-                catalogue = try? Catalogue(json: Data(saved.json), base: base)
+                do { catalogue = try Catalogue(json: Data(saved.json), base: base) } catch {
+                    let reason = (error as? StoreError)?.description ?? "\(error)"
+                    keptCatalogueRefusal = .badManifest("the manifest kept from an earlier run is refused (\(reason)); fetch it again")
+                }
             }
         } catch {
             throw StoreState.storeError(error, files.statePath)
@@ -120,12 +126,19 @@ public actor BundleStore {
             if let sequence = fresh.sequence { try state.setPreference("manifest_sequence", String(sequence)) }
         }
         catalogue = fresh
+        keptCatalogueRefusal = nil
         if try preferences().autoUpdate { _ = try updateAll() }
         return fresh
     }
 
     /// The last good manifest, nil before the first fetch.
     public func currentCatalogue() -> Catalogue? { catalogue }
+
+    /// The manifest jobs run on; without one, why not.
+    private func usableCatalogue() throws -> Catalogue {
+        guard let catalogue else { throw keptCatalogueRefusal ?? StoreError.noCatalogue }
+        return catalogue
+    }
 
     /// The largest manifest the store reads, 4 MB (about 8,000 bundles): the last good one
     /// is kept and read at every start.
@@ -173,9 +186,10 @@ public actor BundleStore {
     /// Queues the download of bundle `id` (or its update, if an older version is installed).
     /// `explicit`: the user asked for it, so it is never evicted automatically; otherwise it
     /// is cached (evictable). Asking again for a queued bundle returns the same job.
-    /// - Throws: `StoreError.noCatalogue`, `StoreError.unknownBundle`.
+    /// - Throws: `StoreError.noCatalogue`, `StoreError.unknownBundle`; `StoreError.badManifest`
+    ///   when the manifest kept from an earlier run is refused by today's checks.
     public func download(_ id: String, explicit: Bool = false) throws -> DownloadJob {
-        guard let catalogue else { throw StoreError.noCatalogue }
+        let catalogue = try usableCatalogue()
         guard catalogue.entry(id) != nil else { throw StoreError.unknownBundle(id) }
         try write { try state.enqueue(StoreState.Pending(id: id, explicit: explicit, paused: false)) }
         return startJob(id)
@@ -184,7 +198,7 @@ public actor BundleStore {
     /// Queues an update of every installed bundle the manifest has a newer version of, or of
     /// `id` alone; returns their jobs (none when everything is current).
     public func updateAll(_ id: String? = nil) throws -> [DownloadJob] {
-        guard let catalogue else { throw StoreError.noCatalogue }
+        let catalogue = try usableCatalogue()
         let installed = try state.installed().filter { id == nil || $0.id == id }
         if let id, installed.isEmpty { throw StoreError.unknownBundle(id) }
         var started: [DownloadJob] = []
@@ -316,7 +330,7 @@ public actor BundleStore {
 
     /// Downloads (or patches) and installs one bundle.
     private func perform(_ pending: StoreState.Pending, _ job: DownloadJob) async throws {
-        guard let catalogue else { throw StoreError.noCatalogue }
+        let catalogue = try usableCatalogue()
         if let expires = catalogue.expires, catalogue.hasExpired(at: Date()) {
             throw StoreError.staleManifest("the manifest expired on \(ISO8601DateFormatter().string(from: expires))")
         }

@@ -65,4 +65,55 @@ final class StoreStateTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".damaged"))
     }
+
+    /// A job queued on a manifest an older release took although today's checks refuse it
+    /// (here `bytes` of 2^63-1 with a budget set) ends with the reason; it never runs, never
+    /// traps, and is not left to fail again on every later start.
+    func testAJobOnAManifestAnOlderReleaseTookEndsWithTheReason() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let path = folder.appendingPathComponent("store.sqlite").path
+        do {
+            let store = try site.store(in: folder)
+            try await store.refreshCatalogue(from: site.server.url("v1.json"))
+            try await store.setPreferences(StorePreferences(maxBytes: 100_000, autoUpdate: false))
+        }
+        do {
+            // What the older release kept: the manifest with the absurd size, and the job.
+            let manifest = try Data(contentsOf: URL(fileURLWithPath: site.path("v1.json")))
+            var json = try XCTUnwrap(JSONSerialization.jsonObject(with: manifest) as? [String: Any])
+            var bundles = try XCTUnwrap(json["bundles"] as? [[String: Any]])
+            let index = try XCTUnwrap(bundles.firstIndex { $0["id"] as? String == "metro" })
+            bundles[index]["bytes"] = Int64.max
+            json["bundles"] = bundles
+            let db = try SQLiteDatabase(path: path, writable: true)
+            try db.prepare("UPDATE catalogue SET json = ?").run([UInt8](try JSONSerialization.data(withJSONObject: json)))
+            try db.execute("INSERT INTO jobs (id, explicit, paused) VALUES ('metro', 1, 0)")
+        }
+        let store = try site.store(in: folder)
+        let jobs = try await store.resumePendingJobs()
+        XCTAssertEqual(jobs.map(\.bundleID), ["metro"])
+        let outcome = await jobs[0].finished()
+        guard case .failed(.badManifest(let reason)) = outcome else { return XCTFail("not refused: \(outcome)") }
+        XCTAssertTrue(reason.contains("kept from an earlier run"), reason)
+        XCTAssertTrue(reason.contains("is \(Int64.max); a file has 1 to"), reason)
+        let pending = try await store.pendingJobs()
+        XCTAssertTrue(pending.isEmpty, "the job was ended: \(pending)")
+        let status = try await store.status(on: TestClock.metroDay)
+        XCTAssertTrue(status.isEmpty, "nothing installed: \(status)")
+        // A later start finds nothing to run; new work asks for a fresh manifest, and with
+        // one it goes on as usual.
+        let later = try site.store(in: folder)
+        let resumed = try await later.resumePendingJobs()
+        XCTAssertTrue(resumed.isEmpty)
+        do {
+            _ = try await later.download("valley")
+            XCTFail("a download ran on the refused manifest")
+        } catch StoreError.badManifest(let reason) {
+            XCTAssertTrue(reason.contains("fetch it again"), reason)
+        }
+        try await later.refreshCatalogue(from: site.server.url("v1.json"))
+        let valley = try await later.download("valley").finished()
+        XCTAssertEqual(valley, .done)
+    }
 }
