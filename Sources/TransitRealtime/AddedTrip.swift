@@ -7,6 +7,10 @@ struct AddedTrip: Sendable {
     struct Call: Sendable {
         var stop: Stop
         var stopSequence: Int
+        /// The call's schedule (Unix seconds): an added trip's own times, a copy's the
+        /// original's moved to its start.
+        var scheduledArrival: Int
+        var scheduledDeparture: Int
         /// The times to show (Unix seconds): the update's, or the copy's schedule moved by its delays.
         var arrival: Int
         var departure: Int
@@ -31,13 +35,18 @@ struct AddedTrip: Sendable {
     func boardCalls(at stops: Set<String>, arrivals: Bool) -> [LiveDeparture] {
         calls.indices.compactMap { index in
             let call = calls[index]
+            guard call.prediction.state != .skipped else { return nil }
             guard stops.contains(call.stop.stopID) || call.stop.parentStation.map(stops.contains) == true else { return nil }
             // No departure from the last stop, no arrival at the first.
             guard arrivals ? index > 0 : index < calls.count - 1 else { return nil }
             let departure = departure(index)
+            // A copy's calls each say whether a delay applies (`updated`, predicted) or not
+            // (`duplicated` or `no_data`: its schedule); an added trip's times are all predictions.
+            let predicted = state != .duplicated || call.prediction.state == .updated
             return LiveDeparture(
-                scheduled: departure, state: state, predictedDeparture: Date(timeIntervalSince1970: TimeInterval(call.departure)),
-                predictedArrival: Date(timeIntervalSince1970: TimeInterval(call.arrival)),
+                scheduled: departure, state: state == .duplicated ? call.prediction.state : state,
+                predictedDeparture: predicted ? Date(timeIntervalSince1970: TimeInterval(call.departure)) : nil,
+                predictedArrival: predicted ? Date(timeIntervalSince1970: TimeInterval(call.arrival)) : nil,
                 delay: arrivals ? call.prediction.arrivalDelay : call.prediction.departureDelay, uncertainty: call.prediction.uncertainty,
                 assignedStopID: call.assignedStopID)
         }
@@ -57,17 +66,18 @@ struct AddedTrip: Sendable {
             })
     }
 
-    /// The call as a `Departure` value, its times those shown; `atArrival`: its departure
-    /// fields at the call's arrival (a ride's alighting, as the timetable's rides show it).
+    /// The call as a `Departure` value, its times the call's schedule; `atArrival`: its
+    /// departure fields at the call's arrival (a ride's alighting, as the timetable's rides
+    /// show it).
     private func departure(_ index: Int, atArrival: Bool = false) -> Departure {
         let call = calls[index]
-        let instant = atArrival ? call.arrival : call.departure
+        let instant = atArrival ? call.scheduledArrival : call.scheduledDeparture
         return Departure(
             feedID: feedID, stopID: call.stop.stopID, stopName: call.stop.name, platformCode: call.stop.platformCode, tripID: tripID,
             routeID: route?.routeID ?? "", routeShortName: route?.shortName, routeLongName: route?.longName,
             routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
             serviceDate: serviceDate, departureSecs: instant - clock.serviceDayStart(serviceDate.civil),
-            departureLocal: clock.local(instant), arrivalLocal: clock.local(call.arrival), stopSequence: call.stopSequence,
+            departureLocal: clock.local(instant), arrivalLocal: clock.local(call.scheduledArrival), stopSequence: call.stopSequence,
             agencyID: agency?.agencyID ?? route?.agencyID, agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
     }
 }

@@ -46,6 +46,7 @@ struct AddedTripBuilder: Sendable {
             calls.append(
                 .init(
                     stop: stop, stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : index + 1,
+                    scheduledArrival: arrival ?? shown, scheduledDeparture: max(shown, arrival ?? shown),
                     arrival: arrival ?? shown, departure: max(shown, arrival ?? shown),
                     prediction: CallPrediction(state: state, uncertainty: uncertainty)))
         }
@@ -93,18 +94,26 @@ struct AddedTripBuilder: Sendable {
         let updates = SnapshotBuilder.callUpdates(
             update.stopTimeUpdate, tripID: update.trip.tripID, schedule: schedule, stopIDs: original.stopIDs, entityID: entityID,
             report: &report)
-        let (predictions, clamps) = DelayPropagation.predict(schedule, updates)
+        let tripDelay = update.hasDelay ? Int(update.delay) : nil
+        if let tripDelay { report.notes.append(SnapshotBuilder.tripDelayNote(tripDelay, entityID: entityID, tripID: properties.tripID)) }
+        let (predictions, clamps) = DelayPropagation.predict(schedule, updates, tripDelay: tripDelay)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: schedule.count)
+        // The copy's schedule is the original's moved to start_time; a prediction is that
+        // schedule plus the update's delays (state `updated`), else the copy runs as
+        // scheduled (state `duplicated`).
         var calls: [AddedTrip.Call] = []
-        for (index, call) in schedule.enumerated() where predictions[index].state != .skipped {
+        // Skipped calls stay in the list (on no board), so the copy's first and last stops
+        // are its original's, as a timetable trip's are.
+        for (index, call) in schedule.enumerated() {
             guard let stop = try? bundle.stop(original.stopIDs[index], feed: original.feedID) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(
                 .init(
-                    stop: stop, stopSequence: call.stopSequence, arrival: prediction.arrival ?? call.arrival,
-                    departure: prediction.departure ?? call.departure, prediction: prediction, assignedStopID: assigned[index]))
+                    stop: stop, stopSequence: call.stopSequence, scheduledArrival: call.arrival, scheduledDeparture: call.departure,
+                    arrival: prediction.arrival ?? call.arrival, departure: prediction.departure ?? call.departure,
+                    prediction: prediction, assignedStopID: assigned[index]))
         }
         let route = try? bundle.route(original.routeID, feed: original.feedID).route
         return .success(

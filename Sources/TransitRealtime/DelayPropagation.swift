@@ -3,11 +3,14 @@
 /// - a stop with an update takes its times: `time`, else the schedule plus `delay`; a
 ///   missing departure takes the arrival's delay, a missing arrival the delay carried in;
 /// - the delay of the last update propagates downstream to stops without one, never
-///   upstream (stops before the first update keep the schedule, state `scheduled`);
+///   upstream (stops before the first update keep the schedule, state `scheduled`), except
+///   a trip-level `TripUpdate.delay`, which holds from the first stop until the first stop
+///   time update;
 /// - SKIPPED marks its stop and does not stop propagation; NO_DATA stops it: that stop and
 ///   the following ones without an update keep the schedule with state `noData`;
-/// - predicted times never decrease along the trip: a time earlier than the one before is
-///   raised to it, and counted.
+/// - predicted times never decrease along the trip: a prediction earlier than the trip's
+///   previous prediction (since the last NO_DATA) is raised to it, and counted; times of
+///   stops without a prediction never bound one.
 enum DelayPropagation {
     /// One stop of a trip instance as scheduled, as Unix times (plain integers: the stop's
     /// text id stays in the trip's schedule, and a trip's calls are made without touching
@@ -36,18 +39,24 @@ enum DelayPropagation {
         var assignedStopID: String?
     }
 
-    /// Every call's prediction, in the schedule's order.
-    static func predict(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (calls: [CallPrediction], clamps: Int) {
-        let (first, calls, clamps) = predictions(schedule, updates)
+    /// Every call's prediction, in the schedule's order; `tripDelay`: the update's
+    /// trip-level delay, when it gives one.
+    static func predict(
+        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil
+    ) -> (calls: [CallPrediction], clamps: Int) {
+        let (first, calls, clamps) = predictions(schedule, updates, tripDelay: tripDelay)
         return ([CallPrediction](repeating: CallPrediction(state: .scheduled), count: first) + calls, clamps)
     }
 
     /// The predictions of the calls from `first`, the first call an update names, to the
     /// end (`calls[i]` is call `first + i`): the calls before it have no update, nothing
     /// propagates into them and no NO_DATA reaches them, so they keep the schedule (state
-    /// `scheduled`) and are not made (a trip's updates usually start mid-way). One pass:
-    /// each prediction is raised to the time before it as it is made.
-    static func predictions(_ schedule: [ScheduledCall], _ updates: [CallUpdate]) -> (first: Int, calls: [CallPrediction], clamps: Int) {
+    /// `scheduled`) and are not made (a trip's updates usually start mid-way). With a
+    /// trip-level delay every call is made: the delay holds from the first. One pass: each
+    /// prediction is raised to the trip's previous prediction as it is made.
+    static func predictions(
+        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil
+    ) -> (first: Int, calls: [CallPrediction], clamps: Int) {
         let count = schedule.count
         // Updates in call order (as the reference asks: by stop_sequence) are read with a
         // cursor; any other order through a table of the first update naming each call.
@@ -64,16 +73,16 @@ enum DelayPropagation {
             if index <= previous { inOrder = false }
             previous = index
         }
+        if tripDelay != nil { start = 0 }
         let table = inOrder ? [] : firstUpdates(updates, calls: count)
         var cursor = 0
         var calls: [CallPrediction] = []
         calls.reserveCapacity(count - start)
-        var carried: (delay: Int, uncertainty: Int?)?
+        var carried: (delay: Int, uncertainty: Int?)? = tripDelay.map { ($0, nil) }
         var noData = false
         var clamps = 0
-        // The calls before `start` keep their schedule and bound the first prediction.
+        // The trip's latest prediction so far: the bound of the next one.
         var last = Int.min
-        for index in 0..<start { last = max(last, schedule[index].departure) }
         for index in start..<count {
             let (arrivalTime, departureTime) = (schedule[index].arrival, schedule[index].departure)
             var k = -1
@@ -90,8 +99,11 @@ enum DelayPropagation {
                 let update = updates[k]
                 switch update.relationship {
                 case .noData:
+                    // The producer knows nothing from here: what it predicted before no
+                    // longer bounds what it predicts after.
                     noData = true
                     carried = nil
+                    last = Int.min
                     prediction.state = .noData
                 case .skipped:
                     prediction.state = .skipped
@@ -116,7 +128,7 @@ enum DelayPropagation {
                     arrivalDelay: carried.delay, departureDelay: carried.delay, uncertainty: carried.uncertainty)
             }
             // Predicted times never run the trip backwards (skipped calls are left out of the
-            // order; calls without a prediction keep their scheduled times and bound the next).
+            // order; calls without a prediction bound nothing: an early prediction stays early).
             if prediction.state == .updated, var arrival = prediction.arrival, var departure = prediction.departure {
                 if arrival < last {
                     arrival = last
@@ -131,8 +143,6 @@ enum DelayPropagation {
                 prediction.arrivalDelay = arrival - arrivalTime
                 prediction.departureDelay = departure - departureTime
                 last = departure
-            } else if prediction.state != .skipped {
-                last = max(last, departureTime)
             }
             calls.append(prediction)
         }

@@ -66,6 +66,16 @@ public struct RealtimeFreshness: Sendable, Hashable {
         self.tripUpdates = tripUpdates
         self.vehicles = vehicles
     }
+
+    /// Whether a vehicle's position is recent enough to show at `now`: its own measuring
+    /// time (`VehiclePosition.timestamp`) at most `vehicles` old and not more than
+    /// `RealtimeSnapshot.clockSkewAllowance` ahead; a position without one takes its
+    /// message's time, judged for the whole snapshot.
+    public func isCurrent(_ vehicle: VehicleStatus, at now: Date) -> Bool {
+        guard let measured = vehicle.timestamp else { return true }
+        let age = now.timeIntervalSince(measured)
+        return age <= vehicles && age >= -RealtimeSnapshot.clockSkewAllowance
+    }
 }
 
 /// `Codable` as `transit-query departures --realtime --json` prints a call: the offline

@@ -16,6 +16,16 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
         /// The entity's bytes do not decode (its `entityID` is `#` and its place in the
         /// message, from 1; `detail` says what is wrong); the message's other entities apply.
         case malformedEntity = "malformed_entity"
+        /// A frequency-based trip with exact_times=1 runs at start_time + k x headway_secs
+        /// of its window; the descriptor's start_time is none of those.
+        case startTimeOffGrid = "start_time_not_on_headway_grid"
+        /// A note, not a miss: the message's header time is more than
+        /// `RealtimeSnapshot.clockSkewAllowance` ahead of `now`; trips were matched at `now`
+        /// and the data ages from `now`.
+        case headerFromTheFuture = "header_from_the_future"
+        /// A note, not a miss: the trip update's trip-level `delay` was applied to the calls
+        /// before its first stop time update.
+        case tripDelayUsed = "trip_delay_used"
     }
 
     /// One entity (or one of its stop time updates) left out.
@@ -60,6 +70,9 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
     /// Predicted times raised so that a trip never runs backwards.
     public var clamps = 0
     public var unmatched: [Unmatched] = []
+    /// What was applied otherwise than the message says, with its reason
+    /// (`header_from_the_future`, `trip_delay_used`): applied, and said.
+    public var notes: [Unmatched] = []
 
     public init() {}
 
@@ -75,6 +88,7 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
         alerts += other.alerts
         clamps += other.clamps
         unmatched += other.unmatched
+        notes += other.notes
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -85,6 +99,22 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
         case stopTimeUpdatesMatched = "stop_time_updates_matched"
         case vehicles
         case vehiclesMatched = "vehicles_matched"
-        case alerts, clamps, unmatched
+        case alerts, clamps, unmatched, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        entities = try c.decode(Int.self, forKey: .entities)
+        tripUpdates = try c.decode(Int.self, forKey: .tripUpdates)
+        tripUpdatesMatched = try c.decode(Int.self, forKey: .tripUpdatesMatched)
+        stopTimeUpdates = try c.decode(Int.self, forKey: .stopTimeUpdates)
+        stopTimeUpdatesMatched = try c.decode(Int.self, forKey: .stopTimeUpdatesMatched)
+        vehicles = try c.decode(Int.self, forKey: .vehicles)
+        vehiclesMatched = try c.decode(Int.self, forKey: .vehiclesMatched)
+        alerts = try c.decode(Int.self, forKey: .alerts)
+        clamps = try c.decode(Int.self, forKey: .clamps)
+        unmatched = try c.decode([Unmatched].self, forKey: .unmatched)
+        // Reports written before notes existed have none.
+        notes = try c.decodeIfPresent([Unmatched].self, forKey: .notes) ?? []
     }
 }

@@ -57,15 +57,32 @@ public struct RealtimeSnapshot: Sendable {
     let maxDelay: Int
     let maxEarliness: Int
 
+    /// How far a message's header time may be ahead of `now` (clocks of phones and of
+    /// producers drift): 10 minutes. A header further ahead is reported
+    /// (`header_from_the_future`), its trips are matched at `now`, and its data ages from
+    /// `now`, so a message stamped years ahead is never fresh for years.
+    public static let clockSkewAllowance: TimeInterval = 600
+
     /// Matches `messages` (trip updates, vehicle positions and alerts, in one message or
-    /// several) against the bundle's timetable of `feed` (the bundle's only feed when nil).
-    /// A message of more than 256 entities is read by as many threads as the machine has
-    /// cores; all of them have finished when this returns.
+    /// several) against the bundle's timetable of `feed` (the bundle's only feed when nil),
+    /// at each message's header time (at `now` for a header more than
+    /// `clockSkewAllowance` ahead of it). A message of more than 256 entities is read by as
+    /// many threads as the machine has cores; all of them have finished when this returns.
     /// - Throws: `TransitError.unknownFeed`; a bundle that cannot be read.
-    public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil) throws {
+    public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil, now: Date = Date()) throws {
         var builder = SnapshotBuilder()
-        for message in messages {
-            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: Int(message.header.timestamp))
+        for (index, message) in messages.enumerated() {
+            var time = Int(message.header.timestamp)
+            if TimeInterval(time) > now.timeIntervalSince1970 + Self.clockSkewAllowance {
+                builder.report.notes.append(
+                    .init(
+                        entityID: "header", reason: .headerFromTheFuture,
+                        detail:
+                            "message \(index + 1)'s header time \(time) is \(time - Int(now.timeIntervalSince1970)) s ahead of now; matched at now"
+                    ))
+                time = Int(now.timeIntervalSince1970)
+            }
+            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: time)
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
             SnapshotBuilder.read(message, matcher: matcher, adder: adder, into: &builder)
         }

@@ -83,11 +83,11 @@ extension SnapshotBuilder {
     private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
         for index in indices {
             if let (id, update) = message.tripUpdateEntity(index) {
-                addTripUpdateEntity(update, entityID: id, at: message.timestamp, matcher: matcher, adder: adder)
+                addTripUpdateEntity(update, entityID: id, at: matcher.messageDate, matcher: matcher, adder: adder)
                 continue
             }
             do {
-                add(try message.entity(index), at: message.timestamp, matcher: matcher, adder: adder)
+                add(try message.entity(index), at: matcher.messageDate, matcher: matcher, adder: adder)
             } catch {
                 addMalformed(index: index, error)
             }

@@ -188,7 +188,9 @@ struct SnapshotBuilder {
             update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stopIDs: match.stopIDs, entityID: entityID,
             report: &report)
         // The calls before the first one an update names are scheduled: not packed.
-        let (first, calls, clamps) = DelayPropagation.predictions(match.schedule, updates)
+        let tripDelay = update.tripDelay
+        if let tripDelay { report.notes.append(Self.tripDelayNote(tripDelay, entityID: entityID, tripID: update.trip.tripID)) }
+        let (first, calls, clamps) = DelayPropagation.predictions(match.schedule, updates, tripDelay: tripDelay)
         report.clamps += clamps
         let assigned = DelayPropagation.assignedStops(updates, calls: match.schedule.count)
         // The schedule is in stop_sequence order, so the packed calls are too.
@@ -210,6 +212,13 @@ struct SnapshotBuilder {
             trip.assignedStops[Int32(clamping: match.schedule[index].stopSequence)] = stop
         }
         return trip
+    }
+
+    /// The report's note that a trip-level delay was applied.
+    static func tripDelayNote(_ delay: Int, entityID: String, tripID: String) -> RealtimeReport.Unmatched {
+        .init(
+            entityID: entityID, tripID: tripID, reason: .tripDelayUsed,
+            detail: "delay \(delay) s applied to the calls before the first stop time update")
     }
 
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).

@@ -79,7 +79,7 @@ extension TransitBundle {
                 feedID: departure.feedID, tripID: departure.tripID, serviceDate: departure.serviceDate,
                 start: departure.tripStart.map { Int($0.timeIntervalSince1970) })
             if let trip = snapshot.trips[key] {
-                if applyVehicles { call.vehicle = trip.vehicle }
+                if applyVehicles, let vehicle = trip.vehicle, freshness.isCurrent(vehicle, at: now) { call.vehicle = vehicle }
                 if applyUpdates {
                     switch trip.state {
                     case .deleted: continue

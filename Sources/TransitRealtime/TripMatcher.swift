@@ -30,14 +30,20 @@ final class TripMatcher: Sendable {
     private let feedID: String?
     /// The feed's clock (the bundle's first feed when none is named): its local days.
     let clock: FeedClock
+    /// The time the message's trips are matched at (its header's, or `now` for a header
+    /// from the future), Unix seconds.
     private let now: Int
 
+    /// `messageTime`: the time to match trips at, Unix seconds.
     init(bundle: TransitBundle, feedID: String?, messageTime: Int) throws {
         self.bundle = bundle
         self.feedID = feedID
         self.clock = try bundle.clock(feed: feedID)
         self.now = messageTime
     }
+
+    /// The time the message's data is from: when trips were matched.
+    var messageDate: Date { Date(timeIntervalSince1970: TimeInterval(now)) }
 
     /// The service days one thread has placed trips on, each looked up once (a message's
     /// trips run on a few days): no lock and no shared reference count per trip.
@@ -100,6 +106,8 @@ final class TripMatcher: Sendable {
             }
         }
         var best: (match: Match, distance: Int)?
+        // An exact_times=1 window that holds start_time but not on its grid (for the report).
+        var offGrid: TripDetails.FrequencyWindow?
         for day in days {
             var tripID = descriptor.tripID
             var template = named
@@ -127,7 +135,10 @@ final class TripMatcher: Sendable {
             var start: Int?
             if !trip.frequencies.isEmpty {
                 guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
-                guard trip.frequencies.contains(where: { $0.startSecs <= startSecs && startSecs < $0.endSecs }) else { continue }
+                guard trip.frequencies.contains(where: { $0.hasInstance(startingAt: startSecs) }) else {
+                    offGrid = offGrid ?? trip.frequencies.first { $0.exactTimes && $0.startSecs <= startSecs && startSecs < $0.endSecs }
+                    continue
+                }
                 shift = startSecs - firstDeparture
                 start = serviceDay.dayStart + startSecs
             }
@@ -142,6 +153,14 @@ final class TripMatcher: Sendable {
         }
         guard let best else {
             let tried = days.map(\.description).joined(separator: ", ")
+            if let window = offGrid {
+                let (from, to) = (Self.text(window.startSecs), Self.text(window.endSecs))
+                return .failure(
+                    unmatched(
+                        .startTimeOffGrid,
+                        "start_time \(descriptor.startTime) is not \(from) + k x \(window.headwaySecs) s (exact_times=1, window \(from)-\(to))"
+                    ))
+            }
             return .failure(
                 unmatched(
                     .notRunning,
@@ -166,6 +185,12 @@ final class TripMatcher: Sendable {
     static func serviceDate(_ text: String) -> ServiceDate? {
         guard text.utf8.count == 8, let number = Int(text), let day = CivilDate(yyyymmdd: number) else { return nil }
         return ServiceDate(day)
+    }
+
+    /// GTFS seconds as `HH:MM:SS`.
+    static func text(_ secs: Int) -> String {
+        let digits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(digits(secs / 3600)):\(digits(secs / 60 % 60)):\(digits(secs % 60))"
     }
 
     /// `H:MM:SS` or `HH:MM:SS` (past 24:00 allowed) as seconds.

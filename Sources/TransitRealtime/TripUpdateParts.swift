@@ -28,6 +28,13 @@ package struct TripUpdateParts {
         decoded = nil
     }
 
+    /// The update's trip-level `delay` (seconds), when it gives one (an update with one is
+    /// always decoded whole).
+    package var tripDelay: Int? {
+        guard let decoded, decoded.hasDelay else { return nil }
+        return Int(decoded.delay)
+    }
+
     /// Whether the parts were decoded one by one (the update held nothing else).
     package var isReadByParts: Bool { decoded == nil }
 

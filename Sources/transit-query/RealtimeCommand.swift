@@ -34,7 +34,8 @@ struct RealtimeCommand: ParsableCommand {
                 "vehicles: \(report.vehiclesMatched) of \(report.vehicles) matched", "alerts: \(report.alerts)",
                 "clamps (predictions raised so a trip never runs backwards): \(report.clamps)",
             ]
-            for miss in report.unmatched {
+            for (index, miss) in (report.unmatched + report.notes).enumerated() {
+                if index == report.unmatched.count { lines.append("notes:") }
                 var line = "  \(miss.reason.rawValue): entity \(miss.entityID)"
                 if let trip = miss.tripID { line += " trip \(trip)" }
                 if let sequence = miss.stopSequence { line += " stop_sequence \(sequence)" }

@@ -10,9 +10,12 @@ import XCTest
 /// own times, then propagation, then the no-going-back rule, each a separate step), sharing
 /// no code with TransitRealtime. The generated updates cover what the document names:
 /// arrival and departure delays that differ, one of the two alone, absolute times, updates
-/// matched by stop_sequence alone, stop_id alone or both, SKIPPED and NO_DATA. Every call
-/// of every updated trip is checked: its state, live departure and arrival; a skipped call
-/// must be on no board within two hours either side of its schedule.
+/// matched by stop_sequence alone, stop_id alone or both, SKIPPED and NO_DATA; a trip-level
+/// delay; trips named by route_id, direction_id and start_time where the feed files say
+/// exactly one trip of that route and direction starts then that day; DUPLICATED copies
+/// seven minutes after their original. Every call of every updated trip is checked: its
+/// state, live departure and arrival; a skipped call must be on no board within two hours
+/// either side of its schedule.
 final class RealFeedRealtimeTests: XCTestCase {
     /// One generated stop time update.
     private struct Update {
@@ -65,12 +68,13 @@ final class RealFeedRealtimeTests: XCTestCase {
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
             days.append((parts.year!, parts.month!, parts.day!))
         }
-        func running(_ day: (Int, Int, Int)) -> [ReferenceTimetable.Trip] {
+        func running(_ day: (Int, Int, Int), withFrequencies: Bool = false) -> [ReferenceTimetable.Trip] {
             let date = String(format: "%04d%02d%02d", day.0, day.1, day.2)
             let weekday =
                 (calendar.component(.weekday, from: calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2))!) + 5) % 7
             return reference.trips.values.filter {
-                reference.frequencies[$0.id] == nil && $0.stopTimes.count >= 3 && reference.runs($0.service, on: date, weekday: weekday)
+                (withFrequencies || reference.frequencies[$0.id] == nil && $0.stopTimes.count >= 3)
+                    && reference.runs($0.service, on: date, weekday: weekday)
             }.sorted { $0.id < $1.id }
         }
         let day = try XCTUnwrap(days.max { running($0).count < running($1).count })
@@ -82,31 +86,96 @@ final class RealFeedRealtimeTests: XCTestCase {
         let startDate = String(format: "%04d%02d%02d", day.0, day.1, day.2)
         let dayStart = reference.dayStart(day.0, day.1, day.2)
 
-        // A message: up to 150 trips, each with one to four updates at random calls.
-        var plans: [(trip: ReferenceTimetable.Trip, updates: [Update])] = []
+        // The trips of each route and direction that leave their first stop at a given time
+        // that day (a frequency with exact_times=1 at each time of its grid), read from the
+        // feed files: a trip is named by route and start time only where it is the one.
+        var starts: [String: Int] = [:]
+        func startKey(_ trip: ReferenceTimetable.Trip, _ secs: Int) -> String { "\(trip.route)|\(trip.direction)|\(secs)" }
+        for trip in running(day, withFrequencies: true) {
+            guard let windows = reference.frequencies[trip.id] else {
+                starts[startKey(trip, trip.stopTimes[0].departure), default: 0] += 1
+                continue
+            }
+            for window in windows where window.exactTimes {
+                for secs in stride(from: window.start, to: window.end, by: window.headway) { starts[startKey(trip, secs), default: 0] += 1 }
+            }
+        }
+
+        // A message: up to 150 trips, each with one to four updates at random calls; one in
+        // five with a trip-level delay, one in five named by route and start where that is
+        // unique, one in ten copied (DUPLICATED) seven minutes later with updates of its own.
+        var plans: [Plan] = []
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
         feed.header.timestamp = UInt64(dayStart + 12 * 3600)
+        var byRoute = 0
         for _ in 0..<150 {
             let trip = trips[Int.random(in: 0..<trips.count, using: &random)]
             guard !plans.contains(where: { $0.trip.id == trip.id }) else { continue }
             let updates = Self.generate(trip, using: &random)
             var entity = TransitRealtime_FeedEntity()
             entity.id = trip.id
-            entity.tripUpdate.trip.tripID = trip.id
             entity.tripUpdate.trip.startDate = startDate
             entity.tripUpdate.stopTimeUpdate = updates.map { Self.message($0, trip, dayStart: dayStart) }
+            var plan = Plan(trip: trip, boardTripID: trip.id, updates: updates)
+            let roll = Int.random(in: 0..<10, using: &random)
+            if roll < 2 {
+                let delay = Int.random(in: -120...600, using: &random)
+                entity.tripUpdate.delay = Int32(delay)
+                plan.tripDelay = delay
+            }
+            // Without a direction_id the descriptor names none, and trips of either count.
+            let first = trip.stopTimes[0].departure
+            let sameStart =
+                trip.direction.isEmpty
+                ? ["", "0", "1"].reduce(0) { $0 + (starts["\(trip.route)|\($1)|\(first)"] ?? 0) }
+                : starts[startKey(trip, first)] ?? 0
+            if (2..<4).contains(roll), sameStart == 1 {
+                entity.tripUpdate.trip.routeID = trip.route
+                if !trip.direction.isEmpty { entity.tripUpdate.trip.directionID = UInt32(trip.direction)! }
+                entity.tripUpdate.trip.startTime = Self.text(trip.stopTimes[0].departure)
+                byRoute += 1
+            } else {
+                entity.tripUpdate.trip.tripID = trip.id
+            }
             feed.entity.append(entity)
-            plans.append((trip, updates))
+            plans.append(plan)
+            if roll == 9 {
+                // The copy's schedule is the original's seven minutes later.
+                var copy = trip
+                copy.id = trip.id + "-copy"
+                copy.stopTimes = trip.stopTimes.map { call in
+                    var moved = call
+                    moved.arrival += 420
+                    moved.departure += 420
+                    return moved
+                }
+                let copyUpdates = Self.generate(copy, using: &random)
+                var duplicate = TransitRealtime_FeedEntity()
+                duplicate.id = copy.id
+                duplicate.tripUpdate.trip.tripID = trip.id
+                duplicate.tripUpdate.trip.startDate = startDate
+                duplicate.tripUpdate.trip.scheduleRelationship = .duplicated
+                duplicate.tripUpdate.tripProperties.tripID = copy.id
+                duplicate.tripUpdate.tripProperties.startDate = startDate
+                duplicate.tripUpdate.tripProperties.startTime = Self.text(copy.stopTimes[0].departure)
+                duplicate.tripUpdate.stopTimeUpdate = copyUpdates.map { Self.message($0, copy, dayStart: dayStart) }
+                feed.entity.append(duplicate)
+                plans.append(Plan(trip: copy, boardTripID: copy.id, updates: copyUpdates, isCopy: true))
+            }
         }
-        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle)
+        let now = Date(timeIntervalSince1970: TimeInterval(feed.header.timestamp))
+        let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(data: try feed.serializedData())], bundle: bundle, now: now)
         XCTAssertEqual(snapshot.report.tripUpdatesMatched, plans.count, "seed \(seed) \(name): \(snapshot.report.unmatched.prefix(3))")
         XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [], "seed \(seed) \(name): every stop update matches")
-        let now = Date(timeIntervalSince1970: TimeInterval(feed.header.timestamp))
+        XCTAssertEqual(
+            snapshot.report.notes.filter { $0.reason == .tripDelayUsed }.count, plans.count { $0.tripDelay != nil },
+            "seed \(seed) \(name): each trip delay is noted")
 
         var compared = 0
-        for (trip, updates) in plans {
-            let expected = Self.expected(trip, updates, dayStart: dayStart)
+        for plan in plans {
+            let trip = plan.trip
+            let expected = Self.expected(trip, plan.updates, tripDelay: plan.tripDelay, dayStart: dayStart, isCopy: plan.isCopy)
             let context = "seed \(seed) \(name) \(trip.id)"
             for index in 0..<(trip.stopTimes.count - 1) where trip.stopTimes[index].pickup != 1 {
                 let call = trip.stopTimes[index]
@@ -115,7 +184,7 @@ final class RealFeedRealtimeTests: XCTestCase {
                     try bundle.departures(
                         from: call.stop, at: .instant(Date(timeIntervalSince1970: TimeInterval(from))), within: TimeInterval(to - from),
                         limit: 100_000, realtime: snapshot, now: now
-                    ).departures.filter { $0.scheduled.tripID == trip.id && $0.scheduled.stopSequence == call.sequence }
+                    ).departures.filter { $0.scheduled.tripID == plan.boardTripID && $0.scheduled.stopSequence == call.sequence }
                 }
                 guard let shown = expected[index] else {
                     XCTAssertEqual(
@@ -133,9 +202,24 @@ final class RealFeedRealtimeTests: XCTestCase {
                 compared += 1
             }
         }
-        print("\(name): \(plans.count) trips, \(compared) calls compared on \(startDate), \(snapshot.report.clamps) clamps")
+        print(
+            "\(name): \(plans.count) trips (\(plans.count { $0.tripDelay != nil }) with a trip delay, \(byRoute) by route, "
+                + "\(plans.count(where: \.isCopy)) copies), \(compared) calls compared on \(startDate), \(snapshot.report.clamps) clamps")
         return compared
     }
+
+    /// One generated trip update: the schedule its calls follow (a copy's: the original's
+    /// moved), the trip id boards show, its stop time updates and trip-level delay.
+    private struct Plan {
+        var trip: ReferenceTimetable.Trip
+        var boardTripID: String
+        var updates: [Update]
+        var tripDelay: Int?
+        var isCopy = false
+    }
+
+    /// GTFS seconds as `HH:MM:SS`.
+    private static func text(_ secs: Int) -> String { String(format: "%02d:%02d:%02d", secs / 3600, secs / 60 % 60, secs % 60) }
 
     /// One to four updates at distinct calls, in call order, of every kind the document names.
     private static func generate(_ trip: ReferenceTimetable.Trip, using random: inout SplitMix64) -> [Update] {
@@ -202,7 +286,9 @@ final class RealFeedRealtimeTests: XCTestCase {
 
     /// docs/realtime-semantics.md, "Propagation", step by step: what each call shows (nil:
     /// skipped, on no board). Times are Unix seconds.
-    private static func expected(_ trip: ReferenceTimetable.Trip, _ updates: [Update], dayStart: Int) -> [Expected?] {
+    private static func expected(
+        _ trip: ReferenceTimetable.Trip, _ updates: [Update], tripDelay: Int?, dayStart: Int, isCopy: Bool
+    ) -> [Expected?] {
         let calls = trip.stopTimes
         let byIndex = Dictionary(uniqueKeysWithValues: updates.map { ($0.index, $0) })
         // Step 1: each update's own delays ("an event's time, else the schedule plus its delay").
@@ -213,15 +299,16 @@ final class RealFeedRealtimeTests: XCTestCase {
             case nil: return nil
             }
         }
-        // Step 2: delays carried downstream; NO_DATA silences until the next update with data;
-        // SKIPPED passes what it was given through.
+        // Step 2: delays carried downstream, from the first call when the trip has a
+        // trip-level delay; NO_DATA silences until the next update with data; SKIPPED passes
+        // what it was given through.
         enum Delays {
             case none(LiveState)
             case skipped
             case delays(arrival: Int, departure: Int)
         }
         var delays: [Delays] = []
-        var carried: Int?
+        var carried = tripDelay
         var silent = false
         for (index, call) in calls.enumerated() {
             guard let update = byIndex[index] else {
@@ -253,8 +340,9 @@ final class RealFeedRealtimeTests: XCTestCase {
                 carried = departure
             }
         }
-        // Step 3: times never go back: a predicted arrival is raised to the latest departure
-        // shown before it (skipped calls count for nothing), a departure to its arrival.
+        // Step 3: predictions never go back: a predicted arrival is raised to the latest
+        // predicted departure before it since the last NO_DATA (calls without a prediction,
+        // skipped or scheduled, count for nothing), a departure to its arrival.
         var latest = Int.min
         var result: [Expected?] = []
         for (index, call) in calls.enumerated() {
@@ -263,8 +351,10 @@ final class RealFeedRealtimeTests: XCTestCase {
             case .skipped:
                 result.append(nil)
             case .none(let state):
-                result.append(Expected(state: state, arrival: arrival, departure: departure, predicted: false))
-                latest = max(latest, departure)
+                // A copy's calls without a prediction run as the copy is scheduled.
+                let shown = isCopy && state == .scheduled ? LiveState.duplicated : state
+                result.append(Expected(state: shown, arrival: arrival, departure: departure, predicted: false))
+                if state == .noData { latest = Int.min }
             case .delays(let a, let d):
                 let shownArrival = max(arrival + a, latest)
                 let shownDeparture = max(departure + d, shownArrival)

@@ -19,6 +19,7 @@ final class ReferenceTimetable {
     struct Trip {
         var id: String
         var service: String
+        var route = ""
         /// direction_id as written ("" when absent) and trip_short_name.
         var direction: String
         var shortName: String
@@ -28,6 +29,7 @@ final class ReferenceTimetable {
         var start: Int
         var end: Int
         var headway: Int
+        var exactTimes = false
     }
     /// A trip's call at a stop, as a departures or arrivals board lists it.
     struct Departure: Equatable, CustomStringConvertible {
@@ -95,13 +97,13 @@ final class ReferenceTimetable {
             if exceptions[id, default: [:]][date] == nil { exceptions[id, default: [:]][date] = type }
         }
         var services: [String: String] = [:]
-        var details: [String: (direction: String, shortName: String)] = [:]
+        var details: [String: (direction: String, shortName: String, route: String)] = [:]
         for row in try table("trips.txt") {
             guard let id = row["trip_id"], let service = row["service_id"], services[id] == nil else { continue }
             services[id] = service
             let direction = row["direction_id"] ?? ""
             details[id] = (
-                ["0", "1"].contains(direction) ? direction : "", row["trip_short_name"] ?? ""
+                ["0", "1"].contains(direction) ? direction : "", row["trip_short_name"] ?? "", row["route_id"] ?? ""
             )
         }
         var raw: [String: [StopTime]] = [:]
@@ -124,8 +126,8 @@ final class ReferenceTimetable {
                 let service = services[id], let times = interpolate(sorted)
             else { continue }
             trips[id] = Trip(
-                id: id, service: service, direction: details[id]?.direction ?? "", shortName: details[id]?.shortName ?? "", stopTimes: times
-            )
+                id: id, service: service, route: details[id]?.route ?? "", direction: details[id]?.direction ?? "",
+                shortName: details[id]?.shortName ?? "", stopTimes: times)
             if sorted.contains(where: { $0.arrival == nil }) || Swift.zip(sorted, times).contains(where: { $0.arrival != $1.arrival }) {
                 interpolatedTrips.insert(id)
             }
@@ -136,7 +138,8 @@ final class ReferenceTimetable {
             guard let trip = row["trip_id"], let start = Self.seconds(row["start_time"]), let end = Self.seconds(row["end_time"]),
                 let headway = Int(row["headway_secs"] ?? ""), headway > 0, end > start
             else { continue }
-            frequencies[trip, default: []].append(Frequency(start: start, end: end, headway: headway))
+            frequencies[trip, default: []].append(
+                Frequency(start: start, end: end, headway: headway, exactTimes: row["exact_times"] == "1"))
             if let span = trips[trip].map({ $0.stopTimes.last!.departure - $0.stopTimes[0].departure }) {
                 maxTime = max(maxTime, end + span)
             }

@@ -91,12 +91,8 @@ extension TransitBundle {
         if let kept = tripSchedules.cached(key) { return kept }
         let schedule = try pool.with { db in
             let (match, pattern, trip) = try tripRecord(id, feed: feed, db: db)
-            var windows: [(startSecs: Int, endSecs: Int)] = []
-            if trip.frequency {
-                let f = try db.cached("SELECT start_time_secs, end_time_secs FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
-                f.bind([match.id])
-                while try f.step() { windows.append((f.int(0), f.int(1))) }
-            }
+            var windows: [TripDetails.FrequencyWindow] = []
+            if trip.frequency { windows = try frequencyWindows(of: match.id, db: db) }
             let headsign =
                 try trip.hid.map { try entities.headsign($0, db: db) }
                 ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
@@ -132,26 +128,58 @@ extension TransitBundle {
 }
 
 extension TransitBundle {
-    /// The trips of a route (in one direction when given) that leave their first stop at
-    /// `startSecs` (GTFS seconds; for a frequency-based trip, a start inside one of its
-    /// windows) and run on `date`: for live data naming a trip by route and start.
+    /// The trips of a route (in one direction when given) that run on `date` and leave their
+    /// first stop at `startSecs` (GTFS seconds), for live data naming a trip by route and
+    /// start: the trips scheduled to start then (a timed trip, or an exact_times=1
+    /// frequency whose grid start + k x headway has that time), else, when there is none,
+    /// the headway-based (exact_times=0) frequency trips with a window holding it (their
+    /// instances may start at any time of the window).
     package func tripIDs(route: String, feed: String?, direction: Int?, startSecs: Int, on date: ServiceDate) throws -> [String] {
         try pool.with { db in
             let rid = try resolve(.route, route, feed: feed, db: db).id
             let active = try calendar.active(on: date.civil, db: db)
-            var found: [String] = []
+            var scheduled: [String] = []
+            var headwayBased: [String] = []
             for pattern in try patterns.patterns(ofRoute: rid, db: db) {
-                for trip in pattern.allTrips where active.contains(trip.sv) && (direction == nil || trip.directionID == direction) {
-                    var starts = trip.startTime == startSecs
-                    if trip.frequency {
-                        let f = try db.cached("SELECT 1 FROM frequencies WHERE tid = ?1 AND start_time_secs <= ?2 AND end_time_secs > ?2")
-                        f.bind([trip.tid, startSecs])
-                        starts = try f.step()
+                // A pattern may be shared with other routes: only this route's trips.
+                for trip in pattern.allTrips
+                where trip.rid == rid && active.contains(trip.sv) && (direction == nil || trip.directionID == direction) {
+                    guard trip.frequency else {
+                        if trip.startTime == startSecs { scheduled.append(try patterns.trip(trip.tid, db: db).tripID) }
+                        continue
                     }
-                    if starts { found.append(try patterns.trip(trip.tid, db: db).tripID) }
+                    let windows = try frequencyWindows(of: trip.tid, db: db)
+                    if windows.contains(where: { $0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
+                        scheduled.append(try patterns.trip(trip.tid, db: db).tripID)
+                    } else if windows.contains(where: { !$0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
+                        headwayBased.append(try patterns.trip(trip.tid, db: db).tripID)
+                    }
                 }
             }
-            return found
+            return scheduled.isEmpty ? headwayBased : scheduled
         }
+    }
+
+    /// The frequencies.txt windows of trip `tid`, in start order.
+    func frequencyWindows(of tid: Int, db: SQLiteDatabase) throws -> [TripDetails.FrequencyWindow] {
+        let f = try db.cached(
+            "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
+        f.bind([tid])
+        var windows: [TripDetails.FrequencyWindow] = []
+        while try f.step() {
+            windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
+        }
+        return windows
+    }
+}
+
+extension TripDetails.FrequencyWindow {
+    /// Whether an instance of the trip may leave its first stop at `secs` (GTFS seconds) in
+    /// this window (end excluded): with exact_times=1 only at start + k x headway (the
+    /// GTFS-Realtime reference: "some multiple of headway_secs later than frequencies.txt
+    /// start_time"), headway-based at any time of the window.
+    package func hasInstance(startingAt secs: Int) -> Bool {
+        guard startSecs <= secs, secs < endSecs else { return false }
+        return !exactTimes || headwaySecs <= 0 || (secs - startSecs) % headwaySecs == 0
     }
 }

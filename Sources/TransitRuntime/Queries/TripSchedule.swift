@@ -12,7 +12,7 @@ package struct TripSchedule: Sendable {
     /// `s` seconds is the instant `dayStart + s`.
     package var dayStart: Int
     /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
-    package var frequencies: [(startSecs: Int, endSecs: Int)]
+    package var frequencies: [TripDetails.FrequencyWindow]
     /// The stops of the trip's pattern (shared by its trips).
     package var stops: StopColumns
     /// GTFS seconds the pattern's times count from: the trip's start (for a frequency-based
