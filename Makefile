@@ -26,7 +26,7 @@ deps:
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
 
 # Copies the README's Swift blocks into Examples/ReadmeSnippets, which every build compiles
-# (ReadmeSnippetTests fails when the copy is not the README's).
+# (ReadmeSnippetTests fails when the copy is not the code of README.md and docs/).
 snippets:
 	python3 tools/readme_snippets.py
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: compile speed, memory and size, and query latencies, on the real feeds.
-# Needs ../shared (feeds, cities, tools). Prints a report; numbers go into README.md.
+# Needs ../shared (feeds, cities, tools). Prints a report; numbers go into docs/performance.md and bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The store's targets (README, "Offline store"): download of a ~50 MB bundle from nginx over
+# The store's targets (docs/performance.md, "Offline store"): download of a ~50 MB bundle from nginx over
 # loopback against curl on the same server (as is, and gzip on the wire), SHA-256 verification speed, start-up with 50 bundles.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Copies the README's Swift code blocks into Examples/ReadmeSnippets/Snippets.swift, each
-block as the body of one function, so that `swift build` compiles what the README shows.
+"""Copies the Swift code blocks of README.md and docs/*.md into
+Examples/ReadmeSnippets/Snippets.swift, each block as the body of one function, so that
+`swift build` compiles what the documentation shows.
 
     python3 tools/readme_snippets.py          # rewrite the Swift file (`make snippets`)
-    python3 tools/readme_snippets.py --check  # exit 1 when the file is not the README's blocks
-    python3 tools/readme_snippets.py --check --readme OTHER.md   # the same against another text
+    python3 tools/readme_snippets.py --check  # exit 1 when the file is not the docs' blocks
+    python3 tools/readme_snippets.py --check --readme OTHER.md   # the same with OTHER.md for README.md
 
 App-side names the blocks use (a progress view, an alert) are declared in AppStubs.swift.
 """
@@ -14,6 +15,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 OUTPUT = ROOT / "Examples" / "ReadmeSnippets" / "Snippets.swift"
 
 
@@ -38,10 +40,12 @@ def blocks(text):
     return found
 
 
-def render(text):
+def render(texts):
+    """`texts`: (file name, text) of each document, in order."""
     imports = set()
     functions = []
-    for index, (heading, body) in enumerate(blocks(text), 1):
+    found = [(name, heading, body) for name, text in texts for heading, body in blocks(text)]
+    for index, (name, heading, body) in enumerate(found, 1):
         code = []
         for source in body:
             match = re.match(r"^import (\w+)\s*(//.*)?$", source)
@@ -53,7 +57,7 @@ def render(text):
         # (warnings as errors in CI) does not call them unused.
         names = re.findall(r"^let (\w+) =", "\n".join(code), re.MULTILINE)
         is_async = any("await" in source for source in code)
-        lines = [f"/// README.md, under \"{heading}\".", f"func readmeBlock{index}() {'async ' if is_async else ''}throws {{"]
+        lines = [f"/// {name}, under \"{heading}\".", f"func readmeBlock{index}() {'async ' if is_async else ''}throws {{"]
         lines += [("    " + source).rstrip() for source in code]
         if names:
             lines.append("    _ = (" + ", ".join(names) + ")" if len(names) > 1 else f"    _ = {names[0]}")
@@ -61,7 +65,7 @@ def render(text):
         functions.append("\n".join(lines))
     header = [
         "// swift-format-ignore-file",
-        "// Generated from README.md by `make snippets` (tools/readme_snippets.py). Do not edit.",
+        "// Generated from README.md and docs/*.md by `make snippets` (tools/readme_snippets.py). Do not edit.",
     ]
     header += [f"import {name}" for name in sorted(imports | {"Foundation"})]
     return "\n".join(header) + "\n\n" + "\n\n".join(functions) + "\n"
@@ -70,11 +74,13 @@ def render(text):
 def main():
     arguments = sys.argv[1:]
     readme = pathlib.Path(arguments[arguments.index("--readme") + 1]) if "--readme" in arguments else README
-    wanted = render(readme.read_text(encoding="utf-8"))
+    texts = [("README.md", readme.read_text(encoding="utf-8"))]
+    texts += [(f"docs/{doc.name}", doc.read_text(encoding="utf-8")) for doc in sorted(DOCS.glob("*.md"))]
+    wanted = render(texts)
     if "--check" in arguments:
         current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
         if current != wanted:
-            print(f"{OUTPUT.relative_to(ROOT)} is not the README's code: run `make snippets`", file=sys.stderr)
+            print(f"{OUTPUT.relative_to(ROOT)} is not the code of README.md and docs/: run `make snippets`", file=sys.stderr)
             return 1
         return 0
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,111 @@
 // swift-format-ignore-file
-// Generated from README.md by `make snippets` (tools/readme_snippets.py). Do not edit.
+// Generated from README.md and docs/*.md by `make snippets` (tools/readme_snippets.py). Do not edit.
 import Foundation
 import TransitCities
 import TransitRealtime
 import TransitRuntime
 import TransitStore
 
-/// README.md, under "TransitRuntime (library)".
+/// README.md, under "The libraries".
 func readmeBlock1() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let info = try bundle.info()   // feeds, coverage, counts, content hash
+    for d in try bundle.departures(from: "GARE_01", at: try QueryTime.parse("2026-03-30T08:00"), within: 3600, limit: 10) {
+        print(d.departureTime, d.routeShortName ?? d.routeID, d.headsign, d.platformCode ?? "")
+    }
+    let trips = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-30T08:00"))
+    print(info.coverage, trips.first?.arrivalLocal as Any)
+    _ = (bundle, info, trips)
+}
+
+/// README.md, under "The libraries".
+func readmeBlock2() throws {
+
+    let timetable = try TransitBundle(path: "bart.db")
+    let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: timetable)
+    for call in try timetable.departures(from: "MONT", at: .instant(Date()), realtime: snapshot).departures {
+        print(call.departure, call.scheduled.headsign, call.state, call.delay ?? 0)
+    }
+    _ = (timetable, snapshot)
+}
+
+/// README.md, under "The libraries".
+func readmeBlock3() async throws {
+
+    let key = try ManifestPublicKey(contentsOf: "publisher.key.pub")
+    let store = try BundleStore(directory: "transit", trustedKeys: [key])
+    _ = try await store.refreshCatalogue(from: URL(string: "https://example.org/manifest.json")!)
+    for await state in try await store.download("strasbourg", explicit: true).updates { print(state.name) }
+    let strasbourg = try await store.open("strasbourg")
+    _ = (key, store, strasbourg)
+}
+
+/// README.md, under "The libraries".
+func readmeBlock4() throws {
+
+    let world = try TransitBundle(path: "strasbourg.db")
+    let lisbon = try world.cities(matching: "lisboa").first
+    let nearby = try world.nearestCities(to: Coordinate(latitude: 48.58, longitude: 7.75), limit: 3)
+    print(lisbon?.name ?? "-", nearby.count)
+    _ = (world, lisbon, nearby)
+}
+
+/// docs/journeys.md, under "Journeys: planning offline".
+func readmeBlock5() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
+    var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
+    options.wheelchair = false
+    // The Pareto set over (arrival, rides), earliest arrival first, each leaving as late as it can.
+    for journey in try bundle.journeys(from: .coordinate(home), to: .stop("HOPITAL"), departingAt: .instant(Date()), options: options) {
+        print(journey.departureLocal, "->", journey.arrivalLocal, journey.rides, "rides")
+        for leg in journey.legs {
+            // A ride's boarding and alighting are the boards' own `Departure` values.
+            if let board = leg.boarding { print(" ", board.routeShortName ?? board.routeID, "to", board.headsign, "from", board.stopName) }
+            else { print("  walk", Int(leg.distance ?? 0), "m") }
+        }
+    }
+    // Arrive by 09:00 (latest departure first), and every journey leaving in the next 2 hours.
+    let arriving = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"))
+    let range = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600)
+    print(arriving.count, range.count)
+    _ = (bundle, home, arriving, range)
+}
+
+/// docs/journeys.md, under "Journeys: planning offline".
+func readmeBlock6() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
+    let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
+    let byNine = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"), realtime: live)
+    print(now.count, byNine.count)
+    _ = (bundle, live, now, byNine)
+}
+
+/// docs/realtime.md, under "TransitRealtime: live data on the device".
+func readmeBlock7() throws {
+
+    let timetable = try TransitBundle(path: "bart.db")
+    // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
+    // the next fetch builds the next one and the app swaps it in whole.
+    let updates = try RealtimeMessage(data: try Data(contentsOf: URL(fileURLWithPath: "trip-updates.pb")))
+    let snapshot = try RealtimeSnapshot(messages: [updates], bundle: timetable)
+    print(snapshot.report.tripUpdatesMatched, "of", snapshot.report.tripUpdates, "trips matched")
+    let live = try timetable.departures(from: "MONT", at: .instant(Date()), realtime: snapshot)
+    for call in live.departures {
+        // call.departure: the prediction, else the timetable; call.state: .scheduled, .updated,
+        // .noData, .cancelled, .added, .duplicated; call.delay in seconds; call.vehicle; call.alerts.
+        print(call.departure, call.scheduled.headsign, call.state, call.delay ?? 0)
+    }
+    if !live.realtimeApplied { print("live times not shown:", live.notApplied ?? "") }  // e.g. stale
+    _ = (timetable, updates, snapshot, live)
+}
+
+/// docs/runtime.md, under "TransitRuntime (library)".
+func readmeBlock8() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -47,61 +145,8 @@ func readmeBlock1() throws {
     _ = (bundle, board, later, corner, arriving, hits, near, trip, line, lines, agencies, atStop, t4, closest, within, cityHere, changes, info, lisbon, nearest, cheap, stopsNearCity, newHash)
 }
 
-/// README.md, under "Realtime (TransitRealtime)".
-func readmeBlock2() throws {
-
-    let timetable = try TransitBundle(path: "bart.db")
-    // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
-    // the next fetch builds the next one and the app swaps it in whole.
-    let updates = try RealtimeMessage(data: try Data(contentsOf: URL(fileURLWithPath: "trip-updates.pb")))
-    let snapshot = try RealtimeSnapshot(messages: [updates], bundle: timetable)
-    print(snapshot.report.tripUpdatesMatched, "of", snapshot.report.tripUpdates, "trips matched")
-    let live = try timetable.departures(from: "MONT", at: .instant(Date()), realtime: snapshot)
-    for call in live.departures {
-        // call.departure: the prediction, else the timetable; call.state: .scheduled, .updated,
-        // .noData, .cancelled, .added, .duplicated; call.delay in seconds; call.vehicle; call.alerts.
-        print(call.departure, call.scheduled.headsign, call.state, call.delay ?? 0)
-    }
-    if !live.realtimeApplied { print("live times not shown:", live.notApplied ?? "") }  // e.g. stale
-    _ = (timetable, updates, snapshot, live)
-}
-
-/// README.md, under "Journeys: planning offline (TransitRuntime)".
-func readmeBlock3() throws {
-
-    let bundle = try TransitBundle(path: "strasbourg.db")
-    let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
-    var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
-    options.wheelchair = false
-    // The Pareto set over (arrival, rides), earliest arrival first, each leaving as late as it can.
-    for journey in try bundle.journeys(from: .coordinate(home), to: .stop("HOPITAL"), departingAt: .instant(Date()), options: options) {
-        print(journey.departureLocal, "->", journey.arrivalLocal, journey.rides, "rides")
-        for leg in journey.legs {
-            // A ride's boarding and alighting are the boards' own `Departure` values.
-            if let board = leg.boarding { print(" ", board.routeShortName ?? board.routeID, "to", board.headsign, "from", board.stopName) }
-            else { print("  walk", Int(leg.distance ?? 0), "m") }
-        }
-    }
-    // Arrive by 09:00 (latest departure first), and every journey leaving in the next 2 hours.
-    let arriving = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"))
-    let range = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600)
-    print(arriving.count, range.count)
-    _ = (bundle, home, arriving, range)
-}
-
-/// README.md, under "Journeys: planning offline (TransitRuntime)".
-func readmeBlock4() throws {
-
-    let bundle = try TransitBundle(path: "strasbourg.db")
-    let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
-    let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
-    let byNine = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"), realtime: live)
-    print(now.count, byNine.count)
-    _ = (bundle, live, now, byNine)
-}
-
-/// README.md, under "From an app".
-func readmeBlock5() async throws {
+/// docs/store.md, under "From an app".
+func readmeBlock9() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

@@ -2,7 +2,7 @@ import TransitCities
 import TransitJSON
 import TransitRuntime
 
-/// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in the README.
+/// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in docs/transit-query.md.
 extension Query {
     init(json q: JSONValue) throws {
         let fields = JSONFields(q)

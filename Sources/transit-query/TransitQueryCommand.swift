@@ -44,7 +44,7 @@ extension BundleOptions {
     }
 }
 
-/// Exit statuses by kind of error (README "transit-query"): 1 not found (an unknown id, a
+/// Exit statuses by kind of error (docs/transit-query.md): 1 not found (an unknown id, a
 /// date outside the timetable), 64 bad input (usage, a malformed time, an ambiguous id), 65
 /// a damaged bundle, 66 a file that is not a bundle (or of another schema), 74 another
 /// failure (SQLite, a refused patch).

@@ -129,6 +129,6 @@ final class RealFeedStoreTests: XCTestCase {
         XCTAssertGreaterThan(killedMidTransfer, 0, "no kill landed while a file was being transferred")
     }
 
-    /// Rounds of the kill test (README "Testing" gives the same number).
+    /// Rounds of the kill test (CONTRIBUTING.md, "Tests", gives the same number).
     static let killRounds = 12
 }

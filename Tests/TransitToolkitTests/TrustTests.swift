@@ -273,8 +273,9 @@ final class TrustTests: XCTestCase {
         XCTAssertTrue(diagnostic.message.contains("does not exist"), diagnostic.message)
     }
 
-    func testDiagnosticsTableInTheReadmeIsTheCatalogue() throws {
-        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        XCTAssertTrue(readme.contains(DiagnosticCode.markdownTable), "regenerate the README table with `gtfs-compile --list-codes`")
+    func testTheDiagnosticsTableOfTheCompilerDocIsTheCatalogue() throws {
+        let doc = try String(contentsOf: TestPaths.repository.appendingPathComponent("docs/gtfs-compile.md"), encoding: .utf8)
+        XCTAssertTrue(
+            doc.contains(DiagnosticCode.markdownTable), "regenerate the table of docs/gtfs-compile.md with `gtfs-compile --list-codes`")
     }
 }

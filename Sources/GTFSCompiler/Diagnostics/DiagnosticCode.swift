@@ -1,5 +1,5 @@
-/// The catalogue of input problems. Each code has one severity and one repair; the
-/// README's table is generated from `action` (`gtfs-compile --list-codes`) and a test
+/// The catalogue of input problems. Each code has one severity and one repair;
+/// the table of docs/gtfs-compile.md is generated from `action` (`gtfs-compile --list-codes`) and a test
 /// keeps the two equal.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Errors: the compile stops and nothing is written.
@@ -131,7 +131,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// The README's diagnostics table, one row per code.
+    /// The diagnostics table of docs/gtfs-compile.md, one row per code.
     public static var markdownTable: String {
         var lines = ["| code | severity | what the compiler does |", "|---|---|---|"]
         for code in allCases { lines.append("| \(code.rawValue) | \(code.severity.rawValue) | \(code.action) |") }

@@ -13,8 +13,11 @@ final class RoutingNetwork: Sendable {
     /// A `transfers.txt` rule from one stop to another (or the same) stop.
     struct TransferRule: Sendable {
         let to: Int32
+        /// transfer_type as stored (`TransferType`'s raw value).
         let type: Int
         let minTime: Int?
+
+        var kind: TransferType { TransferType(rawValue: type) }
     }
 
     /// The routes, their stops and trips.

@@ -25,17 +25,18 @@ struct TransferTimes {
             rules.isEmpty ? nil : rules.first { Int($0.to) == to }
         }
         func apply(_ rule: RoutingNetwork.TransferRule?, to: Int, metres: Double) {
-            switch rule?.type {
-            case 3, 5: return
-            case 2: result.append((to, max(0, rule?.minTime ?? 0)))
-            case 1: result.append((to, to == from ? 0 : walk(metres)))
+            switch rule?.kind {
+            case .notPossible?, .inSeatNotAllowed?: return
+            case .minimumTime?: result.append((to, max(0, rule?.minTime ?? 0)))
+            case .timed?: result.append((to, to == from ? 0 : walk(metres)))
             default: result.append((to, to == from ? changeTime : walk(metres) + changeTime))
             }
         }
         apply(rule(to: from), to: from, metres: 0)
         for path in footpaths[from] { apply(rule(to: Int(path.sid)), to: Int(path.sid), metres: Double(path.distance)) }
-        // Rows to stops beyond the transfer distance (types 1 and 2 only connect them).
-        for r in rules where Int(r.to) != from && (r.type == 1 || r.type == 2) {
+        // Rows to stops beyond the transfer distance (timed and minimum-time rows only
+        // connect them).
+        for r in rules where Int(r.to) != from && (r.kind == .timed || r.kind == .minimumTime) {
             let to = Int(r.to)
             guard !footpaths[from].contains(where: { Int($0.sid) == to }), to < network.stopCount else { continue }
             apply(r, to: to, metres: network.metres(between: from, to))

@@ -1,7 +1,7 @@
 import FileIntegrity
 import Foundation
 
-/// File hashing for verification, with the platform's SHA-256 (README, "SHA-256").
+/// File hashing for verification, with the platform's SHA-256 (README.md, "Dependencies, and why").
 ///
 /// ```swift
 /// let hex = try FileDigest.sha256(of: "lisbon.db")

@@ -39,7 +39,7 @@ public protocol StoreTransport: Sendable {
 
 extension BundleStore {
     /// The store's default transport: URLSession on Apple platforms (system proxies, cellular,
-    /// App Transport Security), AsyncHTTPClient on Linux (README "HTTP client" says why).
+    /// App Transport Security), AsyncHTTPClient on Linux (docs/store.md, "HTTP client", says why).
     /// `timeout` is the seconds without a byte before a request fails (and is retried);
     /// `trustedCertificates` are PEM files trusted besides the system's roots (Linux only:
     /// Apple platforms trust what the system trusts).
