@@ -70,6 +70,32 @@ public struct RealtimeSnapshot: Sendable {
     /// many threads as the machine has cores; all of them have finished when this returns.
     /// - Throws: `TransitError.unknownFeed`; a bundle that cannot be read.
     public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil, now: Date = Date()) throws {
+        try self.init(messages: messages, bundle: bundle, feed: feed, now: now, stop: { false })
+    }
+
+    /// The same off the caller's actor (the main one included): the snapshot is built on
+    /// the concurrency pool, and cancelling the calling task stops it between runs of 256
+    /// entities with `CancellationError`.
+    ///
+    /// ```swift
+    /// let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
+    /// ```
+    public init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String? = nil, now: Date = Date()) async throws {
+        try Task.checkCancellation()
+        let cancelled = Locked(false)
+        let work = Task.detached(priority: Task.currentPriority) {
+            try RealtimeSnapshot(messages: messages, bundle: bundle, feed: feed, now: now, stop: { cancelled.withLock { $0 } })
+        }
+        self = try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+    }
+
+    /// `stop` is asked between runs of entities: once true, `CancellationError`.
+    private init(messages: [RealtimeMessage], bundle: TransitBundle, feed: String?, now: Date, stop: @escaping @Sendable () -> Bool) throws
+    {
         var builder = SnapshotBuilder()
         for (index, message) in messages.enumerated() {
             var time = Int(message.header.timestamp)
@@ -84,7 +110,8 @@ public struct RealtimeSnapshot: Sendable {
             }
             let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: time)
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
-            SnapshotBuilder.read(message, matcher: matcher, adder: adder, into: &builder)
+            SnapshotBuilder.read(message, matcher: matcher, adder: adder, into: &builder, stop: stop)
+            if stop() { throw CancellationError() }
         }
         report = builder.report
         trips = builder.liveTrips()

@@ -12,14 +12,21 @@ extension SnapshotBuilder {
     /// the other threads read on; only the runs read out of order wait in memory). The
     /// same builder as reading the entities one by one, in less time (`transit-bench
     /// realtime`). Every thread has finished when this returns.
-    static func read(_ message: RealtimeMessage, matcher: TripMatcher, adder: AddedTripBuilder, into builder: inout SnapshotBuilder) {
+    /// `stop`: asked between runs; once it says true no further run is read (the caller
+    /// throws `CancellationError` and drops the builder).
+    static func read(
+        _ message: RealtimeMessage, matcher: TripMatcher, adder: AddedTripBuilder, into builder: inout SnapshotBuilder,
+        stop: @Sendable () -> Bool = { false }
+    ) {
         let count = message.entityCount
         let runs = (count + runLength - 1) / runLength
         let threads = min(runs, ProcessInfo.processInfo.activeProcessorCount)
         builder.reserveTrips(count)
         guard threads > 1 else {
             var part = SnapshotBuilder()
-            part.read(message, 0..<count, matcher: matcher, adder: adder)
+            for run in 0..<runs where !stop() {
+                part.read(message, run * runLength..<min(count, (run + 1) * runLength), matcher: matcher, adder: adder)
+            }
             builder.append(part)
             return
         }
@@ -27,7 +34,7 @@ extension SnapshotBuilder {
         builder = SnapshotBuilder()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var next = shared.withLock { $0.take() }
-            while let index = next {
+            while let index = next, !stop() {
                 var part = SnapshotBuilder()
                 part.read(message, index * runLength..<min(count, (index + 1) * runLength), matcher: matcher, adder: adder)
                 next = shared.withLock {

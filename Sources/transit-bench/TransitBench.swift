@@ -26,7 +26,7 @@ enum TransitBench {
 
     static func run(_ args: [String]) throws {
         guard args.count >= 3 else {
-            print("usage: transit-bench departures|cities|shapes|lines|batch-input|realtime|journeys|open BUNDLE [N] [CAPTURE.pb]")
+            print("usage: transit-bench departures|cities|shapes|lines|batch-input|realtime|journeys|open|cancel BUNDLE [N] [CAPTURE.pb]")
             exit(2)
         }
         let count = args.count > 3 ? Int(args[3]) ?? 10_000 : 10_000
@@ -39,6 +39,7 @@ enum TransitBench {
         case "realtime": try realtime(args[2], count, capture: args.count > 4 ? args[4] : nil)
         case "journeys": try journeys(args[2], count)
         case "open": try opening(args[2], count)
+        case "cancel": try cancelling(args[2], count)
         default:
             print("unknown benchmark \(args[1])")
             exit(2)

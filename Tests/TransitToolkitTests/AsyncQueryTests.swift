@@ -39,6 +39,42 @@ final class AsyncQueryTests: XCTestCase {
         }
     }
 
+    /// A journey search stops between its rounds when its task is cancelled: the synchronous
+    /// search, started inside a task cancelled before it, throws instead of answering (the
+    /// async twin runs it in a task the caller's cancellation cancels; how fast it stops on
+    /// a large bundle is `transit-bench cancel`).
+    func testASearchInACancelledTaskStopsWithCancellationError() async throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let uncancelled = try {
+            try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at, within: 12 * 3600)
+        }()
+        XCTAssertFalse(uncancelled.isEmpty)
+        for arriving in [false, true] {
+            let task = Task { () throws -> [Journey] in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try {
+                    arriving
+                        ? try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), arrivingBy: at)
+                        : try bundle.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at, within: 12 * 3600)
+                }()
+            }
+            do {
+                let answer = try await task.value
+                XCTFail("a cancelled search answered \(answer.count) journeys (arriving: \(arriving))")
+            } catch is CancellationError {
+            }
+        }
+    }
+
+    func testAStopHasItsCoordinate() throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let stop = try bundle.stop("CENTRAL")
+        XCTAssertEqual(stop.coordinate, stop.lat.flatMap { lat in stop.lon.map { Coordinate(latitude: lat, longitude: $0) } })
+        XCTAssertNotNil(stop.coordinate)
+        XCTAssertNil(Stop(feedID: "f", stopID: "n", name: "Node").coordinate)
+    }
+
     /// The `Coordinate` forms answer as the latitude/longitude ones.
     func testCoordinateFormsAnswerAsLatitudeAndLongitude() async throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)

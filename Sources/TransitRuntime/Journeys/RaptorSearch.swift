@@ -166,6 +166,8 @@ struct RaptorSearch {
         var improved: [Int] = []
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
         for k in 1..<(min(max(1, maxRides), bound.count - 1) + 1) where !marked.isEmpty {
+            // A cancelled task (an app's async call) stops here; the caller throws.
+            if Task.isCancelled { break }
             best = min(best, bound[k])
             // Labels at or after `cut` are not set: the earliest arrival at the destination so
             // far, and as this round reaches the destination at t, t + 1 (a label at t itself

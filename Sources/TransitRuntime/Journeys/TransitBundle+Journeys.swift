@@ -80,6 +80,8 @@ extension TransitBundle {
                     range.map(\.result), moving: false, forward: search, setup: setup, from: from, to: to, start: start, db: db
                 ).map { (Self.departure(of: $0), $0) }
             }
+            // A search cut short by cancellation answers nothing.
+            try Task.checkCancellation()
             var journeys = try found.map { try assembler.journey($0.result, from: from, to: to) }
             if let walkOnly { journeys.append(walkOnly) }
             journeys.sort {
@@ -141,6 +143,7 @@ extension TransitBundle {
             let caps = search.capsForTheOtherDirection
             let found = try earliestArrivals(
                 forwards, caps: caps, mirror: &search, setup: setup, from: from, to: to, end: end, db: db)
+            try Task.checkCancellation()
             var journeys = try found.map { try assembler.journey($0, from: from, to: to) }
             if let walkOnly { journeys.append(walkOnly) }
             journeys.sort { $0.departure != $1.departure ? $0.departure > $1.departure : $0.rides < $1.rides }
@@ -164,6 +167,7 @@ extension TransitBundle {
         var bounds = [Int](repeating: bound, count: rounds + 1)
         var kept: [(departure: Int, result: RaptorSearch.Found)] = []
         for t in instants.sorted(by: >) {
+            if Task.isCancelled { break }  // the caller throws
             let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
             for result in search.run(origins: origins, targets: targets, bound: bounds) {
                 let departure = Self.departure(of: result)

@@ -10,6 +10,16 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     public var code: String?
     public var lat: Double?
     public var lon: Double?
+    /// Where the stop is, for a map; nil for a stop without coordinates (a generic node or
+    /// boarding area may have none).
+    ///
+    /// ```swift
+    /// let pins = stops.compactMap { stop in stop.coordinate.map { (stop.name, $0) } }
+    /// ```
+    public var coordinate: Coordinate? {
+        guard let lat, let lon else { return nil }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
     public var locationType: LocationType
     /// The parent station's stop_id.
     public var parentStation: String?

@@ -1,18 +1,26 @@
 import Foundation
 
 /// The queries as `async` functions of the same names, for apps: each runs on the
-/// concurrency pool (never on the caller's actor, the main one included), checks for
-/// cancellation before it starts and after it ends (a query itself takes micro- to
-/// milliseconds and is not interrupted), and gives the same answer as its synchronous twin.
+/// concurrency pool (never on the caller's actor, the main one included) and gives the same
+/// answer as its synchronous twin. Cancelling the calling task cancels the work: a journey
+/// search stops between its rounds and between the departures of a range (within
+/// milliseconds on a large bundle) and throws `CancellationError`; a board or a lookup
+/// (micro- to milliseconds) is checked before it starts and after it ends.
 ///
 /// ```swift
 /// let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()))
 /// ```
 extension TransitBundle {
     /// Runs `body` on a task of the concurrency pool and waits for it (it never outlives the call).
+    /// Cancelling the caller cancels that task, whose work checks `Task.isCancelled`.
     package func offCaller<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try Task.checkCancellation()
-        let value = try await Task.detached(priority: Task.currentPriority) { try body() }.value
+        let work = Task.detached(priority: Task.currentPriority) { try body() }
+        let value = try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
         try Task.checkCancellation()
         return value
     }
