@@ -218,8 +218,8 @@ public actor BundleStore {
 
     /// The jobs not finished yet, in the order they run; `failure` says why the last attempt
     /// of a waiting job failed (its partial file is kept for the next attempt).
-    public func pendingJobs() throws -> [(id: String, explicit: Bool, paused: Bool, failure: String?)] {
-        try state.pending().map { ($0.id, $0.explicit, $0.paused, $0.failure) }
+    public func pendingJobs() throws -> [PendingJob] {
+        try state.pending().map { PendingJob(id: $0.id, explicit: $0.explicit, paused: $0.paused, failure: $0.failure) }
     }
 
     /// Stops a job, keeping what it downloaded; `resume` continues it with HTTP Range.

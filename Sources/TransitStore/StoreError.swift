@@ -7,7 +7,7 @@ import Foundation
 /// do { try await store.download("lisbon").finished() }
 /// catch let error as StoreError { print(error) }   // lisbon: needs 12.0 MB but the budget ...
 /// ```
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The manifest could not be read or is not a manifest.
     case badManifest(String)
     /// No manifest has been fetched yet.

@@ -81,3 +81,27 @@ public struct InstalledBundle: Sendable, Hashable, Codable, Identifiable {
         case isExpired = "expired"
     }
 }
+
+/// A job not finished yet, as `BundleStore.pendingJobs()` lists it (in the order jobs run).
+///
+/// ```swift
+/// for job in try await store.pendingJobs() where job.failure != nil { print(job.id, "waits:", job.failure!) }
+/// ```
+public struct PendingJob: Sendable, Hashable, Codable, Identifiable {
+    /// The bundle's id.
+    public var id: String
+    /// The user asked for the bundle (pinned: never evicted automatically).
+    public var explicit: Bool
+    /// Paused: `resume` continues it.
+    public var paused: Bool
+    /// Why its last attempt failed (its partial file is kept for the next one), nil when none did.
+    public var failure: String?
+
+    /// A pending job built by hand (previews, tests).
+    public init(id: String, explicit: Bool, paused: Bool, failure: String? = nil) {
+        self.id = id
+        self.explicit = explicit
+        self.paused = paused
+        self.failure = failure
+    }
+}

@@ -40,10 +40,21 @@ public struct Catalogue: Sendable, Hashable {
         public let fileSHA256: String
         public let coverage: Coverage
         public let cityIDs: [String]
+        /// Bytes on the wire when the server sends it gzip-compressed (what a download
+        /// screen shows), nil when the manifest does not say.
+        public let downloadBytes: Int64?
+        /// The bundle's schema version, nil when the manifest does not say
+        /// (`isReadableByThisRuntime` tells whether this app can open it).
+        public let schemaVersion: Int?
+        /// The feeds inside, each with its version and coverage.
+        public let feeds: [FeedOffer]
+        /// Where the bundle's stops lie (to pick the city the user is in), nil when not given.
+        public let boundingBox: BoundingBox?
 
         public init(
             id: String, label: String? = nil, contentHash: String, url: URL, bytes: Int64, fileSHA256: String,
-            coverage: Coverage = Coverage(), cityIDs: [String] = []
+            coverage: Coverage = Coverage(), cityIDs: [String] = [], downloadBytes: Int64? = nil, schemaVersion: Int? = nil,
+            feeds: [FeedOffer] = [], boundingBox: BoundingBox? = nil
         ) {
             self.id = id
             self.label = label
@@ -53,7 +64,16 @@ public struct Catalogue: Sendable, Hashable {
             self.fileSHA256 = fileSHA256
             self.coverage = coverage
             self.cityIDs = cityIDs
+            self.downloadBytes = downloadBytes
+            self.schemaVersion = schemaVersion
+            self.feeds = feeds
+            self.boundingBox = boundingBox
         }
+
+        /// Whether this app's runtime can open the bundle: its schema version is the one
+        /// the runtime reads (`TransitBundle.supportedSchemaVersion`), or not given. A list
+        /// of cities hides or marks the others ("needs an app update").
+        public var isReadableByThisRuntime: Bool { schemaVersion.map { $0 == TransitBundle.supportedSchemaVersion } ?? true }
 
         private enum CodingKeys: String, CodingKey {
             case id, label
@@ -62,6 +82,10 @@ public struct Catalogue: Sendable, Hashable {
             case fileSHA256 = "file_sha256"
             case coverage
             case cityIDs = "city_ids"
+            case downloadBytes = "gzip_bytes"
+            case schemaVersion = "schema_version"
+            case feeds
+            case boundingBox = "bounding_box"
         }
     }
 
@@ -154,7 +178,19 @@ public struct Catalogue: Sendable, Hashable {
                 coverage: Coverage(
                     firstServiceDate: try Self.date(bundle.coverage.firstServiceDate, bundle.id),
                     lastServiceDate: try Self.date(bundle.coverage.lastServiceDate, bundle.id),
-                    lastTripDate: try Self.date(bundle.coverage.lastTripDate, bundle.id)), cityIDs: bundle.cityIDs)
+                    lastTripDate: try Self.date(bundle.coverage.lastTripDate, bundle.id)), cityIDs: bundle.cityIDs,
+                downloadBytes: bundle.gzipBytes > 0 ? bundle.gzipBytes : nil, schemaVersion: bundle.schemaVersion,
+                feeds: try bundle.feeds.map { feed in
+                    FeedOffer(
+                        feedID: feed.feedID, version: feed.version,
+                        coverage: Coverage(
+                            firstServiceDate: try Self.date(feed.coverage.firstServiceDate, bundle.id),
+                            lastServiceDate: try Self.date(feed.coverage.lastServiceDate, bundle.id),
+                            lastTripDate: try Self.date(feed.coverage.lastTripDate, bundle.id)))
+                },
+                boundingBox: bundle.boundingBox.map {
+                    BoundingBox(minLatitude: $0.minLat, minLongitude: $0.minLon, maxLatitude: $0.maxLat, maxLongitude: $0.maxLon)
+                })
         }
         patches = try document.patches.map { patch in
             try Self.checkHash(patch.fileSHA256, "file_sha256 of patch \(patch.file)")

@@ -2,7 +2,7 @@ import Foundation
 import TransitRuntime
 
 /// Where a download job is. `downloading` carries bytes done and the total.
-public enum JobState: Sendable, Equatable, CustomStringConvertible {
+public enum JobState: Sendable, Hashable, CustomStringConvertible {
     case queued
     case downloading(done: Int64, total: Int64)
     case verifying

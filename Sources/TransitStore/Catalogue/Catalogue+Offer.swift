@@ -1,0 +1,54 @@
+import Foundation
+import TransitRuntime
+
+extension Catalogue {
+    /// A feed inside a bundle on offer: its id, `feed_info.feed_version` and coverage.
+    public struct FeedOffer: Sendable, Hashable, Codable {
+        public let feedID: String
+        public let version: String?
+        public let coverage: Coverage
+
+        public init(feedID: String, version: String? = nil, coverage: Coverage = Coverage()) {
+            self.feedID = feedID
+            self.version = version
+            self.coverage = coverage
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case feedID = "feed_id"
+            case version, coverage
+        }
+    }
+
+    /// The box a bundle's stops lie in, in degrees.
+    ///
+    /// ```swift
+    /// let here = Coordinate(latitude: 48.58, longitude: 7.75)
+    /// let local = catalogue.bundles.first { $0.boundingBox?.contains(here) == true }
+    /// ```
+    public struct BoundingBox: Sendable, Hashable, Codable {
+        public let minLatitude: Double
+        public let minLongitude: Double
+        public let maxLatitude: Double
+        public let maxLongitude: Double
+
+        public init(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) {
+            self.minLatitude = minLatitude
+            self.minLongitude = minLongitude
+            self.maxLatitude = maxLatitude
+            self.maxLongitude = maxLongitude
+        }
+
+        /// Whether `point` lies inside the box (edges included).
+        public func contains(_ point: Coordinate) -> Bool {
+            (minLatitude...maxLatitude).contains(point.latitude) && (minLongitude...maxLongitude).contains(point.longitude)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case minLatitude = "min_lat"
+            case minLongitude = "min_lon"
+            case maxLatitude = "max_lat"
+            case maxLongitude = "max_lon"
+        }
+    }
+}
