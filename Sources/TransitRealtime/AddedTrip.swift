@@ -17,6 +17,9 @@ struct AddedTrip: Sendable {
         var prediction: CallPrediction
         /// A stop (platform) the update assigns instead of the scheduled one.
         var assignedStopID: String?
+        /// Riders may board here (a copy keeps its original's pickup_type 1 stops) and alight.
+        var pickup = true
+        var dropOff = true
     }
 
     var feedID: String
@@ -35,7 +38,7 @@ struct AddedTrip: Sendable {
     func boardCalls(at stops: Set<String>, arrivals: Bool) -> [LiveDeparture] {
         calls.indices.compactMap { index in
             let call = calls[index]
-            guard call.prediction.state != .skipped else { return nil }
+            guard call.prediction.state != .skipped, arrivals ? call.dropOff : call.pickup else { return nil }
             guard stops.contains(call.stop.stopID) || call.stop.parentStation.map(stops.contains) == true else { return nil }
             // No departure from the last stop, no arrival at the first.
             guard arrivals ? index > 0 : index < calls.count - 1 else { return nil }
@@ -61,8 +64,9 @@ struct AddedTrip: Sendable {
                 let call = calls[index]
                 let stops = call.prediction.state != .skipped
                 return JourneyLiveData.AddedTrip.Call(
-                    stopID: call.stop.stopID, arrival: call.arrival, departure: call.departure, boards: stops && index < calls.count - 1,
-                    alights: stops && index > 0, boarding: departure(index), alighting: departure(index, atArrival: true))
+                    stopID: call.stop.stopID, arrival: call.arrival, departure: call.departure,
+                    boards: stops && call.pickup && index < calls.count - 1, alights: stops && call.dropOff && index > 0,
+                    boarding: departure(index), alighting: departure(index, atArrival: true))
             })
     }
 

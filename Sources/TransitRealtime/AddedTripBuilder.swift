@@ -113,7 +113,8 @@ struct AddedTripBuilder: Sendable {
                 .init(
                     stop: stop, stopSequence: call.stopSequence, scheduledArrival: call.arrival, scheduledDeparture: call.departure,
                     arrival: prediction.arrival ?? call.arrival, departure: prediction.departure ?? call.departure,
-                    prediction: prediction, assignedStopID: assigned[index]))
+                    prediction: prediction, assignedStopID: assigned[index], pickup: original.stops.pickups[index],
+                    dropOff: original.stops.dropOffs[index]))
         }
         let route = try? bundle.route(original.routeID, feed: original.feedID).route
         return .success(

@@ -89,7 +89,8 @@ final class PatternCache: Sendable {
         try stopColumnLists.value(pattern.pid) {
             TripSchedule.StopColumns(
                 stopIDs: try pattern.stops.map { try stopID($0.sid) }, stopSequences: pattern.stops.map(\.stopSequence),
-                arrivalOffsets: pattern.stops.map(\.arrivalOffset), departureOffsets: pattern.stops.map(\.departureOffset))
+                arrivalOffsets: pattern.stops.map(\.arrivalOffset), departureOffsets: pattern.stops.map(\.departureOffset),
+                pickups: pattern.stops.map { $0.pickupType != 1 }, dropOffs: pattern.stops.map { $0.dropOffType != 1 })
         }
     }
 

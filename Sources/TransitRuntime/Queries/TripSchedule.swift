@@ -36,20 +36,25 @@ package struct TripSchedule: Sendable {
     /// GTFS seconds of the departure at stop `index`.
     package func departureSecs(at index: Int) -> Int { base + stops.departureOffsets[index] }
 
-    /// A pattern's stops in order: text ids, stop_sequences, and times from the trip's
-    /// start. A class: the trips of a pattern share one, and copying a schedule costs one
+    /// A pattern's stops in order: text ids, stop_sequences, times from the trip's start,
+    /// and whether riders may board (pickup_type not 1) and alight (drop_off_type not 1).
+    /// A class: the trips of a pattern share one, and copying a schedule costs one
     /// reference count for it, not four.
     package final class StopColumns: Sendable {
         package let stopIDs: [String]
         package let stopSequences: [Int]
         package let arrivalOffsets: [Int]
         package let departureOffsets: [Int]
+        package let pickups: [Bool]
+        package let dropOffs: [Bool]
 
-        init(stopIDs: [String], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int]) {
+        init(stopIDs: [String], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int], pickups: [Bool], dropOffs: [Bool]) {
             self.stopIDs = stopIDs
             self.stopSequences = stopSequences
             self.arrivalOffsets = arrivalOffsets
             self.departureOffsets = departureOffsets
+            self.pickups = pickups
+            self.dropOffs = dropOffs
         }
     }
 }
