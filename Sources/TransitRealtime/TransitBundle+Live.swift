@@ -51,11 +51,11 @@ extension TransitBundle {
         let age = snapshot.tripUpdatesTime.map { now.timeIntervalSince($0) }
         let applyUpdates = age.map { $0 <= freshness.tripUpdates } ?? false
         let applyVehicles = snapshot.vehiclesTime.map { now.timeIntervalSince($0) <= freshness.vehicles } ?? false
-        var note: String?
+        var note: LiveBoard.NotApplied?
         if let age, !applyUpdates {
-            note = "the trip updates are \(Int(age)) s old at \(now.formatted(.iso8601)), more than \(Int(freshness.tripUpdates)) s"
+            note = .stale(age: age, allowed: freshness.tripUpdates, now: now)
         } else if age == nil {
-            note = "the snapshot has no trip updates"
+            note = .noTripUpdates
         }
         // Look earlier and later than the window by the largest delay and earliness, so a late
         // call scheduled before the window (or an early one after it) is found.
@@ -121,6 +121,6 @@ extension TransitBundle {
             let (x, y) = arrivals ? (a.element.arrival, b.element.arrival) : (a.element.departure, b.element.departure)
             return x != y ? x < y : a.offset < b.offset
         }
-        return LiveBoard(departures: ordered.prefix(max(0, limit)).map(\.element), realtimeApplied: applyUpdates, notApplied: note)
+        return LiveBoard(departures: ordered.prefix(max(0, limit)).map(\.element), realtimeApplied: applyUpdates, notAppliedReason: note)
     }
 }

@@ -173,6 +173,7 @@ final class RealtimeRuleTests: XCTestCase {
         let stale = try board("S1", "2026-03-10T07:55", snapshot, now: "2026-03-10T07:56")
         XCTAssertFalse(stale.realtimeApplied)
         XCTAssertTrue(stale.notApplied?.contains("360 s old") ?? false, stale.notApplied ?? "")
+        XCTAssertEqual(stale.notAppliedReason, .stale(age: 360, allowed: 300, now: try instant("2026-03-10T07:56")))
         let offline = try bundle.departures(from: "S1", at: try QueryTime.parse("2026-03-10T07:55"), within: 3600, limit: 50)
         XCTAssertEqual(stale.departures.map(\.scheduled), offline, "without live data the board is the offline one")
         XCTAssertTrue(stale.departures.allSatisfy { $0.state == .scheduled && $0.predictedDeparture == nil })
