@@ -75,6 +75,34 @@ final class AsyncQueryTests: XCTestCase {
         XCTAssertNil(Stop(feedID: "f", stopID: "n", name: "Node").coordinate)
     }
 
+    /// A `Stop` value, or its `id` ("feed/stop_id"), names the stop everywhere a text id does.
+    func testAStopValueAndItsIDNameTheStop() throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let stop = try bundle.stop("CENTRAL_1", feed: "metro")
+        XCTAssertEqual(stop.id, "metro/CENTRAL_1")
+        XCTAssertEqual(try bundle.stop(stop.id), stop)
+        let byText = try bundle.departures(from: "CENTRAL_1", feed: "metro", at: at)
+        XCTAssertFalse(byText.isEmpty)
+        XCTAssertEqual(try bundle.departures(from: stop.id, at: at), byText)
+        XCTAssertEqual(try bundle.departures(from: stop, at: at), byText)
+        XCTAssertEqual(try bundle.arrivals(to: stop, at: at), try bundle.arrivals(to: "CENTRAL_1", feed: "metro", at: at))
+        XCTAssertThrowsError(try bundle.stop("nofeed/CENTRAL_1")) { error in
+            XCTAssertEqual(error as? TransitError, .unknownStop("nofeed/CENTRAL_1"))
+        }
+    }
+
+    func testAStopValueBoardOffTheCallerAnswersAsTheSynchronousOne() async throws {
+        let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let stop = try await bundle.stop("CENTRAL_1", feed: "metro")
+        let board = try await bundle.departures(from: stop, at: at)
+        XCTAssertFalse(board.isEmpty)
+        XCTAssertEqual(board, try { try bundle.departures(from: stop, at: at) }())
+        let arrivals = try await bundle.arrivals(to: stop, at: at)
+        XCTAssertEqual(arrivals, try { try bundle.arrivals(to: stop, at: at) }())
+    }
+
     /// The `Coordinate` forms answer as the latitude/longitude ones.
     func testCoordinateFormsAnswerAsLatitudeAndLongitude() async throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)

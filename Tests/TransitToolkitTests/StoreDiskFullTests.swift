@@ -10,36 +10,29 @@ final class StoreDiskFullTests: XCTestCase {
     func testAFullDiskIsAStorageErrorAndLosesNoSettings() async throws {
         try MountNamespaceScript.requireRoot(for: "mounting a tmpfs")
         let site = try StoreFixture()
-        let work = TemporaryFolders.make()
-        let mountPoint = work.appendingPathComponent("disk").path
-        let tool = TestPaths.products.appendingPathComponent("transit-store").path
-        let script = """
-            set -u
-            mkdir -p \(mountPoint)
-            mount -t tmpfs -o size=2m tmpfs \(mountPoint) || exit 99
-            S="\(tool) --dir \(mountPoint)/store --retry-pause 0.01 --json"
-            step() { echo "@@ $1"; shift; "$@"; echo "@@ exit $?"; }
-            step manifest $S manifest \(site.server.url("v1.json").absoluteString)
-            step prefs $S prefs --max-bytes 10000000 --auto-update false --stale-days 3
-            step download-metro $S download metro --explicit
-            # Fill the disk, then free 24 KB: the state file can still write, a bundle cannot.
-            dd if=/dev/zero of=\(mountPoint)/spare bs=4096 count=6 2>/dev/null
-            dd if=/dev/zero of=\(mountPoint)/filler bs=4096 2>/dev/null
-            rm \(mountPoint)/spare
-            step download-valley $S download valley
-            step status-full $S status --on 2026-03-30
-            step list-full $S list
-            step prefs-full $S prefs
-            # Nothing left at all: reading still works, and remove frees space.
-            dd if=/dev/zero of=\(mountPoint)/filler3 bs=1024 2>/dev/null
-            step status-none $S status --on 2026-03-30
-            step remove-metro $S remove metro
-            rm -f \(mountPoint)/filler \(mountPoint)/filler2 \(mountPoint)/filler3
-            step download-valley-again $S download valley
-            step status-after $S status --on 2026-03-30
-            ls -a \(mountPoint)/store
-            umount \(mountPoint)
-            """
+        let mountPoint = TemporaryFolders.make().appendingPathComponent("disk").path
+        let script =
+            Self.prelude(mountPoint, site) + """
+                step prefs $S prefs --max-bytes 10000000 --auto-update false --stale-days 3
+                step download-metro $S download metro --explicit
+                # Fill the disk, then free 24 KB: the state file can still write, a bundle cannot.
+                dd if=/dev/zero of=\(mountPoint)/spare bs=4096 count=6 2>/dev/null
+                dd if=/dev/zero of=\(mountPoint)/filler bs=4096 2>/dev/null
+                rm \(mountPoint)/spare
+                step download-valley $S download valley
+                step status-full $S status --on 2026-03-30
+                step list-full $S list
+                step prefs-full $S prefs
+                # Nothing left at all: reading still works, and remove frees space.
+                dd if=/dev/zero of=\(mountPoint)/filler3 bs=1024 2>/dev/null
+                step status-none $S status --on 2026-03-30
+                step remove-metro $S remove metro
+                rm -f \(mountPoint)/filler \(mountPoint)/filler2 \(mountPoint)/filler3
+                step download-valley-again $S download valley
+                step status-after $S status --on 2026-03-30
+                ls -a \(mountPoint)/store
+                umount \(mountPoint)
+                """
         let text = try MountNamespaceScript.run(script, mount: "mounting a tmpfs")
         let steps = ScriptSteps(text)
         func step(_ name: String) throws -> (status: Int, output: String) { try steps.step(name) }
@@ -77,33 +70,26 @@ final class StoreDiskFullTests: XCTestCase {
     func testAFullDiskDuringAPatchIsNoSpaceAndKeepsTheInstalledVersion() async throws {
         try MountNamespaceScript.requireRoot(for: "mounting a tmpfs")
         let site = try StoreFixture()
-        let work = TemporaryFolders.make()
-        let mountPoint = work.appendingPathComponent("disk").path
-        let tool = TestPaths.products.appendingPathComponent("transit-store").path
+        let mountPoint = TemporaryFolders.make().appendingPathComponent("disk").path
         // Room for the patch and the state file's growth, not for a copy of the bundle.
         let spareBlocks = (site.bytes("metro-1.db") - 8192) / 4096
         XCTAssertLessThan(site.bytes("metro-1-2.patch") + 24_576, spareBlocks * 4096, "the fixture's patch must leave room for the state")
-        let script = """
-            set -u
-            mkdir -p \(mountPoint)
-            mount -t tmpfs -o size=2m tmpfs \(mountPoint) || exit 99
-            S="\(tool) --dir \(mountPoint)/store --retry-pause 0.01 --json"
-            step() { echo "@@ $1"; shift; "$@"; echo "@@ exit $?"; }
-            step manifest $S manifest \(site.server.url("v1.json").absoluteString)
-            step prefs $S prefs --auto-update false
-            step download-metro $S download metro --explicit
-            step manifest-2 $S manifest \(site.server.url("v2.json").absoluteString)
-            dd if=/dev/zero of=\(mountPoint)/spare bs=4096 count=\(spareBlocks) 2>/dev/null
-            dd if=/dev/zero of=\(mountPoint)/filler bs=4096 2>/dev/null
-            rm \(mountPoint)/spare
-            step update-full $S update metro
-            step status-full $S status --on 2026-03-30
-            echo "@@ files"; ls -a \(mountPoint)/store; echo "@@ exit 0"
-            rm -f \(mountPoint)/filler
-            step update-again $S update metro
-            step status-after $S status --on 2026-03-30
-            umount \(mountPoint)
-            """
+        let script =
+            Self.prelude(mountPoint, site) + """
+                step prefs $S prefs --auto-update false
+                step download-metro $S download metro --explicit
+                step manifest-2 $S manifest \(site.server.url("v2.json").absoluteString)
+                dd if=/dev/zero of=\(mountPoint)/spare bs=4096 count=\(spareBlocks) 2>/dev/null
+                dd if=/dev/zero of=\(mountPoint)/filler bs=4096 2>/dev/null
+                rm \(mountPoint)/spare
+                step update-full $S update metro
+                step status-full $S status --on 2026-03-30
+                echo "@@ files"; ls -a \(mountPoint)/store; echo "@@ exit 0"
+                rm -f \(mountPoint)/filler
+                step update-again $S update metro
+                step status-after $S status --on 2026-03-30
+                umount \(mountPoint)
+                """
         let text = try MountNamespaceScript.run(script, mount: "mounting a tmpfs")
         let steps = ScriptSteps(text)
         for name in ["manifest", "prefs", "download-metro", "manifest-2"] {
@@ -128,6 +114,24 @@ final class StoreDiskFullTests: XCTestCase {
         for leftover in [".patching", ".made", ".part"] { XCTAssertFalse(files.contains(leftover), files) }
         XCTAssertEqual(try steps.step("update-again").status, 0, text)
         XCTAssertEqual(try installed("status-after"), [version2])
+    }
+}
+
+extension StoreDiskFullTests {
+    /// The start of each test's script: a 2 MB tmpfs at `mountPoint`, `$S` the store's
+    /// command on a folder there, `step NAME command...` printing "@@ NAME", the output and
+    /// "@@ exit N", and the manifest v1 fetched (step `manifest`).
+    static func prelude(_ mountPoint: String, _ site: StoreFixture) -> String {
+        let tool = TestPaths.products.appendingPathComponent("transit-store").path
+        return """
+            set -u
+            mkdir -p \(mountPoint)
+            mount -t tmpfs -o size=2m tmpfs \(mountPoint) || exit 99
+            S="\(tool) --dir \(mountPoint)/store --retry-pause 0.01 --json"
+            step() { echo "@@ $1"; shift; "$@"; echo "@@ exit $?"; }
+            step manifest $S manifest \(site.server.url("v1.json").absoluteString)
+
+            """
     }
 }
 

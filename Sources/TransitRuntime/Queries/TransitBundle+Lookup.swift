@@ -23,7 +23,8 @@ enum TextIDKind {
 }
 
 extension TransitBundle {
-    /// The integer id of a text id in `feed`, or in the only feed that has it.
+    /// The integer id of a text id in `feed`, or in the only feed that has it; without
+    /// `feed`, an id no feed has that reads "feed/id" (`Stop.id`) names `id` in that feed.
     /// - Throws: `unknownFeed`, `unknownStop`/`unknownTrip`, `ambiguousStop`/`ambiguousTrip`.
     func resolve(_ kind: TextIDKind, _ id: String, feed: String?, db: SQLiteDatabase) throws -> (id: Int, feed: FeedCatalog.Feed) {
         let candidates = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
@@ -31,7 +32,15 @@ extension TransitBundle {
         for candidate in candidates {
             if let match = try lookup(kind, id, in: candidate, db: db) { found.append((match, candidate)) }
         }
-        guard let first = found.first else { throw kind.unknown(id) }
+        guard let first = found.first else {
+            // "feed/id", as `Stop.id` writes it, names the id in that feed.
+            if feed == nil, let slash = id.firstIndex(of: "/"), let named = try? catalog.feed(named: String(id[..<slash])),
+                let match = try lookup(kind, String(id[id.index(after: slash)...]), in: named, db: db)
+            {
+                return (match, named)
+            }
+            throw kind.unknown(id)
+        }
         guard found.count == 1 else { throw kind.ambiguous(id, feeds: found.map(\.feed.feedID)) }
         return first
     }
