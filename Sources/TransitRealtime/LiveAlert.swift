@@ -15,6 +15,19 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
         public var tripID: String?
         public var stopID: String?
 
+        /// A selector built by hand (previews, tests): the fields given must all match.
+        public init(
+            agencyID: String? = nil, routeID: String? = nil, routeType: Int? = nil, directionID: Int? = nil, tripID: String? = nil,
+            stopID: String? = nil
+        ) {
+            self.agencyID = agencyID
+            self.routeID = routeID
+            self.routeType = routeType
+            self.directionID = directionID
+            self.tripID = tripID
+            self.stopID = stopID
+        }
+
         private enum CodingKeys: String, CodingKey {
             case agencyID = "agency_id"
             case routeID = "route_id"
@@ -26,8 +39,8 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
     }
 
     public var id: String
-    public var cause: String
-    public var effect: String
+    public var cause: AlertCause
+    public var effect: AlertEffect
     /// Texts by language tag ("" when the producer gives none).
     public var headerText: [String: String]
     public var descriptionText: [String: String]
@@ -38,6 +51,27 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
     /// The places (from 1) of the message's active periods left out: ending before they
     /// start, or starting after 9999 (reported as `bad_time`; not encoded).
     var invalidPeriods: [Int] = []
+
+    /// An alert built by hand (previews, tests).
+    ///
+    /// ```swift
+    /// let strike = LiveAlert(id: "a1", cause: .strike, effect: .noService, headerText: ["en": "No trains today"],
+    ///                        informedEntities: [.init(routeID: "S2")])
+    /// ```
+    public init(
+        id: String, cause: AlertCause = .unknownCause, effect: AlertEffect = .unknownEffect, headerText: [String: String] = [:],
+        descriptionText: [String: String] = [:], url: [String: String] = [:], activePeriods: [ClosedRange<Int>] = [],
+        informedEntities: [Selector] = []
+    ) {
+        self.id = id
+        self.cause = cause
+        self.effect = effect
+        self.headerText = headerText
+        self.descriptionText = descriptionText
+        self.url = url
+        self.activePeriods = activePeriods
+        self.informedEntities = informedEntities
+    }
 
     /// The text in `language` (a tag like "en" matches "en-US"), else the untagged one, else any.
     public func header(in language: String? = nil) -> String? { Self.pick(headerText, language) }
@@ -71,8 +105,8 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
             return out
         }
         self.id = id
-        cause = alert.hasCause ? VehicleStatus.name(alert.cause) : "UNKNOWN_CAUSE"
-        effect = alert.hasEffect ? VehicleStatus.name(alert.effect) : "UNKNOWN_EFFECT"
+        cause = alert.hasCause ? AlertCause(rawValue: VehicleStatus.name(alert.cause)) : .unknownCause
+        effect = alert.hasEffect ? AlertEffect(rawValue: VehicleStatus.name(alert.effect)) : .unknownEffect
         headerText = texts(alert.hasHeaderText, alert.headerText)
         descriptionText = texts(alert.hasDescriptionText, alert.descriptionText)
         url = texts(alert.hasURL, alert.url)

@@ -8,16 +8,16 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
     public var position: Coordinate?
     /// When the position was measured.
     public var timestamp: Date?
-    /// INCOMING_AT, STOPPED_AT or IN_TRANSIT_TO, as the specification spells it.
-    public var currentStatus: String?
+    /// INCOMING_AT, STOPPED_AT or IN_TRANSIT_TO.
+    public var currentStatus: VehicleStopStatus?
     /// The stop the status refers to.
     public var stopID: String?
-    /// EMPTY ... FULL, NOT_BOARDABLE, as the specification spells it.
-    public var occupancy: String?
+    /// EMPTY ... FULL, NOT_BOARDABLE.
+    public var occupancy: OccupancyStatus?
 
     public init(
         vehicleID: String? = nil, label: String? = nil, position: Coordinate? = nil, timestamp: Date? = nil,
-        currentStatus: String? = nil, stopID: String? = nil, occupancy: String? = nil
+        currentStatus: VehicleStopStatus? = nil, stopID: String? = nil, occupancy: OccupancyStatus? = nil
     ) {
         self.vehicleID = vehicleID
         self.label = label
@@ -34,8 +34,9 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
             label: v.hasVehicle && v.vehicle.hasLabel && !v.vehicle.label.isEmpty ? v.vehicle.label : nil,
             position: v.hasPosition ? Coordinate(latitude: Double(v.position.latitude), longitude: Double(v.position.longitude)) : nil,
             timestamp: v.hasTimestamp ? Date(timeIntervalSince1970: TimeInterval(v.timestamp)) : nil,
-            currentStatus: v.hasCurrentStatus ? Self.name(v.currentStatus) : nil, stopID: v.hasStopID ? v.stopID : nil,
-            occupancy: v.hasOccupancyStatus ? Self.name(v.occupancyStatus) : nil)
+            currentStatus: v.hasCurrentStatus ? VehicleStopStatus(rawValue: Self.name(v.currentStatus)) : nil,
+            stopID: v.hasStopID ? v.stopID : nil,
+            occupancy: v.hasOccupancyStatus ? OccupancyStatus(rawValue: Self.name(v.occupancyStatus)) : nil)
     }
 
     /// An enum value as the .proto spells it (`stoppedAt` -> `STOPPED_AT`).

@@ -79,7 +79,7 @@ enum LiveBoardOutput {
             var line = "\(time)  \(late.padding(toLength: 8, withPad: " ", startingAt: 0))  \(route)  \(call.scheduled.headsign)"
             if call.state != .updated && call.state != .scheduled { line += "  [\(call.state.rawValue)]" }
             if let alert = call.alerts.first {
-                let header = alert.header() ?? alert.effect
+                let header = alert.header() ?? alert.effect.rawValue
                 line += "  ! " + (header.count > 60 ? header.prefix(59) + "…" : header)
             }
             return line
