@@ -8,7 +8,7 @@ import TransitSQLite
 import XCTest
 
 /// Versions of the metro sample: ids kept by --base, patches, and what a patch refuses.
-final class UpdateTests: XCTestCase {
+final class PatchTests: XCTestCase {
     /// The metro sample's next version: Bellevue renamed, a stop and a trip added whose ids
     /// sort first (a fresh compile would renumber everything after them), T4_WK_0815 removed,
     /// T4_WK_0845 two minutes later.

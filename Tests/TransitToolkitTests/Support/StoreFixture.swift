@@ -21,7 +21,7 @@ final class StoreFixture: @unchecked Sendable {
         let samples = TestSupport.samples
         try Self.compile([.init(name: "metro", path: samples + "/metro")], id: "metro", to: site.appendingPathComponent("metro-1.db"))
         try Self.compile(
-            [.init(name: "metro", path: try UpdateTests.nextVersion())], id: "metro", to: site.appendingPathComponent("metro-2.db"),
+            [.init(name: "metro", path: try PatchTests.nextVersion())], id: "metro", to: site.appendingPathComponent("metro-2.db"),
             base: site.appendingPathComponent("metro-1.db").path)
         _ = try BundleDiff.write(
             old: path("metro-1.db"), new: path("metro-2.db"), to: path("metro-1-2.patch"))

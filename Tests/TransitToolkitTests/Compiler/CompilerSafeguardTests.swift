@@ -9,7 +9,7 @@ import XCTest
 
 /// The compiler never writes a wrong bundle silently: each case here was reproduced as a
 /// wrong result with exit 0 before its fix.
-final class TrustTests: XCTestCase {
+final class CompilerSafeguardTests: XCTestCase {
     private let stopsS123 = "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n"
 
     /// One trip T1 of three stops, the middle one untimed, with the given shape distances.

@@ -169,8 +169,8 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testDiffAndPatchFromTheCommandLine() throws {
-        let v1 = try UpdateTests.compile(TestSupport.samples + "/metro")
-        let next = try UpdateTests.nextVersion()
+        let v1 = try PatchTests.compile(TestSupport.samples + "/metro")
+        let next = try PatchTests.nextVersion()
         let directory = TemporaryFolders.make()
         let v2 = directory.appendingPathComponent("v2.db").path
         let compiled = try run("gtfs-compile", ["metro=\(next)", "--base", v1, "-o", v2, "--quiet"])
@@ -240,7 +240,7 @@ final class CommandLineTests: XCTestCase {
         let manifest = directory.appendingPathComponent("manifest.json").path
         let next = directory.appendingPathComponent("zurich-2.db").path
         XCTAssertEqual(
-            try run("gtfs-compile", ["metro=\(try UpdateTests.nextVersion())", "--base", bundle, "-o", next, "--quiet"]).status, 0)
+            try run("gtfs-compile", ["metro=\(try PatchTests.nextVersion())", "--base", bundle, "-o", next, "--quiet"]).status, 0)
         let patch = directory.appendingPathComponent("zurich-1-2.patch").path
         XCTAssertEqual(try run("gtfs-compile", ["diff", bundle, next, "-o", patch]).status, 0)
         let result = try run("gtfs-compile", ["manifest", bundle, next, "--patch", patch, "-o", manifest])

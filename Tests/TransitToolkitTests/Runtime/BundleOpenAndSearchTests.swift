@@ -6,7 +6,7 @@ import TransitRuntime
 import TransitSQLite
 import XCTest
 
-final class RuntimeTests: XCTestCase {
+final class BundleOpenAndSearchTests: XCTestCase {
     private func refuses(
         _ data: Data?, copyOf source: String? = nil, edit: ((SQLiteDatabase) throws -> Void)? = nil,
         file: StaticString = #filePath, line: UInt = #line
