@@ -19,29 +19,25 @@ public final class TransitBundle: Sendable {
     let calendar: ServiceCalendar
     let entities = EntityCache()
     let patterns = PatternCache()
-    let dayStarts = LockedCache<Int, Int>(limit: 4096)
-    let templates = LockedCache<Int, [DepartureFinder.TemplateAtStop]>()
-    /// Decoded `shape_edges` rows by first eid (an edge is shared by many shapes).
-    let shapeEdges = LockedCache<Int, ShapeBlob.Row>(limit: 1024)
-    /// Shapes built from their edges, by shp.
-    let shapeCache = LockedCache<Int, Shape>(limit: 2048)
-    /// Each route's lines, by rid (their points are the arrays `shapeCache` holds).
-    let routeShapes = LockedCache<Int, [Shape]>(limit: 512)
-    /// trip_short_name by tid, read on first use; `hasTripNames` is false when no trip has one.
-    let tripNames = LockedCache<Int, String?>(limit: 65_536)
+    /// The other caches, one holder per feature, each clearing its own in `purge()`.
+    let boardCaches = BoardCaches()
+    let shapeCaches = ShapeCaches()
+    let journeyCaches = JourneyCaches()
+    let liveCaches = LiveCaches()
     let hasTripNames: Bool
-    /// The timetable as the journey planner reads it, built on the first journey query.
-    let routing = Locked<RoutingNetwork?>(nil)
-    /// The same run backwards, for arrive-by journeys, built on the first one.
-    let mirroredRouting = Locked<RoutingNetwork?>(nil)
-    /// Walks between stops, by transfer distance (decimetres).
-    let footpaths = LockedCache<Int, TransferTimes.Footpaths>(limit: 4)
-    /// Transfers with their times, by the options they depend on.
-    let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
-    /// Label arrays of finished journey searches, for the next ones (a few at a time).
-    let labelPool = Locked<[RaptorSearch.Labels]>([])
-    /// Trips' schedules as live data asked for them, by trip id (`tripSchedule`).
-    let tripSchedules = LockedCache<TripScheduleKey, TripSchedule>(limit: 100_000)
+
+    var dayStarts: LockedCache<Int, Int> { boardCaches.dayStarts }
+    var templates: LockedCache<Int, [DepartureFinder.TemplateAtStop]> { boardCaches.templates }
+    var tripNames: LockedCache<Int, String?> { boardCaches.tripNames }
+    var shapeEdges: LockedCache<Int, ShapeBlob.Row> { shapeCaches.edges }
+    var shapeCache: LockedCache<Int, Shape> { shapeCaches.shapes }
+    var routeShapes: LockedCache<Int, [Shape]> { shapeCaches.routeShapes }
+    var routing: Locked<RoutingNetwork?> { journeyCaches.routing }
+    var mirroredRouting: Locked<RoutingNetwork?> { journeyCaches.mirroredRouting }
+    var footpaths: LockedCache<Int, TransferTimes.Footpaths> { journeyCaches.footpaths }
+    var transferGraphs: LockedCache<TransferGraphKey, TransferGraph> { journeyCaches.transferGraphs }
+    var labelPool: Locked<[RaptorSearch.Labels]> { journeyCaches.labelPool }
+    var tripSchedules: LockedCache<TripScheduleKey, TripSchedule> { liveCaches.tripSchedules }
 
     /// Opens the bundle at `path` and checks its schema and the values that steer the
     /// queries (`BundleCheck`: a few milliseconds for a city).
@@ -87,18 +83,10 @@ public final class TransitBundle: Sendable {
     public func purge() {
         entities.purge()
         patterns.purge()
-        dayStarts.removeAll()
-        templates.removeAll()
-        shapeEdges.removeAll()
-        shapeCache.removeAll()
-        routeShapes.removeAll()
-        tripNames.removeAll()
-        routing.withLock { $0 = nil }
-        mirroredRouting.withLock { $0 = nil }
-        footpaths.removeAll()
-        transferGraphs.removeAll()
-        labelPool.withLock { $0 = [] }
-        tripSchedules.removeAll()
+        boardCaches.purge()
+        shapeCaches.purge()
+        journeyCaches.purge()
+        liveCaches.purge()
     }
 
     /// The feeds in the bundle, by id.
