@@ -52,7 +52,7 @@ public enum PickupDropOffType: RawRepresentable, Hashable, Sendable, Codable {
     /// 0 (or empty): as scheduled.
     case regular
     /// 1: not possible.
-    case none
+    case notAvailable
     /// 2: phone the agency.
     case phoneAgency
     /// 3: ask the driver.
@@ -62,7 +62,7 @@ public enum PickupDropOffType: RawRepresentable, Hashable, Sendable, Codable {
     public init(rawValue: Int) {
         switch rawValue {
         case 0: self = .regular
-        case 1: self = .none
+        case 1: self = .notAvailable
         case 2: self = .phoneAgency
         case 3: self = .coordinateWithDriver
         default: self = .other(rawValue)
@@ -72,12 +72,19 @@ public enum PickupDropOffType: RawRepresentable, Hashable, Sendable, Codable {
     public var rawValue: Int {
         switch self {
         case .regular: return 0
-        case .none: return 1
+        case .notAvailable: return 1
         case .phoneAgency: return 2
         case .coordinateWithDriver: return 3
         case .other(let code): return code
         }
     }
+}
+
+extension PickupDropOffType {
+    /// The first release's name of `notAvailable`, which `Optional.none` shadowed
+    /// (`let type: PickupDropOffType? = .none` is nil, not "not possible").
+    @available(*, deprecated, renamed: "notAvailable")
+    public static var none: PickupDropOffType { .notAvailable }
 }
 
 /// wheelchair_boarding, wheelchair_accessible and bikes_allowed: 0 no information, 1 yes, 2 no.

@@ -18,7 +18,7 @@ final class GTFSCodeTests: XCTestCase {
         XCTAssertEqual(RouteType(rawValue: 8), .other(8))
         XCTAssertEqual(RouteType(rawValue: 109), .extended(109))
         XCTAssertEqual(RouteType(rawValue: 1700), .extended(1700))
-        XCTAssertEqual(PickupDropOffType(rawValue: 1), PickupDropOffType.none)
+        XCTAssertEqual(PickupDropOffType(rawValue: 1), PickupDropOffType.notAvailable)
         XCTAssertEqual(LocationType(rawValue: 1), .station)
         XCTAssertEqual(Accessibility(rawValue: 2), .no)
     }

@@ -85,7 +85,7 @@ final class BoardTests: XCTestCase {
         XCTAssertEqual(t2.stopsRemaining, 1)
         XCTAssertTrue(t2.timepoint)
         let t1 = try XCTUnwrap(try bundle.departures(from: "S2", at: try day("08:00"), within: 30 * 60).first)
-        XCTAssertEqual(t1.dropOffType, PickupDropOffType.none)
+        XCTAssertEqual(t1.dropOffType, PickupDropOffType.notAvailable)
         XCTAssertFalse(t1.timepoint, "timepoint 0 in the feed")
         let trip = try bundle.trip("T1", on: ServiceDate("2026-03-04")!)
         XCTAssertEqual(trip.stopTimes.map(\.timepoint), [true, false, true])
