@@ -136,7 +136,7 @@ final class TripMatcher: Sendable {
             if !trip.frequencies.isEmpty {
                 guard let startSecs else { return .failure(unmatched(.frequencyWithoutStartTime, nil)) }
                 guard trip.frequencies.contains(where: { $0.hasInstance(startingAt: startSecs) }) else {
-                    offGrid = offGrid ?? trip.frequencies.first { $0.exactTimes && $0.startSecs <= startSecs && startSecs < $0.endSecs }
+                    offGrid = offGrid ?? trip.frequencies.first { $0.exactTimes && $0.holds(startSecs) }
                     continue
                 }
                 shift = startSecs - firstDeparture

@@ -18,16 +18,7 @@ extension TransitBundle {
             let sv = trip.sv
             let start = trip.startTime
             let tripHeadsign = trip.hid
-            var windows: [TripDetails.FrequencyWindow] = []
-            if trip.frequency {
-                let f = try db.cached(
-                    "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs"
-                )
-                f.bind([match.id])
-                while try f.step() {
-                    windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
-                }
-            }
+            let windows = trip.frequency ? try frequencyWindows(of: match.id, db: db) : []
             let base = windows.first?.startSecs ?? start
             let dayStart = source.clock.serviceDayStart(date.civil)
             let stopTimes = try pattern.stops.map { row -> TripDetails.StopTime in
@@ -174,12 +165,15 @@ extension TransitBundle {
 }
 
 extension TripDetails.FrequencyWindow {
+    /// Whether `secs` (GTFS seconds) lies in the window, end excluded.
+    package func holds(_ secs: Int) -> Bool { startSecs <= secs && secs < endSecs }
+
     /// Whether an instance of the trip may leave its first stop at `secs` (GTFS seconds) in
     /// this window (end excluded): with exact_times=1 only at start + k x headway (the
     /// GTFS-Realtime reference: "some multiple of headway_secs later than frequencies.txt
     /// start_time"), headway-based at any time of the window.
     package func hasInstance(startingAt secs: Int) -> Bool {
-        guard startSecs <= secs, secs < endSecs else { return false }
+        guard holds(secs) else { return false }
         return !exactTimes || headwaySecs <= 0 || (secs - startSecs) % headwaySecs == 0
     }
 }
