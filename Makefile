@@ -76,10 +76,13 @@ docs:
 	  --warnings-as-errors --output-path .build/docs --transform-for-static-hosting
 	@echo "documentation in .build/docs/{$(shell echo $(DOC_TARGETS) | tr ' ' ',')}.doccarchive/index.html"
 
-# The house style (.swift-format), and no wall clock in test code (tools/lint_test_clock.py).
+# The house style (.swift-format), no wall clock in test code (tools/lint_test_clock.py), and
+# a doc comment on every new public declaration (tools/lint_doc_comments.py: the baseline of
+# older ones only shrinks).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Examples Package.swift
 	python3 tools/lint_test_clock.py
+	python3 tools/lint_doc_comments.py
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Examples Package.swift

@@ -82,6 +82,7 @@ struct AddedTrip: Sendable {
             routeType: route?.routeType ?? .bus, routeColor: route?.color, routeTextColor: route?.textColor, headsign: headsign,
             serviceDate: serviceDate, departureSecs: instant - clock.serviceDayStart(serviceDate.civil),
             departureLocal: clock.local(instant), arrivalLocal: clock.local(call.scheduledArrival), stopSequence: call.stopSequence,
-            agencyID: agency?.agencyID ?? route?.agencyID, agencyName: agency?.name, stopsRemaining: calls.count - 1 - index)
+            agencyID: agency?.agencyID ?? route?.agencyID, agencyName: agency?.name, stopsRemaining: calls.count - 1 - index,
+            timeZone: clock.timeZone)
     }
 }

@@ -42,44 +42,6 @@ public struct LiveDeparture: Sendable, Hashable, Identifiable {
     }
 }
 
-/// A board with live data: the calls, and whether the snapshot was applied (when it was
-/// not, `notAppliedReason` says why, for a program, `notApplied` in words, and the calls
-/// are the timetable's).
-///
-/// ```swift
-/// if case .stale(let age)? = board.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
-/// ```
-public struct LiveBoard: Sendable, Hashable {
-    /// Why a snapshot's trip updates were not applied to a board.
-    public enum NotApplied: Sendable, Hashable, CustomStringConvertible {
-        /// The trip updates are `age` seconds old at `now`, more than the freshness allowed.
-        case stale(age: TimeInterval, allowed: TimeInterval, now: Date)
-        /// The snapshot holds no trip updates (only vehicles or alerts, or nothing).
-        case noTripUpdates
-
-        public var description: String {
-            switch self {
-            case .stale(let age, let allowed, let now):
-                return "the trip updates are \(Int(age)) s old at \(now.formatted(.iso8601)), more than \(Int(allowed)) s"
-            case .noTripUpdates: return "the snapshot has no trip updates"
-            }
-        }
-    }
-
-    public var departures: [LiveDeparture]
-    public var realtimeApplied: Bool
-    /// Why the trip updates were not applied, nil when they were.
-    public var notAppliedReason: NotApplied?
-    /// `notAppliedReason` in words (English, for logs and the command line).
-    public var notApplied: String? { notAppliedReason?.description }
-
-    public init(departures: [LiveDeparture], realtimeApplied: Bool, notAppliedReason: NotApplied? = nil) {
-        self.departures = departures
-        self.realtimeApplied = realtimeApplied
-        self.notAppliedReason = notAppliedReason
-    }
-}
-
 /// How old a snapshot's messages may be, at the moment a board is asked, to be applied.
 public struct RealtimeFreshness: Sendable, Hashable {
     public var tripUpdates: TimeInterval

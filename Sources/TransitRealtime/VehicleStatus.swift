@@ -2,6 +2,8 @@ import Foundation
 import TransitRuntime
 
 /// Where the vehicle running a trip instance was last seen, from a VehiclePosition.
+/// `Codable` with snake_case keys and `timestamp` as an ISO 8601 instant in UTC (whatever
+/// the encoder's date strategy), as the command line prints it.
 public struct VehicleStatus: Sendable, Hashable, Codable {
     public var vehicleID: String?
     public var label: String?
@@ -55,5 +57,33 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
         case currentStatus = "current_status"
         case stopID = "stop_id"
         case occupancy
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        var timestamp: Date?
+        if let text = try c.decodeIfPresent(String.self, forKey: .timestamp) {
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw DecodingError.dataCorruptedError(forKey: .timestamp, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
+            }
+            timestamp = date
+        }
+        self.init(
+            vehicleID: try c.decodeIfPresent(String.self, forKey: .vehicleID), label: try c.decodeIfPresent(String.self, forKey: .label),
+            position: try c.decodeIfPresent(Coordinate.self, forKey: .position), timestamp: timestamp,
+            currentStatus: try c.decodeIfPresent(VehicleStopStatus.self, forKey: .currentStatus),
+            stopID: try c.decodeIfPresent(String.self, forKey: .stopID),
+            occupancy: try c.decodeIfPresent(OccupancyStatus.self, forKey: .occupancy))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(vehicleID, forKey: .vehicleID)
+        try c.encodeIfPresent(label, forKey: .label)
+        try c.encodeIfPresent(position, forKey: .position)
+        try c.encodeIfPresent(timestamp?.formatted(.iso8601), forKey: .timestamp)
+        try c.encodeIfPresent(currentStatus, forKey: .currentStatus)
+        try c.encodeIfPresent(stopID, forKey: .stopID)
+        try c.encodeIfPresent(occupancy, forKey: .occupancy)
     }
 }

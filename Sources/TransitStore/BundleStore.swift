@@ -41,6 +41,8 @@ public actor BundleStore {
     private var running: (id: String, task: Task<Void, Error>)?
     /// Why the running job was stopped: paused or cancelled.
     private var stopping: [String: JobState] = [:]
+    /// The streams `events()` handed out.
+    private let eventHub = StoreEventHub()
 
     /// Opens (creating) the store in `directory`. Start-up removes temporary files left by a
     /// crash and checks the installed files against the state: a file whose size or time
@@ -435,8 +437,20 @@ public actor BundleStore {
                 try state.save(bundle)
                 try state.finish(entry.id)
             }
+            if let previous, previous.contentHash != entry.contentHash {
+                eventHub.send(.updated(id: entry.id, from: previous.contentHash, to: entry.contentHash))
+            } else if previous == nil {
+                eventHub.send(.installed(id: entry.id, contentHash: entry.contentHash))
+            }
+            if previous?.bytes != bundle.bytes { eventHub.send(.usageChanged(usedBytes: try usedBytes())) }
         }
     }
+
+    /// The changes this store makes to the installed bundles from now on (installs, updates,
+    /// removals and evictions, and the bytes used after each), for as long as the caller
+    /// iterates. Changes made by another process sharing the folder are not reported: read
+    /// `summary()` when the app comes to the foreground.
+    public nonisolated func events() -> AsyncStream<StoreEvent> { eventHub.stream() }
 
     /// Evicts cached bundles so that `entry` fits; the caller holds the state lock.
     private func evict(for entry: Catalogue.Entry, budget: StorageBudget?) throws {
@@ -472,11 +486,15 @@ public actor BundleStore {
     }
 
     private func removeHoldingLock(_ id: String) throws {
+        let wasInstalled = try state.installed(id) != nil
         try files.remove(id)
         try write {
             try state.forget(id)
             try state.finish(id)
         }
+        guard wasInstalled else { return }
+        eventHub.send(.removed(id: id))
+        eventHub.send(.usageChanged(usedBytes: try usedBytes()))
     }
 
     /// Every installed bundle with its staleness on `date` (default: now, in the device's time zone).

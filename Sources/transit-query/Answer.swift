@@ -40,29 +40,25 @@ enum Answer {
         }
     }
 
-    /// The result as JSON: an array for lists, an object otherwise.
-    func writeJSON(to w: inout JSONWriter) {
+    /// The result as the library type's `Codable` encoding: an array for lists, an object
+    /// otherwise.
+    var value: any Encodable {
         switch self {
-        case .departures(let list), .arrivals(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
-        case .stops(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
-        case .trip(let trip): w.raw(JSONOutput.encoded(trip))
-        case .shape(let shape): JSONOutput.write(shape, to: &w)
-        case .shapes(let list): JSONOutput.writeArray(list, JSONOutput.write, to: &w)
-        // The Codable encoding of the library's types: their keys are the CLI's.
-        case .agencies(let list): w.raw(JSONOutput.encoded(list))
-        case .transfers(let list): w.raw(JSONOutput.encoded(list))
-        case .routes(let list): w.raw(JSONOutput.encoded(list))
-        case .route(let details): w.raw(JSONOutput.encoded(details))
-        case .info(let info): w.raw(JSONOutput.encoded(info))
-        case .city(let city): w.raw(JSONOutput.encoded(city))
-        case .cities(let list): w.raw(JSONOutput.encoded(list.map(JSONOutput.roundingDistance)))
-        case .journeys(let list): w.raw(JSONOutput.encoded(list))
+        case .departures(let list), .arrivals(let list): return list
+        case .stops(let list): return list.map(JSONOutput.roundingDistance)
+        case .trip(let trip): return trip
+        case .shape(let shape): return shape
+        case .shapes(let list): return list
+        case .agencies(let list): return list
+        case .transfers(let list): return list
+        case .routes(let list): return list
+        case .route(let details): return details
+        case .info(let info): return info
+        case .city(let city): return city
+        case .cities(let list): return list.map(JSONOutput.roundingDistance)
+        case .journeys(let list): return list
         }
     }
 
-    var json: String {
-        var w = JSONWriter()
-        writeJSON(to: &w)
-        return w.text
-    }
+    var json: String { JSONOutput.text(value) }
 }

@@ -66,7 +66,7 @@ struct BatchCommand: ParsableCommand {
     static func answers(
         _ lines: [String], runner: BatchRunner, threads: Int, alongside: () -> [String]
     ) -> (answers: [[UInt8]], next: [String]) {
-        guard threads > 1 && lines.count > 1 else { return (lines.map { runner.answer($0).bytes }, alongside()) }
+        guard threads > 1 && lines.count > 1 else { return (lines.map { runner.answer($0) }, alongside()) }
         let slices = min(lines.count, threads * 8)
         var answers = [[UInt8]](repeating: [], count: lines.count)
         let shared = SharedWork(slices: slices)
@@ -79,7 +79,7 @@ struct BatchCommand: ParsableCommand {
                     if thread == 0 { shared.next = alongside() }
                     while let slice = shared.takeSlice() {
                         for i in (lines.count * slice / slices)..<(lines.count * (slice + 1) / slices) {
-                            slots[i] = runner.answer(lines[i]).bytes
+                            slots[i] = runner.answer(lines[i])
                         }
                     }
                 }

@@ -11,8 +11,8 @@ struct BatchRunner: Sendable {
     /// ride on predicted times.
     var live: (snapshot: RealtimeSnapshot, now: Date)?
 
-    func answer(_ line: String) -> JSONWriter {
-        var w = JSONWriter()
+    /// The line's answer as one line of JSON.
+    func answer(_ line: String) -> [UInt8] {
         var id: JSONValue?
         do {
             guard let object = try? JSONParser.parse(Array(line.utf8)), case .object = object else {
@@ -25,25 +25,14 @@ struct BatchRunner: Sendable {
                 query = .plan(request)
             }
             if let live, let (board, arrivals) = try query.liveBoard(from: bundle, realtime: live.snapshot, now: live.now) {
-                w.beginObject()
-                writeID(id, to: &w)
-                w.key(arrivals ? "arrivals" : "departures")
-                w.raw(JSONOutput.encoded(board.departures))
-                if let note = board.notApplied { w.field("realtime_not_applied", note) }
-                w.endObject()
-                return w
+                return JSONOutput.encoded(
+                    KeyedOutput(
+                        id: id, key: arrivals ? "arrivals" : "departures", value: board.departures,
+                        realtimeNotApplied: board.notApplied))
             }
             let result = try query.answer(from: bundle)
-            w.beginObject()
-            writeID(id, to: &w)
-            w.key(result.key)
-            result.writeJSON(to: &w)
-            w.endObject()
+            return JSONOutput.encoded(KeyedOutput(id: id, key: result.key, value: result.value))
         } catch {
-            // Start again so a half-written answer is never printed.
-            w = JSONWriter()
-            w.beginObject()
-            writeID(id, to: &w)
             let (code, message): (String, String)
             switch error {
             case let error as TransitError: (code, message) = (error.code, error.description)
@@ -51,28 +40,9 @@ struct BatchRunner: Sendable {
             case LineError.badJSON: (code, message) = ("bad_json", "the line is not a JSON object")
             default: (code, message) = ("internal", "\(error)")
             }
-            w.key("error")
-            w.beginObject()
-            w.field("code", code)
-            w.field("message", message)
-            w.endObject()
-            w.endObject()
+            return JSONOutput.encoded(ErrorOutput(id: id, code: code, message: message))
         }
-        return w
     }
 
     private enum LineError: Error { case badJSON }
-
-    /// Echoes the query's id as it came: a number, a string, a boolean or null.
-    private func writeID(_ id: JSONValue?, to w: inout JSONWriter) {
-        guard let id else { return }
-        w.key("id")
-        switch id {
-        case .number(let value): w.value(value)
-        case .integer(let value): w.value(value)
-        case .string(let text): w.value(text)
-        case .bool(let flag): w.value(flag)
-        default: w.null()
-        }
-    }
 }

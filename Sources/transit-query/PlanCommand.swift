@@ -59,12 +59,7 @@ struct PlanCommand: ParsableCommand {
             request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
             let answer: Answer = .journeys(try request.answer(from: bundle))
             guard options.json else { return output(answer.text) }
-            var w = JSONWriter()
-            w.beginObject()
-            w.key(answer.key)
-            answer.writeJSON(to: &w)
-            w.endObject()
-            output(w.text)
+            output(JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value)))
         }
     }
 

@@ -66,15 +66,7 @@ func reportingErrors(json: Bool = false, _ body: () throws -> Void) throws {
     func report(_ text: String, code: String, message: String, status: Int32) -> ExitCode {
         FileHandle.standardError.write(Data(("transit-query: " + text + "\n").utf8))
         if json {
-            var w = JSONWriter()
-            w.beginObject()
-            w.key("error")
-            w.beginObject()
-            w.field("code", code)
-            w.field("message", message)
-            w.endObject()
-            w.endObject()
-            output(w.text)
+            output(JSONOutput.text(ErrorOutput(code: code, message: message)))
         }
         return ExitCode(status)
     }

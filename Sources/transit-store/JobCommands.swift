@@ -63,9 +63,9 @@ struct JobWatcher {
     let terminal = isatty(STDERR_FILENO) == 1
 
     /// Throws the first failure's exit status after all jobs have ended. With --json the
-    /// results go out as `{"jobs": [...]}` plus `fields`.
-    func watch(_ jobs: [DownloadJob], fields: [String: Any] = [:], sayNothingToDo: Bool = true) async throws {
-        var results: [[String: Any]] = []
+    /// results go out as `{"jobs": [...]}` plus the manifest's counts when given.
+    func watch(_ jobs: [DownloadJob], counts: JobsOutput.Counts? = nil, sayNothingToDo: Bool = true) async throws {
+        var results: [JobOutcome] = []
         var firstFailure: StoreError?
         for job in jobs {
             var shown = ""
@@ -79,15 +79,11 @@ struct JobWatcher {
             }
             if terminal && !json { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let final = job.state
-            var result: [String: Any] = ["id": job.bundleID, "state": final.name]
-            if case .failed(let error) = final {
-                result["error"] = ["code": error.code, "message": error.description]
-                firstFailure = firstFailure ?? error
-            }
-            results.append(result)
+            if case .failed(let error) = final { firstFailure = firstFailure ?? error }
+            results.append(JobOutcome(id: job.bundleID, state: final))
             if !json { printLine("\(job.bundleID): \(final)") }
         }
-        if json { printJSON(fields.merging(["jobs": results]) { _, new in new }) }
+        if json { printJSON(JobsOutput(counts: counts, jobs: results)) }
         if jobs.isEmpty && !json && sayNothingToDo { printLine("nothing to do") }
         if let firstFailure {
             FileHandle.standardError.write(Data("transit-store: \(firstFailure)\n".utf8))
@@ -99,5 +95,24 @@ struct JobWatcher {
         guard case .downloading(let done, let total) = state, total > 0 else { return "\(id): \(state.name)" }
         let percent = Int(Double(done) * 100 / Double(total))
         return "\(id): downloading " + String(format: "%3d%%  %.1f / %.1f MB", percent, Double(done) / 1e6, Double(total) / 1e6)
+    }
+}
+
+/// `{"jobs": [...]}`, each the library's `JobOutcome`, with the manifest's counts after a
+/// `manifest` command (`{"bundles": 2, "patches": 1, "jobs": [...]}`).
+struct JobsOutput: Encodable {
+    struct Counts: Encodable {
+        var bundles: Int
+        var patches: Int
+    }
+    var counts: Counts?
+    var jobs: [JobOutcome]
+
+    private enum CodingKeys: String, CodingKey { case jobs }
+
+    func encode(to encoder: Encoder) throws {
+        try counts?.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(jobs, forKey: .jobs)
     }
 }

@@ -30,7 +30,7 @@ struct ManifestCommand: AsyncParsableCommand {
             let updates = try await store.preferences().autoUpdate ? try await store.resumePendingJobs() : []
             if !options.json { printLine("\(catalogue.bundles.count) bundles, \(catalogue.patches.count) patches") }
             try await JobWatcher(json: options.json).watch(
-                updates, fields: ["bundles": catalogue.bundles.count, "patches": catalogue.patches.count], sayNothingToDo: false)
+                updates, counts: .init(bundles: catalogue.bundles.count, patches: catalogue.patches.count), sayNothingToDo: false)
         }
     }
 }
@@ -42,30 +42,17 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: options.json) {
-            let store = try options.open()
-            guard let catalogue = await store.currentCatalogue() else { throw StoreError.noCatalogue }
-            let installed = Dictionary(uniqueKeysWithValues: try await store.status().map { ($0.id, $0) })
-            func state(_ entry: Catalogue.Entry) -> String {
-                guard let bundle = installed[entry.id] else { return "available" }
-                return bundle.contentHash == entry.contentHash ? "installed" : "update available"
-            }
-            if options.json {
-                printJSON(
-                    catalogue.bundles.map { entry -> [String: Any] in
-                        [
-                            "id": entry.id, "label": entry.label ?? NSNull(), "bytes": entry.bytes, "content_sha256": entry.contentHash,
-                            "first_service_date": entry.coverage.firstServiceDate?.description ?? NSNull(),
-                            "last_service_date": entry.coverage.lastServiceDate?.description ?? NSNull(), "city_ids": entry.cityIDs,
-                            "state": state(entry),
-                        ]
-                    })
-                return
-            }
-            for entry in catalogue.bundles {
+            let offers = try await options.open().offers()
+            if options.json { return printJSON(offers) }
+            for offer in offers {
+                let entry = offer.entry
                 let coverage =
                     "\(entry.coverage.firstServiceDate?.description ?? "?") .. \(entry.coverage.lastServiceDate?.description ?? "?")"
                 let id = entry.id.padding(toLength: max(20, entry.id.count), withPad: " ", startingAt: 0)
-                printLine("\(id) " + String(format: "%10.2f MB", Double(entry.bytes) / 1e6) + "  \(coverage)  \(state(entry))")
+                let state = offer.availability == .updateAvailable ? "update available" : offer.availability.rawValue
+                printLine(
+                    "\(id) " + String(format: "%10.2f MB", Double(entry.bytes) / 1e6)
+                        + "  \(coverage)  \(state)\(offer.isPinned ? " (pinned)" : "")")
             }
         }
     }
@@ -122,26 +109,16 @@ struct StatusCommand: AsyncParsableCommand {
                 guard let parsed = format.date(from: on) else { throw ValidationError("--on wants YYYY-MM-DD, not \"\(on)\"") }
                 date = parsed.addingTimeInterval(12 * 3600)
             }
-            let bundles = try await store.status(on: date)
-            let preferences = try await store.preferences()
-            let used = bundles.reduce(0) { $0 + $1.bytes }
-            let pending = try await store.pendingJobs()
-            if options.json {
-                printJSON([
-                    "bundles": bundles.map(\.json), "used_bytes": used, "max_bytes": preferences.maxBytes.map { $0 as Any } ?? NSNull(),
-                    "pending_jobs": pending.map {
-                        ["id": $0.id, "explicit": $0.explicit, "paused": $0.paused, "failure": $0.failure ?? NSNull()] as [String: Any]
-                    },
-                ])
-                return
-            }
+            let summary = try await store.summary(on: date)
+            if options.json { return printJSON(summary) }
+            let (bundles, used, pending) = (summary.bundles, summary.usedBytes, summary.pendingJobs)
             for bundle in bundles {
                 let flags = [bundle.explicit ? "explicit" : "cached", bundle.isExpired ? "expired" : bundle.isStale ? "stale" : "fresh"]
                 printLine(
                     "\(bundle.id)  \(bundle.bytes) B  \(flags.joined(separator: ", "))  last accessed \(iso(bundle.lastAccessedAt))  \(bundle.contentHash.prefix(12))  \(bundle.path)"
                 )
             }
-            printLine("\(bundles.count) bundles, \(used) bytes" + (preferences.maxBytes.map { " of \($0)" } ?? ""))
+            printLine("\(bundles.count) bundles, \(used) bytes" + (summary.maxBytes.map { " of \($0)" } ?? ""))
             for job in pending {
                 let note = job.failure.map { " (failed: \($0); `download \(job.id)` tries again from the bytes kept)" } ?? ""
                 printLine("pending: \(job.id)\(job.paused ? " (paused)" : "")\(note)")
@@ -178,7 +155,6 @@ struct PrefsCommand: AsyncParsableCommand {
             if let autoUpdate { preferences.autoUpdate = autoUpdate }
             if let staleDays { preferences.staleDays = staleDays }
             if maxBytes != nil || autoUpdate != nil || staleDays != nil { try await store.setPreferences(preferences) }
-            let max: Any = preferences.maxBytes.map { $0 as Any } ?? NSNull()
             // Explicit bundles are never evicted: a budget below them is kept, and said.
             let explicitBytes = try await store.status().filter(\.explicit).reduce(Int64(0)) { $0 + $1.bytes }
             var warning: String?
@@ -188,10 +164,7 @@ struct PrefsCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("transit-store: warning: \(warning!)\n".utf8))
             }
             if options.json {
-                printJSON([
-                    "max_bytes": max, "auto_update": preferences.autoUpdate, "stale_days": preferences.staleDays,
-                    "warning": warning ?? NSNull(),
-                ])
+                printJSON(PreferencesOutput(preferences: preferences, warning: warning))
             } else {
                 printLine(
                     "max bytes: \(preferences.maxBytes.map(String.init) ?? "no limit")\nauto update: \(preferences.autoUpdate)\nstale days: \(preferences.staleDays)"
@@ -205,12 +178,16 @@ func iso(_ date: Date) -> String {
     ISO8601DateFormatter().string(from: date)
 }
 
-extension InstalledBundle {
-    /// The `Codable` encoding (ISO 8601 instants) as a JSON object for `printJSON`.
-    var json: Any {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(self), let object = try? JSONSerialization.jsonObject(with: data) else { return NSNull() }
-        return object
+/// `StorePreferences`' encoding, with the warning about a budget below the pinned bundles.
+struct PreferencesOutput: Encodable {
+    var preferences: StorePreferences
+    var warning: String?
+
+    private enum CodingKeys: String, CodingKey { case warning }
+
+    func encode(to encoder: Encoder) throws {
+        try preferences.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(warning, forKey: .warning)
     }
 }

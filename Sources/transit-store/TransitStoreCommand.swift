@@ -132,15 +132,18 @@ func fail(_ error: StoreError, json: Bool) {
     // The library's text says what to do in an app's words; here, the command that does it.
     let hint = error == .noCatalogue ? " (transit-store manifest URL)" : ""
     FileHandle.standardError.write(Data("transit-store: \(error)\(hint)\n".utf8))
-    if json { printJSON(["error": ["code": error.code, "message": error.description]]) }
+    if json { printJSON(["error": JobOutcome.Failure(code: error.code, message: error.description)]) }
 }
 
 func printLine(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
-func printJSON(_ value: Any) {
-    guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    else { return }
+/// `value`'s `Codable` encoding, pretty-printed with sorted keys and ISO 8601 dates.
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    guard let data = try? encoder.encode(value) else { return }
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }

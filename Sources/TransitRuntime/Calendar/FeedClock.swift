@@ -5,6 +5,8 @@ import Foundation
 /// a GTFS time counts from noon minus 12 hours of its service day.
 package struct FeedClock: Sendable {
     package let timeZone: TimeZone
+    /// `timeZone`'s IANA identifier, made once (every departure carries it).
+    package let timeZoneIdentifier: String
     /// UTC offsets by UTC day, `Int.min` for a day with a clock change: the time zone is
     /// asked twice per day instead of twice per 15 minutes (a random board meets new days).
     private let dayOffsets = LockedCache<Int, Int>(limit: 100_000)
@@ -12,7 +14,10 @@ package struct FeedClock: Sendable {
     /// throughout.
     private let offsets = LockedCache<Int, Int>(limit: 100_000)
 
-    init(timeZone: TimeZone) { self.timeZone = timeZone }
+    init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        self.timeZoneIdentifier = timeZone.identifier
+    }
 
     /// The UTC offset in seconds at an instant (epoch seconds).
     /// A span whose ends have the same offset is taken to have no change inside: no zone

@@ -6,7 +6,8 @@
 /// options.maxTransfers = 2
 /// options.wheelchair = true
 /// ```
-public struct JourneyOptions: Hashable, Sendable {
+/// `Codable` with snake_case keys (a screen keeps the rider's last choices).
+public struct JourneyOptions: Hashable, Sendable, Codable {
     /// The most transfers a journey may make (default 4: at most 5 rides).
     public var maxTransfers: Int
     /// Seconds needed to change vehicles at one stop, and added to a walk between two
@@ -25,6 +26,7 @@ public struct JourneyOptions: Hashable, Sendable {
     /// looked for, in seconds (default 24 hours).
     public var horizon: Double
 
+    /// Options with the defaults of journey-semantics.md, changed where given.
     public init(
         maxTransfers: Int = 4, changeTime: Int = 120, walkingSpeed: Double = 1.2, transferDistance: Double = 400,
         accessDistance: Double = 800, wheelchair: Bool = false, horizon: Double = 86_400
@@ -36,5 +38,14 @@ public struct JourneyOptions: Hashable, Sendable {
         self.accessDistance = accessDistance
         self.wheelchair = wheelchair
         self.horizon = horizon
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case maxTransfers = "max_transfers"
+        case changeTime = "change_time"
+        case walkingSpeed = "walking_speed"
+        case transferDistance = "transfer_distance"
+        case accessDistance = "access_distance"
+        case wheelchair, horizon
     }
 }

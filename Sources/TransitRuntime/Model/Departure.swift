@@ -62,6 +62,16 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var tripStart: Date? { tripStartLocal?.instant }
     /// Stops the trip calls at after this one.
     public var stopsRemaining: Int
+    /// The feed's time zone (agency_timezone) as an IANA identifier, nil for a departure
+    /// built by hand without one; `timeZone` is the zone to format the times in.
+    public var timeZoneIdentifier: String?
+
+    /// The zone the feed's wall clock runs in, to format `departure` and `arrival` with
+    /// (`Date.FormatStyle(timeZone: d.timeZone)`); without an identifier, the fixed offset
+    /// of `departureLocal`.
+    public var timeZone: TimeZone {
+        timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? TimeZone(secondsFromGMT: departureLocal.utcOffsetSeconds) ?? .gmt
+    }
 }
 
 extension Departure {
@@ -73,7 +83,7 @@ extension Departure {
         arrivalLocal: LocalDateTime? = nil, pickupType: PickupDropOffType = .regular, dropOffType: PickupDropOffType = .regular,
         frequencyBased: Bool = false, wheelchairAccessible: Accessibility = .unknown, bikesAllowed: Accessibility = .unknown,
         stopSequence: Int = 1, timepoint: Bool = true, directionID: Int? = nil, tripShortName: String? = nil, agencyID: String? = nil,
-        agencyName: String? = nil, tripStartLocal: LocalDateTime? = nil, stopsRemaining: Int = 0
+        agencyName: String? = nil, tripStartLocal: LocalDateTime? = nil, stopsRemaining: Int = 0, timeZone: TimeZone? = nil
     ) {
         self.init(
             feedID: feedID, stopID: stopID, stopName: stopName, platformCode: platformCode, tripID: tripID, routeID: routeID,
@@ -83,7 +93,7 @@ extension Departure {
             wheelchairAccessible: wheelchairAccessible, stopSequence: stopSequence, arrivalLocal: arrivalLocal ?? departureLocal,
             dropOffType: dropOffType, timepoint: timepoint, directionID: directionID,
             tripShortName: tripShortName, agencyID: agencyID, agencyName: agencyName, bikesAllowed: bikesAllowed,
-            tripStartLocal: tripStartLocal, stopsRemaining: stopsRemaining)
+            tripStartLocal: tripStartLocal, stopsRemaining: stopsRemaining, timeZoneIdentifier: timeZone?.identifier)
     }
 
     /// Feed, trip, service date, the instance's start (frequency-based trips), stop and stop_sequence.
@@ -92,8 +102,9 @@ extension Departure {
     }
 }
 
+/// The stored properties with their JSON keys: the one field list `Codable`, the command
+/// line's JSON and apps share (a new field is a property and a key here).
 extension Departure: Codable {
-    /// The keys of `transit-query`'s JSON, in its order.
     enum CodingKeys: String, CodingKey {
         case feedID = "feed"
         case stopID = "stop_id"
@@ -124,69 +135,6 @@ extension Departure: Codable {
         case bikesAllowed = "bikes_allowed"
         case tripStartLocal = "trip_start"
         case stopsRemaining = "stops_remaining"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            feedID: try c.decode(String.self, forKey: .feedID), stopID: try c.decode(String.self, forKey: .stopID),
-            stopName: try c.decode(String.self, forKey: .stopName), platformCode: try c.decodeIfPresent(String.self, forKey: .platformCode),
-            tripID: try c.decode(String.self, forKey: .tripID), routeID: try c.decode(String.self, forKey: .routeID),
-            routeShortName: try c.decodeIfPresent(String.self, forKey: .routeShortName),
-            routeLongName: try c.decodeIfPresent(String.self, forKey: .routeLongName),
-            routeType: try c.decode(RouteType.self, forKey: .routeType),
-            routeColor: try c.decodeIfPresent(HexColor.self, forKey: .routeColor),
-            routeTextColor: try c.decodeIfPresent(HexColor.self, forKey: .routeTextColor),
-            headsign: try c.decode(String.self, forKey: .headsign),
-            serviceDate: try c.decode(ServiceDate.self, forKey: .serviceDate),
-            departureSecs: try c.decode(Int.self, forKey: .departureSecs),
-            departureLocal: try c.decode(LocalDateTime.self, forKey: .departureLocal),
-            arrivalLocal: try c.decodeIfPresent(LocalDateTime.self, forKey: .arrivalLocal),
-            pickupType: try c.decodeIfPresent(PickupDropOffType.self, forKey: .pickupType) ?? .regular,
-            dropOffType: try c.decodeIfPresent(PickupDropOffType.self, forKey: .dropOffType) ?? .regular,
-            frequencyBased: try c.decodeIfPresent(Bool.self, forKey: .frequencyBased) ?? false,
-            wheelchairAccessible: try c.decodeIfPresent(Accessibility.self, forKey: .wheelchairAccessible) ?? .unknown,
-            bikesAllowed: try c.decodeIfPresent(Accessibility.self, forKey: .bikesAllowed) ?? .unknown,
-            stopSequence: try c.decodeIfPresent(Int.self, forKey: .stopSequence) ?? 1,
-            timepoint: try c.decodeIfPresent(Bool.self, forKey: .timepoint) ?? true,
-            directionID: try c.decodeIfPresent(Int.self, forKey: .directionID),
-            tripShortName: try c.decodeIfPresent(String.self, forKey: .tripShortName),
-            agencyID: try c.decodeIfPresent(String.self, forKey: .agencyID),
-            agencyName: try c.decodeIfPresent(String.self, forKey: .agencyName),
-            tripStartLocal: try c.decodeIfPresent(LocalDateTime.self, forKey: .tripStartLocal),
-            stopsRemaining: try c.decodeIfPresent(Int.self, forKey: .stopsRemaining) ?? 0)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(feedID, forKey: .feedID)
-        try c.encode(stopID, forKey: .stopID)
-        try c.encode(stopName, forKey: .stopName)
-        try c.encodeIfPresent(platformCode, forKey: .platformCode)
-        try c.encode(tripID, forKey: .tripID)
-        try c.encode(routeID, forKey: .routeID)
-        try c.encodeIfPresent(routeShortName, forKey: .routeShortName)
-        try c.encodeIfPresent(routeLongName, forKey: .routeLongName)
-        try c.encode(routeType, forKey: .routeType)
-        try c.encodeIfPresent(routeColor, forKey: .routeColor)
-        try c.encodeIfPresent(routeTextColor, forKey: .routeTextColor)
-        try c.encode(headsign, forKey: .headsign)
-        try c.encode(serviceDate, forKey: .serviceDate)
-        try c.encode(departureSecs, forKey: .departureSecs)
-        try c.encode(departureLocal, forKey: .departureLocal)
-        try c.encode(pickupType, forKey: .pickupType)
-        try c.encode(frequencyBased, forKey: .frequencyBased)
-        try c.encode(wheelchairAccessible, forKey: .wheelchairAccessible)
-        try c.encode(stopSequence, forKey: .stopSequence)
-        try c.encode(arrivalLocal, forKey: .arrivalLocal)
-        try c.encode(dropOffType, forKey: .dropOffType)
-        try c.encode(timepoint, forKey: .timepoint)
-        try c.encodeIfPresent(directionID, forKey: .directionID)
-        try c.encodeIfPresent(tripShortName, forKey: .tripShortName)
-        try c.encodeIfPresent(agencyID, forKey: .agencyID)
-        try c.encodeIfPresent(agencyName, forKey: .agencyName)
-        try c.encode(bikesAllowed, forKey: .bikesAllowed)
-        try c.encodeIfPresent(tripStartLocal, forKey: .tripStartLocal)
-        try c.encode(stopsRemaining, forKey: .stopsRemaining)
+        case timeZoneIdentifier = "time_zone"
     }
 }

@@ -1,33 +1,15 @@
 import BundleFormat
 import Foundation
 
-/// A calendar date on a wall clock (in a feed's timezone), as `YYYY-MM-DD`. Unlike
-/// `ServiceDate`, it says nothing about which service day a trip belongs to.
+/// A calendar date on a feed's wall clock: the same type as `ServiceDate` (one civil-date
+/// type in the libraries), named for where a date is a wall-clock day rather than the
+/// service day a trip belongs to.
 ///
 /// ```swift
 /// let day = LocalDate("2026-03-29")!
 /// let at = QueryTime.local(day, secondsOfDay: 8 * 3600)
 /// ```
-public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
-    let civil: CivilDate
-
-    /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
-    public init?(_ text: String) {
-        guard let civil = CivilDate(iso: text) else { return nil }
-        self.civil = civil
-    }
-
-    init(_ civil: CivilDate) { self.civil = civil }
-
-    public var description: String { civil.iso }
-
-    public static func < (a: LocalDate, b: LocalDate) -> Bool { a.civil < b.civil }
-
-    /// Encoded as `"YYYY-MM-DD"`.
-    public init(from decoder: Decoder) throws { self = try decoder.decodeText("YYYY-MM-DD", LocalDate.init) }
-
-    public func encode(to encoder: Encoder) throws { try encoder.encodeText(description) }
-}
+public typealias LocalDate = ServiceDate
 
 /// A moment as a feed's wall clock shows it: the local date, the time of day, and the UTC
 /// offset in force. `description` is ISO 8601 (`2026-03-29T08:00:00+02:00`).
@@ -36,7 +18,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 /// let d = try bundle.departures(from: "CENTRAL").first!
 /// print(d.departureLocal.hour, d.departureLocal.minute)
 /// ```
-public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codable {
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     public let date: LocalDate
     /// Seconds since local midnight, 0 to 86399.
     public let secondsOfDay: Int
@@ -68,6 +50,25 @@ public struct LocalDateTime: Hashable, Sendable, CustomStringConvertible, Codabl
             return nil
         }
         self.init(date: date, secondsOfDay: h * 3600 + m * 60 + s, utcOffsetSeconds: offset)
+    }
+
+    /// `instant` on the wall clock of `timeZone`.
+    ///
+    /// ```swift
+    /// let now = LocalDateTime(Date(), in: TimeZone(identifier: "Europe/Paris")!)
+    /// ```
+    public init(_ instant: Date, in timeZone: TimeZone) {
+        let epoch = Int(instant.timeIntervalSince1970.rounded(.down))
+        let offset = timeZone.secondsFromGMT(for: instant)
+        let local = epoch + offset
+        let day = Int((Double(local) / 86_400).rounded(.down))
+        self.init(date: LocalDate(CivilDate(dayNumber: day)), secondsOfDay: local - day * 86_400, utcOffsetSeconds: offset)
+    }
+
+    /// Earlier instant first; of two names for one instant, the smaller UTC offset first.
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
+        let (x, y) = (a.instant, b.instant)
+        return x != y ? x < y : a.utcOffsetSeconds < b.utcOffsetSeconds
     }
 
     /// The instant this wall-clock time and offset name.

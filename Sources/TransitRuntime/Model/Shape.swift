@@ -33,4 +33,26 @@ public struct Shape: Hashable, Codable, Sendable, Identifiable {
         case tripID = "trip_id"
         case points
     }
+
+    /// `points` as `[[latitude, longitude], ...]`: half the bytes of objects for lines of
+    /// thousands of points, and the order people read coordinates in.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let pairs = try c.decode([[Double]].self, forKey: .points)
+        guard pairs.allSatisfy({ $0.count == 2 }) else {
+            throw DecodingError.dataCorruptedError(forKey: .points, in: c, debugDescription: "each point is [latitude, longitude]")
+        }
+        self.init(
+            feedID: try c.decode(String.self, forKey: .feedID), shapeID: try c.decodeIfPresent(String.self, forKey: .shapeID),
+            tripID: try c.decodeIfPresent(String.self, forKey: .tripID),
+            points: pairs.map { Coordinate(latitude: $0[0], longitude: $0[1]) })
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(feedID, forKey: .feedID)
+        try c.encodeIfPresent(shapeID, forKey: .shapeID)
+        try c.encodeIfPresent(tripID, forKey: .tripID)
+        try c.encode(points.map { [$0.latitude, $0.longitude] }, forKey: .points)
+    }
 }

@@ -6,6 +6,7 @@
 /// trip.stopTimes.map(\.departureTime)
 /// ```
 public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
+    /// One call of the trip: the stop, its times on the service date and how riders may use it.
     public struct StopTime: Sendable, Hashable, Codable {
         public var stopID: String
         public var stopName: String
@@ -25,11 +26,13 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
         /// True when the times are exact: given by the feed (not interpolated) and not marked
         /// approximate (`timepoint` 0).
         public var timepoint: Bool
+        /// Where the stop is (a map's marker), nil when the feed gives no position.
+        public var coordinate: Coordinate?
 
         public init(
             stopID: String, stopName: String, stopSequence: Int, arrivalSecs: Int, departureSecs: Int, arrivalLocal: LocalDateTime,
             departureLocal: LocalDateTime, pickupType: PickupDropOffType = .regular, dropOffType: PickupDropOffType = .regular,
-            interpolated: Bool = false, timepoint: Bool = true
+            interpolated: Bool = false, timepoint: Bool = true, coordinate: Coordinate? = nil
         ) {
             self.stopID = stopID
             self.stopName = stopName
@@ -42,6 +45,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
             self.dropOffType = dropOffType
             self.interpolated = interpolated
             self.timepoint = timepoint
+            self.coordinate = coordinate
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -56,6 +60,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
             case dropOffType = "drop_off_type"
             case interpolated
             case timepoint
+            case coordinate
         }
     }
 

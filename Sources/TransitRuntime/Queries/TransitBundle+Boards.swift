@@ -183,7 +183,7 @@ extension TransitBundle {
             tripShortName: try tripShortName(trip.tid, db: db), agencyID: route.agencyID, agencyName: route.agencyName,
             bikesAllowed: Accessibility(rawValue: trip.bikesAllowed),
             tripStartLocal: trip.frequency ? feed.clock.local(dayStart + c.tripStartSecs) : nil,
-            stopsRemaining: c.pattern.stops.count - c.idx - 1)
+            stopsRemaining: c.pattern.stops.count - c.idx - 1, timeZoneIdentifier: feed.clock.timeZoneIdentifier)
     }
 
     private func tripShortName(_ tid: Int, db: SQLiteDatabase) throws -> String? {

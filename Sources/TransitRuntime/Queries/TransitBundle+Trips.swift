@@ -30,7 +30,8 @@ extension TransitBundle {
                     departureSecs: departure, arrivalLocal: source.clock.local(dayStart + arrival),
                     departureLocal: source.clock.local(dayStart + departure),
                     pickupType: PickupDropOffType(rawValue: row.pickupType), dropOffType: PickupDropOffType(rawValue: row.dropOffType),
-                    interpolated: row.interpolated, timepoint: row.isTimepoint)
+                    interpolated: row.interpolated, timepoint: row.isTimepoint,
+                    coordinate: stop.lat.flatMap { lat in stop.lon.map { Coordinate(latitude: lat, longitude: $0) } })
             }
             let headsign = try tripHeadsign.map { try entities.headsign($0, db: db) } ?? stopTimes.last?.stopName ?? ""
             let active = try calendar.active(on: date.civil, db: db).contains(sv)

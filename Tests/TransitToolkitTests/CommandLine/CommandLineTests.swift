@@ -389,13 +389,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.stderr)
         let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(list.count, 2)
+        // Every key but those without a value here (no trip_short_name, not a frequency instance).
         let keys = [
             "feed", "stop_id", "stop_name", "platform_code", "trip_id", "route_id", "route_short_name", "route_long_name",
             "route_type", "route_color", "route_text_color", "headsign", "service_date", "departure_secs", "departure_time",
             "pickup_type", "frequency_based", "wheelchair_accessible", "stop_sequence", "arrival_time", "drop_off_type", "timepoint",
-            "direction_id", "trip_short_name", "agency_id", "agency_name", "bikes_allowed", "trip_start", "stops_remaining",
+            "direction_id", "agency_id", "agency_name", "bikes_allowed", "stops_remaining", "time_zone",
         ]
         XCTAssertEqual(Set(list[0].keys), Set(keys))
+        XCTAssertEqual(list[0]["time_zone"] as? String, "Europe/Zurich")
         XCTAssertEqual(list[1]["departure_time"] as? String, "2026-03-29T01:30:00+01:00")
         XCTAssertEqual(list[1]["departure_secs"] as? Int, 91_800)
         XCTAssertEqual(list[1]["service_date"] as? String, "2026-03-28")
@@ -579,13 +581,12 @@ extension CommandLineTests {
         XCTAssertEqual((directions.first?["stops"] as? [[String: Any]])?.compactMap { $0["stop_id"] as? String }, ["S1", "S2", "S4", "S3"])
         let nearest = try XCTUnwrap(try json(["nearest", "--near", "48.0,7.0", "--count", "2"]) as? [[String: Any]])
         XCTAssertEqual(nearest.compactMap { $0["stop_id"] as? String }, ["S1", "S2"])
-        // The CLI's keys for a stop (nulls included) are Stop's Codable keys.
+        // The CLI's keys for a stop are Stop's Codable keys (a field without a value left out).
+        let first = try XCTUnwrap(nearest.first)
         let encoded = try JSONSerialization.jsonObject(
             with: JSONEncoder().encode(
-                Stop(
-                    feedID: "f", stopID: "S1", name: "One", code: "1", lat: 48, lon: 7, parentStation: "P", platformCode: "2",
-                    distanceMetres: 3)))
-        XCTAssertEqual(Set(try XCTUnwrap(encoded as? [String: Any]).keys), Set(try XCTUnwrap(nearest.first).keys))
+                Stop(feedID: "f", stopID: "S1", name: "One", lat: 48, lon: 7, wheelchairBoarding: .unknown, distanceMetres: 3)))
+        XCTAssertEqual(Set(try XCTUnwrap(encoded as? [String: Any]).keys), Set(first.keys))
         XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "A", "--stop", "S1"]).status, 64)
         XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "Z"]).status, 1)
     }

@@ -2,6 +2,7 @@ import BundleFormat
 import Foundation
 import TestKit
 import TransitRuntime
+import TransitStore
 import XCTest
 
 /// `transit-store` as a user and a script run it, and killed with SIGKILL mid-job.
@@ -37,6 +38,15 @@ final class StoreCommandLineTests: XCTestCase {
         return process
     }
 
+    /// `value` with its dates to the second, as ISO 8601 writes them.
+    static func toTheSecond<T: Codable>(_ value: T) throws -> T {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(T.self, from: encoder.encode(value))
+    }
+
     func testACommandLineSessionWithExitCodesAndJSON() async throws {
         let site = try StoreFixture()
         let folder = TemporaryFolders.make()
@@ -48,11 +58,25 @@ final class StoreCommandLineTests: XCTestCase {
         let offered = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
         XCTAssertEqual(offered.map { $0["id"] as? String }, ["metro", "valley", "both"])
         XCTAssertEqual(offered.first?["bytes"] as? Int, Int(site.bytes("metro-1.db")))
-        XCTAssertEqual(offered.first?["state"] as? String, "available")
+        XCTAssertEqual(offered.first?["availability"] as? String, "available")
+        // Each --json output decodes into the library's type, and is the library's answer.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let library = try BundleStore(directory: folder.path)
+        let offers = try await library.offers()
+        XCTAssertEqual(try decoder.decode([BundleOffer].self, from: Data(list.stdout.utf8)), offers)
         let download = try store(folder, ["download", "metro", "--explicit", "--json"])
         XCTAssertEqual(download.status, 0, download.stderr)
         XCTAssertEqual((download.json["jobs"] as? [[String: Any]])?.first?["state"] as? String, "done")
-        let status = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"]).json
+        struct Jobs: Decodable { var jobs: [JobOutcome] }
+        XCTAssertEqual(try decoder.decode(Jobs.self, from: Data(download.stdout.utf8)).jobs, [JobOutcome(id: "metro", state: "done")])
+        let listed = try decoder.decode([BundleOffer].self, from: Data(try store(folder, ["list", "--json"]).stdout.utf8))
+        XCTAssertEqual(listed.map(\.availability), [.installed, .available, .available])
+        XCTAssertEqual(listed.map(\.isPinned), [true, false, false])
+        let summary = try store(folder, ["status", "--on", TestClock.metroDayText, "--json"])
+        let librarySummary = try await library.summary(on: TestClock.metroDay, timeZone: .current)
+        XCTAssertEqual(try decoder.decode(StoreSummary.self, from: Data(summary.stdout.utf8)), try Self.toTheSecond(librarySummary))
+        let status = summary.json
         let bundle = (status["bundles"] as? [[String: Any]])?.first ?? [:]
         XCTAssertEqual(bundle["id"] as? String, "metro")
         XCTAssertEqual(bundle["explicit"] as? Bool, true)
@@ -64,6 +88,8 @@ final class StoreCommandLineTests: XCTestCase {
         XCTAssertEqual(try store(folder, ["download", "atlantis"]).status, 3)
         let prefs = try store(folder, ["prefs", "--max-bytes", "60000", "--json"])
         XCTAssertEqual(prefs.json["max_bytes"] as? Int, 60000)
+        let preferences = try await library.preferences()
+        XCTAssertEqual(try decoder.decode(StorePreferences.self, from: Data(prefs.stdout.utf8)), preferences)
         let over = try store(folder, ["download", "valley", "--json"])
         XCTAssertEqual(over.status, 2, over.stderr)
         XCTAssertTrue(over.stderr.contains("needs \(site.bytes("valley.db")) more bytes, but the budget is 60000 bytes"), over.stderr)
