@@ -8,11 +8,17 @@ import TransitRuntime
 public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
     /// One informed entity (EntitySelector); nil fields are not part of the selection.
     public struct Selector: Sendable, Hashable, Codable {
+        /// agency_id the entity names.
         public var agencyID: String?
+        /// route_id the entity names.
         public var routeID: String?
+        /// route_type the entity names.
         public var routeType: Int?
+        /// direction_id the entity names.
         public var directionID: Int?
+        /// trip_id the entity names.
         public var tripID: String?
+        /// stop_id the entity names.
         public var stopID: String?
 
         /// A selector built by hand (previews, tests): the fields given must all match.
@@ -38,15 +44,68 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
+    /// When an alert applies: from `start` to `end`, either open (nil: since ever, or for
+    /// good), as the message's TimeRange says. `Codable` as ISO 8601 instants.
+    ///
+    /// ```swift
+    /// if let until = alert.activePeriods.first?.end { banner.text = "until \(until.formatted(date: .omitted, time: .shortened))" }
+    /// ```
+    public struct ActivePeriod: Sendable, Hashable, Codable {
+        /// The first instant, nil when the period has no start.
+        public var start: Date?
+        /// The last instant, nil when the period has no end.
+        public var end: Date?
+
+        /// A period built by hand (previews, tests).
+        public init(start: Date? = nil, end: Date? = nil) {
+            self.start = start
+            self.end = end
+        }
+
+        /// The period as a `DateInterval`, nil when an end is open.
+        public var dateInterval: DateInterval? {
+            guard let start, let end else { return nil }
+            return DateInterval(start: start, end: end)
+        }
+
+        /// Whether `date` lies in the period, ends included.
+        public func contains(_ date: Date) -> Bool { (start.map { $0 <= date } ?? true) && (end.map { date <= $0 } ?? true) }
+
+        private enum CodingKeys: String, CodingKey { case start, end }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func instant(_ key: CodingKeys) throws -> Date? {
+                guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+                guard let date = try? Date(text, strategy: .iso8601) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
+                }
+                return date
+            }
+            self.init(start: try instant(.start), end: try instant(.end))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(start?.formatted(.iso8601), forKey: .start)
+            try c.encodeIfPresent(end?.formatted(.iso8601), forKey: .end)
+        }
+    }
+
     public var id: String
+    /// Why (strike, weather, ...), `.unknownCause` when not given.
     public var cause: AlertCause
+    /// What it does to service (no service, detour, ...), `.unknownEffect` when not given.
     public var effect: AlertEffect
     /// Texts by language tag ("" when the producer gives none).
     public var headerText: [String: String]
+    /// The longer text by language tag.
     public var descriptionText: [String: String]
+    /// A page about the alert by language tag.
     public var url: [String: String]
-    /// Unix-second ranges; an open end is nil.
-    public var activePeriods: [ClosedRange<Int>]
+    /// When the alert applies (none: always).
+    public var activePeriods: [ActivePeriod]
+    /// What the alert concerns (any one of them).
     public var informedEntities: [Selector]
     /// The places (from 1) of the message's active periods left out: ending before they
     /// start, or starting after 9999 (reported as `bad_time`; not encoded).
@@ -60,7 +119,7 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
     /// ```
     public init(
         id: String, cause: AlertCause = .unknownCause, effect: AlertEffect = .unknownEffect, headerText: [String: String] = [:],
-        descriptionText: [String: String] = [:], url: [String: String] = [:], activePeriods: [ClosedRange<Int>] = [],
+        descriptionText: [String: String] = [:], url: [String: String] = [:], activePeriods: [ActivePeriod] = [],
         informedEntities: [Selector] = []
     ) {
         self.id = id
@@ -75,12 +134,12 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
 
     /// The text in `language` (a tag like "en" matches "en-US"), else the untagged one, else any.
     public func header(in language: String? = nil) -> String? { Self.pick(headerText, language) }
+    /// The description in `language`, chosen as `header(in:)` chooses.
     public func description(in language: String? = nil) -> String? { Self.pick(descriptionText, language) }
 
     /// True when the alert is active at `time` and concerns `departure`.
     public func concerns(_ departure: Departure, at time: Date) -> Bool {
-        let now = Int(time.timeIntervalSince1970)
-        guard activePeriods.isEmpty || activePeriods.contains(where: { $0.contains(now) }) else { return false }
+        guard activePeriods.isEmpty || activePeriods.contains(where: { $0.contains(time) }) else { return false }
         return informedEntities.contains { s in
             (s.agencyID == nil || s.agencyID == departure.agencyID) && (s.routeID == nil || s.routeID == departure.routeID)
                 && (s.routeType == nil || s.routeType == departure.routeType.rawValue)
@@ -110,18 +169,21 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
         headerText = texts(alert.hasHeaderText, alert.headerText)
         descriptionText = texts(alert.hasDescriptionText, alert.descriptionText)
         url = texts(alert.hasURL, alert.url)
-        var periods: [ClosedRange<Int>] = []
+        var periods: [ActivePeriod] = []
         var invalid: [Int] = []
+        let latest = UInt64(RealtimeMessage.plausibleTimes.upperBound)
         for (index, period) in alert.activePeriod.enumerated() {
             let start = period.hasStart ? period.start : 0
-            let end = period.hasEnd ? period.end : UInt64(RealtimeMessage.plausibleTimes.upperBound)
-            guard start <= end, (period.hasStart ? start : 0) <= UInt64(RealtimeMessage.plausibleTimes.upperBound) else {
+            let end = period.hasEnd ? period.end : latest
+            guard start <= end, start <= latest else {
                 invalid.append(index + 1)
                 continue
             }
             // An open end is forever; a time past 9999 is clamped to it.
             periods.append(
-                (period.hasStart ? Int(start) : Int.min)...(period.hasEnd ? Int(clamping: min(end, UInt64(Int.max))) : Int.max))
+                ActivePeriod(
+                    start: period.hasStart ? Date(timeIntervalSince1970: TimeInterval(start)) : nil,
+                    end: period.hasEnd ? Date(timeIntervalSince1970: TimeInterval(min(end, latest))) : nil))
         }
         activePeriods = periods
         invalidPeriods = invalid

@@ -6,15 +6,21 @@ import TransitRuntime
 public struct LiveDeparture: Sendable, Hashable, Identifiable {
     /// The timetable's call, as the offline board gives it.
     public var scheduled: Departure
+    /// What the live data says of the call: scheduled, updated, skipped, cancelled...
     public var state: LiveState
+    /// The predicted departure, nil without a prediction.
     public var predictedDeparture: Date?
+    /// The predicted arrival, nil without a prediction.
     public var predictedArrival: Date?
     /// Seconds late (negative: early) at this stop's departure, when predicted.
     public var delay: Int?
+    /// The producer's uncertainty of the prediction in seconds, nil when not given.
     public var uncertainty: Int?
     /// The platform the update assigns, when it moves the call to another stop.
     public var assignedStopID: String?
+    /// Where the vehicle running the trip was last seen, when a fresh position is at hand.
     public var vehicle: VehicleStatus?
+    /// The alerts active at the moment asked about that concern this call.
     public var alerts: [LiveAlert]
 
     /// The board's id of the call: the scheduled departure's.
@@ -23,8 +29,10 @@ public struct LiveDeparture: Sendable, Hashable, Identifiable {
     public var isRealtime: Bool { predictedDeparture != nil }
     /// The instant to show and sort by: the prediction, else the timetable.
     public var departure: Date { predictedDeparture ?? scheduled.departure }
+    /// The predicted arrival, else the scheduled one.
     public var arrival: Date { predictedArrival ?? scheduled.arrival }
 
+    /// A live call built by hand (previews, tests).
     public init(
         scheduled: Departure, state: LiveState = .scheduled, predictedDeparture: Date? = nil, predictedArrival: Date? = nil,
         delay: Int? = nil, uncertainty: Int? = nil, assignedStopID: String? = nil, vehicle: VehicleStatus? = nil,
@@ -44,7 +52,9 @@ public struct LiveDeparture: Sendable, Hashable, Identifiable {
 
 /// How old a snapshot's messages may be, at the moment a board is asked, to be applied.
 public struct RealtimeFreshness: Sendable, Hashable {
+    /// Seconds trip updates stay usable (default 300).
     public var tripUpdates: TimeInterval
+    /// Seconds a vehicle position stays usable (default 900).
     public var vehicles: TimeInterval
 
     /// 5 minutes for trip updates, 15 for vehicle positions.

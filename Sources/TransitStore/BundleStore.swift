@@ -197,9 +197,24 @@ public actor BundleStore {
         return startJob(id)
     }
 
-    /// Queues an update of every installed bundle the manifest has a newer version of, or of
-    /// `id` alone; returns their jobs (none when everything is current).
-    public func updateAll(_ id: String? = nil) throws -> [DownloadJob] {
+    /// Queues an update of every installed bundle the manifest has a newer version of;
+    /// returns their jobs (none when everything is current).
+    public func updateAll() throws -> [DownloadJob] { try queueUpdates(of: nil) }
+
+    /// Queues an update of installed bundle `id` when the manifest has a newer version;
+    /// returns its job, nil when it is current.
+    ///
+    /// ```swift
+    /// if let job = try await store.update("lisbon") { for await state in job.updates { progress.show(state) } }
+    /// ```
+    /// - Throws: `StoreError.unknownBundle` when `id` is not installed; `.noCatalogue`.
+    public func update(_ id: String) throws -> DownloadJob? { try queueUpdates(of: id).first }
+
+    /// `update(_:)`, or `updateAll()` for a nil id.
+    @available(*, deprecated, message: "use update(_:) for one bundle, updateAll() for all")
+    public func updateAll(_ id: String?) throws -> [DownloadJob] { try queueUpdates(of: id) }
+
+    private func queueUpdates(of id: String?) throws -> [DownloadJob] {
         let catalogue = try usableCatalogue()
         let installed = try state.installed().filter { id == nil || $0.id == id }
         if let id, installed.isEmpty { throw StoreError.unknownBundle(id) }

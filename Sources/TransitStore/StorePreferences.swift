@@ -36,6 +36,8 @@ public struct InstalledBundle: Sendable, Hashable, Codable, Identifiable {
     public let bytes: Int64
     /// Downloaded because the user asked: never evicted automatically.
     public let explicit: Bool
+    /// `explicit`, by the name a screen uses: the user pinned it.
+    public var isPinned: Bool { explicit }
     public let downloadedAt: Date
     /// When it was last opened (eviction takes the least recently opened first).
     public let lastAccessedAt: Date
@@ -92,6 +94,8 @@ public struct PendingJob: Sendable, Hashable, Codable, Identifiable {
     public var id: String
     /// The user asked for the bundle (pinned: never evicted automatically).
     public var explicit: Bool
+    /// `explicit`, by the name a screen uses.
+    public var isPinned: Bool { explicit }
     /// Paused: `resume` continues it.
     public var paused: Bool
     /// Why its last attempt failed (its partial file is kept for the next one), nil when none did.

@@ -37,7 +37,12 @@ struct UpdateCommand: AsyncParsableCommand {
         try await reportingErrors(json: options.json) {
             let store = try options.open()
             let pending = try await store.resumePendingJobs()
-            let jobs = try await store.updateAll(id)
+            let jobs: [DownloadJob]
+            if let id {
+                jobs = try await store.update(id).map { [$0] } ?? []
+            } else {
+                jobs = try await store.updateAll()
+            }
             try await JobWatcher(json: options.json).watch(pending + jobs.filter { job in !pending.contains { $0 === job } })
         }
     }

@@ -11,13 +11,18 @@ import Foundation
 /// }
 /// ```
 public struct Journey: Hashable, Codable, Sendable, Identifiable {
+    /// When the rider leaves, on the wall clock of the origin's feed.
     public var departureLocal: LocalDateTime
+    /// When the rider arrives, on the wall clock of the destination's feed.
     public var arrivalLocal: LocalDateTime
     /// The number of rides (transfers + 1; 0 for a journey on foot).
     public var rides: Int
+    /// The walks and rides, in order.
     public var legs: [JourneyLeg]
 
+    /// `departureLocal` as an instant.
     public var departure: Date { departureLocal.instant }
+    /// `arrivalLocal` as an instant.
     public var arrival: Date { arrivalLocal.instant }
 
     /// The journey's trips and times: equal journeys have equal ids.
@@ -25,6 +30,7 @@ public struct Journey: Hashable, Codable, Sendable, Identifiable {
         legs.map { "\($0.kind.rawValue):\($0.boarding?.id ?? $0.toStopID ?? "")@\($0.departureLocal)" }.joined(separator: ">")
     }
 
+    /// A journey built by hand (previews, tests).
     public init(departureLocal: LocalDateTime, arrivalLocal: LocalDateTime, rides: Int, legs: [JourneyLeg]) {
         self.departureLocal = departureLocal
         self.arrivalLocal = arrivalLocal
@@ -46,16 +52,20 @@ public struct Journey: Hashable, Codable, Sendable, Identifiable {
 /// board shows for that trip, stop and service day (`boarding`) and the arrivals board for
 /// the alighting stop (`alighting`), so an app shows a ride with its board's views.
 public struct JourneyLeg: Hashable, Codable, Sendable {
+    /// A walk or a ride.
     public enum Kind: String, Codable, Sendable {
         case walk, ride
     }
 
+    /// Walk or ride.
     public var kind: Kind
     /// The stop the leg leaves, nil for the origin point of a walk.
     public var fromStopID: String?
     /// The stop the leg reaches, nil for the destination point of a walk.
     public var toStopID: String?
+    /// When the leg starts, on the feed's wall clock.
     public var departureLocal: LocalDateTime
+    /// When the leg ends, on the feed's wall clock.
     public var arrivalLocal: LocalDateTime
     /// A walk's straight-line length in metres (nil for rides).
     public var distance: Double?
@@ -64,9 +74,12 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
     /// A ride's call where the rider alights (its arrival is the leg's).
     public var alighting: Departure?
 
+    /// `departureLocal` as an instant.
     public var departure: Date { departureLocal.instant }
+    /// `arrivalLocal` as an instant.
     public var arrival: Date { arrivalLocal.instant }
 
+    /// A leg built by hand (previews, tests).
     public init(
         kind: Kind, fromStopID: String?, toStopID: String?, departureLocal: LocalDateTime, arrivalLocal: LocalDateTime,
         distance: Double? = nil, boarding: Departure? = nil, alighting: Departure? = nil

@@ -12,16 +12,27 @@ import Foundation
 ///     headsign: "Illkirch", serviceDate: ServiceDate("2026-03-29")!, departureSecs: 8 * 3600, departureLocal: at)
 /// ```
 public struct Departure: Sendable, Hashable, Identifiable {
+    /// The feed the trip belongs to (its name in the bundle).
     public var feedID: String
+    /// The stop_id the trip calls at (a platform when the board asked for a station).
     public var stopID: String
+    /// The stop's stop_name.
     public var stopName: String
+    /// The stop's platform_code, nil when the feed gives none.
     public var platformCode: String?
+    /// The trip's trip_id.
     public var tripID: String
+    /// The trip's route_id.
     public var routeID: String
+    /// The route's route_short_name ("4", "S2"), nil when the feed leaves it empty.
     public var routeShortName: String?
+    /// The route's route_long_name, nil when the feed leaves it empty.
     public var routeLongName: String?
+    /// The route's route_type (tram, bus, rail...).
     public var routeType: RouteType
+    /// The route's route_color, nil when not given.
     public var routeColor: HexColor?
+    /// The route's route_text_color, nil when not given.
     public var routeTextColor: HexColor?
     /// stop_headsign, else trip_headsign, else the name of the trip's last stop.
     public var headsign: String
@@ -35,6 +46,7 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var departure: Date { departureLocal.instant }
     /// The departure as ISO 8601 local time with its UTC offset (`2026-03-29T08:00:00+02:00`).
     public var departureTime: String { departureLocal.description }
+    /// Whether riders may board here (pickup_type).
     public var pickupType: PickupDropOffType
     /// True for instances of a frequencies.txt trip with exact_times = 0 (times are estimates).
     public var frequencyBased: Bool
@@ -44,21 +56,27 @@ public struct Departure: Sendable, Hashable, Identifiable {
     public var stopSequence: Int
     /// When the trip reaches the stop (equal to `departure` unless it waits there).
     public var arrivalLocal: LocalDateTime
+    /// The arrival instant.
     public var arrival: Date { arrivalLocal.instant }
+    /// Whether riders may alight here (drop_off_type).
     public var dropOffType: PickupDropOffType
     /// False when the stop's times are not exact: the feed left them empty and they were
     /// interpolated, or it marked them approximate (`timepoint` 0).
     public var timepoint: Bool
+    /// The trip's direction_id (0 or 1), nil when not given.
     public var directionID: Int?
     /// trip_short_name: a train number, where the feed gives one.
     public var tripShortName: String?
+    /// The agency_id of the route's agency, nil when the feed names none.
     public var agencyID: String?
+    /// The agency's agency_name.
     public var agencyName: String?
     /// bikes_allowed.
     public var bikesAllowed: Accessibility
     /// For an instance of a frequency-based trip, when it leaves its first stop (its
     /// identity with `tripID` and `serviceDate`); nil for other trips.
     public var tripStartLocal: LocalDateTime?
+    /// `tripStartLocal` as an instant.
     public var tripStart: Date? { tripStartLocal?.instant }
     /// Stops the trip calls at after this one.
     public var stopsRemaining: Int

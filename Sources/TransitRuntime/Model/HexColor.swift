@@ -7,8 +7,11 @@ import BundleFormat
 /// red.hex                           // "E10D19"
 /// ```
 public struct HexColor: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The red component, 0 to 255.
     public var red: UInt8
+    /// The green component, 0 to 255.
     public var green: UInt8
+    /// The blue component, 0 to 255.
     public var blue: UInt8
 
     public init(red: UInt8, green: UInt8, blue: UInt8) {

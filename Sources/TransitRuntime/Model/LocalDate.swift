@@ -19,11 +19,14 @@ public typealias LocalDate = ServiceDate
 /// print(d.departureLocal.hour, d.departureLocal.minute)
 /// ```
 public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    /// The wall-clock date.
     public let date: LocalDate
     /// Seconds since local midnight, 0 to 86399.
     public let secondsOfDay: Int
+    /// The UTC offset in force, in seconds east of UTC.
     public let utcOffsetSeconds: Int
 
+    /// A wall-clock reading built from its parts.
     public init(date: LocalDate, secondsOfDay: Int, utcOffsetSeconds: Int) {
         self.date = date
         self.secondsOfDay = secondsOfDay
@@ -81,8 +84,11 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     public func encode(to encoder: Encoder) throws { try encoder.encodeText(description) }
 
+    /// The hour, 0 to 23.
     public var hour: Int { secondsOfDay / 3600 }
+    /// The minute, 0 to 59.
     public var minute: Int { secondsOfDay / 60 % 60 }
+    /// The second, 0 to 59.
     public var second: Int { secondsOfDay % 60 }
 
     public var description: String {

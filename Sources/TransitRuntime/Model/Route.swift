@@ -4,20 +4,27 @@
 /// let tram = Route(feedID: "cts", routeID: "A", shortName: "A", routeType: .tram, color: HexColor("E10D19"))
 /// ```
 public struct Route: Hashable, Codable, Sendable, Identifiable {
+    /// The feed the route belongs to.
     public var feedID: String
+    /// The route_id.
     public var routeID: String
     /// The agency_id of its agency, nil when the feed names none.
     public var agencyID: String?
+    /// route_short_name ("4", "S2"), nil when empty.
     public var shortName: String?
+    /// route_long_name, nil when empty.
     public var longName: String?
+    /// route_type: tram, metro, rail, bus, ferry...
     public var routeType: RouteType
     /// route_color and route_text_color, when given (and RRGGBB).
     public var color: HexColor?
+    /// route_text_color, nil when not given.
     public var textColor: HexColor?
 
     /// The feed and the route_id.
     public var id: String { "\(feedID)/\(routeID)" }
 
+    /// A route built by hand (previews, tests).
     public init(
         feedID: String, routeID: String, agencyID: String? = nil, shortName: String? = nil, longName: String? = nil,
         routeType: RouteType, color: HexColor? = nil, textColor: HexColor? = nil

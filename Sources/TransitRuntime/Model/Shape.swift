@@ -10,16 +10,19 @@
 /// let polyline = line.points.map { ($0.latitude, $0.longitude) }
 /// ```
 public struct Shape: Hashable, Codable, Sendable, Identifiable {
+    /// The feed of the shape or trip.
     public var feedID: String
     /// The shape_id, nil when the line runs through the stops of `tripID`.
     public var shapeID: String?
     /// The trip whose stops draw the line, when it has no shape (nil otherwise).
     public var tripID: String?
+    /// The line, in the order the trips run it.
     public var points: [Coordinate]
 
     /// The feed and the shape_id (or, for a line through stops, the trip_id).
     public var id: String { "\(feedID)/\(shapeID.map { "shape:\($0)" } ?? "trip:\(tripID ?? "")")" }
 
+    /// A line built by hand (previews, tests).
     public init(feedID: String, shapeID: String?, tripID: String?, points: [Coordinate]) {
         self.feedID = feedID
         self.shapeID = shapeID

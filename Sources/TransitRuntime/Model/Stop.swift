@@ -4,11 +4,17 @@
 /// let preview = Stop(feedID: "cts", stopID: "GARE", name: "Gare Centrale", lat: 48.585, lon: 7.735)
 /// ```
 public struct Stop: Hashable, Codable, Sendable, Identifiable {
+    /// The feed the stop belongs to.
     public var feedID: String
+    /// The stop_id.
     public var stopID: String
+    /// The stop_name (a platform without one shows its station's).
     public var name: String
+    /// The stop_code riders see on signs, nil when not given.
     public var code: String?
+    /// stop_lat in degrees, nil when not given (`coordinate` has both).
     public var lat: Double?
+    /// stop_lon in degrees, nil when not given.
     public var lon: Double?
     /// Where the stop is, for a map; nil for a stop without coordinates (a generic node or
     /// boarding area may have none).
@@ -20,10 +26,13 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         guard let lat, let lon else { return nil }
         return Coordinate(latitude: lat, longitude: lon)
     }
+    /// Stop or platform, station, entrance, generic node or boarding area (location_type).
     public var locationType: LocationType
     /// The parent station's stop_id.
     public var parentStation: String?
+    /// The platform_code, nil when not given.
     public var platformCode: String?
+    /// wheelchair_boarding (a platform that leaves it empty takes its station's).
     public var wheelchairBoarding: Accessibility
     /// Metres from the query point, for nearby searches.
     public var distanceMetres: Double?
@@ -31,6 +40,7 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     /// The feed and the stop_id.
     public var id: String { "\(feedID)/\(stopID)" }
 
+    /// A stop built by hand (previews, tests).
     public init(
         feedID: String, stopID: String, name: String, code: String? = nil, lat: Double? = nil, lon: Double? = nil,
         locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,

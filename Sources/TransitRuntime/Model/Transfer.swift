@@ -4,8 +4,11 @@
 /// for t in try bundle.transfers(at: "CENTRAL") { print(t.toStopID, t.minTransferTime ?? 0) }
 /// ```
 public struct Transfer: Hashable, Codable, Sendable, Identifiable {
+    /// The feed whose transfers.txt gives the row.
     public var feedID: String
+    /// from_stop_id.
     public var fromStopID: String
+    /// to_stop_id.
     public var toStopID: String
     /// transfer_type: recommended, timed (the vehicle waits), needs `minTransferTime`, not
     /// possible, in-seat not allowed.
@@ -15,6 +18,7 @@ public struct Transfer: Hashable, Codable, Sendable, Identifiable {
 
     public var id: String { "\(feedID)/\(fromStopID)>\(toStopID)" }
 
+    /// A transfer built by hand (previews, tests).
     public init(feedID: String, fromStopID: String, toStopID: String, type: TransferType, minTransferTime: Int? = nil) {
         self.feedID = feedID
         self.fromStopID = fromStopID

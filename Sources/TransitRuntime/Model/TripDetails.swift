@@ -8,18 +8,27 @@
 public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
     /// One call of the trip: the stop, its times on the service date and how riders may use it.
     public struct StopTime: Sendable, Hashable, Codable {
+        /// The stop_id of the call.
         public var stopID: String
+        /// The stop's name.
         public var stopName: String
+        /// The stop_time's stop_sequence.
         public var stopSequence: Int
+        /// The arrival in GTFS seconds of the service day (may pass 86400).
         public var arrivalSecs: Int
+        /// The departure in GTFS seconds of the service day (may pass 86400).
         public var departureSecs: Int
         /// Wall-clock times on the service date, in the feed's timezone.
         public var arrivalLocal: LocalDateTime
+        /// The departure on the feed's wall clock.
         public var departureLocal: LocalDateTime
         /// The same as ISO 8601 local times with offset.
         public var arrivalTime: String { arrivalLocal.description }
+        /// `departureLocal` as ISO 8601.
         public var departureTime: String { departureLocal.description }
+        /// Whether riders may board (pickup_type).
         public var pickupType: PickupDropOffType
+        /// Whether riders may alight (drop_off_type).
         public var dropOffType: PickupDropOffType
         /// True when the feed left the time empty and it was interpolated.
         public var interpolated: Bool
@@ -29,6 +38,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
         /// Where the stop is (a map's marker), nil when the feed gives no position.
         public var coordinate: Coordinate?
 
+        /// A call built by hand (previews, tests).
         public init(
             stopID: String, stopName: String, stopSequence: Int, arrivalSecs: Int, departureSecs: Int, arrivalLocal: LocalDateTime,
             departureLocal: LocalDateTime, pickupType: PickupDropOffType = .regular, dropOffType: PickupDropOffType = .regular,
@@ -66,11 +76,16 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
 
     /// One frequencies.txt window of a frequency-based trip.
     public struct FrequencyWindow: Sendable, Hashable, Codable {
+        /// start_time in GTFS seconds.
         public var startSecs: Int
+        /// end_time in GTFS seconds (excluded).
         public var endSecs: Int
+        /// headway_secs.
         public var headwaySecs: Int
+        /// exact_times = 1: instances leave exactly at start_time + k x headway.
         public var exactTimes: Bool
 
+        /// A window built by hand (previews, tests).
         public init(startSecs: Int, endSecs: Int, headwaySecs: Int, exactTimes: Bool) {
             self.startSecs = startSecs
             self.endSecs = endSecs
@@ -86,9 +101,13 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
+    /// The feed the trip belongs to.
     public var feedID: String
+    /// The trip_id.
     public var tripID: String
+    /// The trip's route_id.
     public var routeID: String
+    /// The service day the times are on.
     public var serviceDate: ServiceDate
     /// trip_headsign, else the name of the last stop.
     public var headsign: String
@@ -102,6 +121,7 @@ public struct TripDetails: Sendable, Hashable, Codable, Identifiable {
     /// The feed, the trip_id and the service date.
     public var id: String { "\(feedID)/\(tripID)/\(serviceDate)" }
 
+    /// Trip details built by hand (previews, tests).
     public init(
         feedID: String, tripID: String, routeID: String, serviceDate: ServiceDate, headsign: String, runsOnDate: Bool,
         stopTimes: [StopTime], frequencies: [FrequencyWindow] = []

@@ -16,7 +16,7 @@ public struct BundleOffer: Sendable, Hashable, Codable, Identifiable {
         case available
         /// Installed, the version the manifest lists.
         case installed
-        /// Installed, and the manifest lists another version (`BundleStore.updateAll(_:)`).
+        /// Installed, and the manifest lists another version (`BundleStore.update(_:)`).
         case updateAvailable = "update_available"
     }
 

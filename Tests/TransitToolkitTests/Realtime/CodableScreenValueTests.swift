@@ -45,4 +45,24 @@ final class CodableScreenValueTests: XCTestCase {
         let none = try roundTrip(LiveBoard(departures: [], realtimeApplied: false, notAppliedReason: .noTripUpdates))
         XCTAssertEqual((none["not_applied"] as? [String: Any])?["reason"] as? String, "no_trip_updates")
     }
+
+    func testAlertPeriodsAreInstantsWithOpenEnds() throws {
+        let from = Date(timeIntervalSince1970: 1_773_126_000)
+        let until = from.addingTimeInterval(3600)
+        let closed = LiveAlert.ActivePeriod(start: from, end: until)
+        let open = LiveAlert.ActivePeriod(start: from)
+        XCTAssertEqual(closed.dateInterval, DateInterval(start: from, end: until))
+        XCTAssertNil(open.dateInterval, "no DateInterval without an end")
+        XCTAssertTrue(open.contains(from.addingTimeInterval(1e9)))
+        XCTAssertFalse(closed.contains(until.addingTimeInterval(1)))
+        XCTAssertTrue(closed.contains(until), "ends included")
+        let alert = LiveAlert(id: "a", effect: .detour, activePeriods: [closed, open], informedEntities: [.init(routeID: "R")])
+        let data = try JSONEncoder().encode(alert)
+        XCTAssertEqual(try JSONDecoder().decode(LiveAlert.self, from: data), alert)
+        let keys = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let periods = try XCTUnwrap(keys["active_periods"] as? [[String: Any]])
+        XCTAssertEqual(periods[0]["start"] as? String, "2026-03-10T07:00:00Z")
+        XCTAssertEqual(periods[0]["end"] as? String, "2026-03-10T08:00:00Z")
+        XCTAssertNil(periods[1]["end"])
+    }
 }

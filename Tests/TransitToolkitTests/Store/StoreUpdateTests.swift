@@ -64,8 +64,9 @@ final class StoreUpdateTests: XCTestCase {
         try await store.setPreferences(StorePreferences(autoUpdate: false))
         try await store.refreshCatalogue(from: site.server.url("v2-full.json"))
         try FileManager.default.removeItem(atPath: site.path("metro-2.db"))
-        let job = try await store.updateAll("metro")
-        let outcome = await job[0].finished()
+        let queued = try await store.update("metro")
+        let job = try XCTUnwrap(queued)
+        let outcome = await job.finished()
         guard case .failed(.transfer(let reason, transient: false)) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertTrue(reason.contains("404"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), before)
