@@ -30,14 +30,20 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
 
     /// One entity (or one of its stop time updates) left out.
     public struct Unmatched: Sendable, Hashable, Codable {
+        /// The FeedEntity's id.
         public var entityID: String
+        /// The trip_id the entity names, when it names one.
         public var tripID: String?
+        /// The stop_id of the stop time update concerned, when any.
         public var stopID: String?
+        /// The stop_sequence of the stop time update concerned, when any.
         public var stopSequence: Int?
+        /// Why, as a code to branch on.
         public var reason: Reason
         /// Words for a person, e.g. the service days tried.
         public var detail: String?
 
+        /// An entry built by hand (previews, tests).
         public init(
             entityID: String, tripID: String? = nil, stopID: String? = nil, stopSequence: Int? = nil, reason: Reason,
             detail: String? = nil
@@ -59,21 +65,31 @@ public struct RealtimeReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// Entities in the messages.
     public var entities = 0
+    /// Trip updates among them.
     public var tripUpdates = 0
+    /// Trip updates matched to a trip instance (or added as a new trip).
     public var tripUpdatesMatched = 0
+    /// Stop time updates in the trip updates.
     public var stopTimeUpdates = 0
+    /// Stop time updates matched to a call of their trip.
     public var stopTimeUpdatesMatched = 0
+    /// Vehicle positions in the messages.
     public var vehicles = 0
+    /// Vehicle positions matched to a trip instance.
     public var vehiclesMatched = 0
+    /// Alerts in the messages.
     public var alerts = 0
     /// Predicted times raised so that a trip never runs backwards.
     public var clamps = 0
+    /// What could not be used, each with its reason.
     public var unmatched: [Unmatched] = []
     /// What was applied otherwise than the message says, with its reason
     /// (`header_from_the_future`, `trip_delay_used`): applied, and said.
     public var notes: [Unmatched] = []
 
+    /// An empty report.
     public init() {}
 
     /// Adds `other`'s counts and, after this report's, its unmatched entities.

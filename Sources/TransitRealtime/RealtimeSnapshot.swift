@@ -46,8 +46,11 @@ public struct RealtimeSnapshot: Sendable {
 
     /// The newest header time of the messages with trip updates, vehicles or alerts.
     public let tripUpdatesTime: Date?
+    /// When the vehicle positions are from (their message's time), nil without any.
     public let vehiclesTime: Date?
+    /// When the alerts are from, nil without any.
     public let alertsTime: Date?
+    /// What was matched, and what could not be used with the reason.
     public let report: RealtimeReport
     let trips: [TripInstance: LiveTrip]
     /// ADDED/NEW, DUPLICATED and REPLACEMENT trips, with their own stops and times.

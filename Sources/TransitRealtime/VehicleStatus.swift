@@ -5,8 +5,11 @@ import TransitRuntime
 /// `Codable` with snake_case keys and `timestamp` as an ISO 8601 instant in UTC (whatever
 /// the encoder's date strategy), as the command line prints it.
 public struct VehicleStatus: Sendable, Hashable, Codable {
+    /// The vehicle's id from the message, nil when not given.
     public var vehicleID: String?
+    /// The label riders see (a fleet number), nil when not given.
     public var label: String?
+    /// Where the vehicle was, nil when not given.
     public var position: Coordinate?
     /// When the position was measured.
     public var timestamp: Date?
@@ -17,6 +20,7 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
     /// EMPTY ... FULL, NOT_BOARDABLE.
     public var occupancy: OccupancyStatus?
 
+    /// A status built by hand (previews, tests).
     public init(
         vehicleID: String? = nil, label: String? = nil, position: Coordinate? = nil, timestamp: Date? = nil,
         currentStatus: VehicleStopStatus? = nil, stopID: String? = nil, occupancy: OccupancyStatus? = nil

@@ -14,6 +14,7 @@ public struct StorePreferences: Sendable, Hashable, Codable {
     /// A bundle is stale when its coverage ends within this many days.
     public var staleDays: Int
 
+    /// Preferences with the defaults (no budget, automatic updates, 7 days) changed where given.
     public init(maxBytes: Int64? = nil, autoUpdate: Bool = true, staleDays: Int = 7) {
         self.maxBytes = maxBytes
         self.autoUpdate = autoUpdate
@@ -31,17 +32,23 @@ public struct StorePreferences: Sendable, Hashable, Codable {
 /// --json` writes it (dates with the encoder's date strategy; the CLI uses ISO 8601).
 public struct InstalledBundle: Sendable, Hashable, Codable, Identifiable {
     public let id: String
+    /// The bundle file's path (what `TransitBundle(path:)` opens).
     public let path: String
+    /// The installed version's content hash.
     public let contentHash: String
+    /// The bytes it takes on the device.
     public let bytes: Int64
     /// Downloaded because the user asked: never evicted automatically.
     public let explicit: Bool
     /// `explicit`, by the name a screen uses: the user pinned it.
     public var isPinned: Bool { explicit }
+    /// When this version was installed.
     public let downloadedAt: Date
     /// When it was last opened (eviction takes the least recently opened first).
     public let lastAccessedAt: Date
+    /// The first day with service.
     public let firstServiceDate: ServiceDate?
+    /// The last day with service.
     public let lastServiceDate: ServiceDate?
     /// The manifest lists another version (its content hash), nil when it does not.
     public let newerContentHash: String?

@@ -10,12 +10,15 @@ import Foundation
 public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
     /// One GTFS feed compiled into the bundle.
     public struct Feed: Sendable, Hashable, Codable, Identifiable {
+        /// The feed's name in the bundle.
         public var feedID: String
         /// The feed's IANA time zone name (agency_timezone), e.g. "Europe/Paris".
         public var timezone: String
+        /// feed_info's feed_version, nil when not given.
         public var version: String?
         /// Declared coverage: feed_info dates, calendar ranges and calendar_dates together.
         public var firstServiceDate: ServiceDate?
+        /// The last day with service.
         public var lastServiceDate: ServiceDate?
         /// The last service day on which any trip runs (may be before `lastServiceDate`).
         public var lastTripDate: ServiceDate?
@@ -27,6 +30,7 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
         /// The feed's time zone; nil only for a name this system's time zone database lacks.
         public var timeZone: TimeZone? { TimeZone(identifier: timezone) }
 
+        /// A feed built by hand (previews, tests).
         public init(
             feedID: String, timezone: String, version: String? = nil, firstServiceDate: ServiceDate? = nil,
             lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil, sha256: String = ""
@@ -53,10 +57,14 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
 
     /// The days a bundle (or one feed) answers for.
     public struct Coverage: Sendable, Hashable, Codable {
+        /// The first day any feed has service.
         public var firstServiceDate: ServiceDate?
+        /// The last day any feed has service.
         public var lastServiceDate: ServiceDate?
+        /// The last calendar day a trip runs on.
         public var lastTripDate: ServiceDate?
 
+        /// A coverage built by hand (previews, tests).
         public init(firstServiceDate: ServiceDate? = nil, lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil) {
             self.firstServiceDate = firstServiceDate
             self.lastServiceDate = lastServiceDate
@@ -86,18 +94,27 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
     public var bundleID: String
     /// `gtfs-compile --label`, e.g. a timetable's version.
     public var label: String?
+    /// The gtfs-compile version that wrote the bundle.
     public var compilerVersion: String?
+    /// The bundle's schema version (`TransitBundle.supportedSchemaVersion` reads it).
     public var schemaVersion: Int
     /// SHA-256 of the bundle's logical content (independent of the file's page layout).
     public var contentHash: String
     /// All feeds together: the earliest first day, the latest last days.
     public var coverage: Coverage
+    /// The feeds inside.
     public var feeds: [Feed]
+    /// Stops, stations and other locations.
     public var stops: Int
+    /// Routes.
     public var routes: Int
+    /// Trips.
     public var trips: Int
+    /// Distinct stop patterns.
     public var patterns: Int
+    /// Stop times.
     public var stopTimes: Int
+    /// Cities in the catalogue.
     public var cities: Int
 
     /// The bundle id.

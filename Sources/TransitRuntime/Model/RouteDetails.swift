@@ -7,6 +7,7 @@
 public struct RouteDetails: Hashable, Codable, Sendable, Identifiable {
     /// One direction_id's stops (trips without direction_id form their own direction).
     public struct Direction: Hashable, Codable, Sendable {
+        /// The direction_id, nil for trips without one.
         public var directionID: Int?
         /// The headsign most of its trips show (trip_headsign, else the last stop's name).
         public var headsign: String?
@@ -16,6 +17,7 @@ public struct RouteDetails: Hashable, Codable, Sendable, Identifiable {
         /// Trips of the route in this direction.
         public var tripCount: Int
 
+        /// A direction built by hand (previews, tests).
         public init(directionID: Int?, headsign: String?, stops: [Stop], tripCount: Int) {
             self.directionID = directionID
             self.headsign = headsign
@@ -30,12 +32,14 @@ public struct RouteDetails: Hashable, Codable, Sendable, Identifiable {
         }
     }
 
+    /// The route.
     public var route: Route
     /// By direction_id, none last.
     public var directions: [Direction]
 
     public var id: String { route.id }
 
+    /// Details built by hand (previews, tests).
     public init(route: Route, directions: [Direction]) {
         self.route = route
         self.directions = directions

@@ -4,10 +4,14 @@ import TransitRuntime
 extension Catalogue {
     /// A feed inside a bundle on offer: its id, `feed_info.feed_version` and coverage.
     public struct FeedOffer: Sendable, Hashable, Codable {
+        /// The feed's name in the bundle.
         public let feedID: String
+        /// The feed's version, nil when not given.
         public let version: String?
+        /// The days the feed has service for.
         public let coverage: Coverage
 
+        /// A feed offer built by hand (previews, tests).
         public init(feedID: String, version: String? = nil, coverage: Coverage = Coverage()) {
             self.feedID = feedID
             self.version = version
@@ -27,11 +31,16 @@ extension Catalogue {
     /// let local = catalogue.bundles.first { $0.boundingBox?.contains(here) == true }
     /// ```
     public struct BoundingBox: Sendable, Hashable, Codable {
+        /// The southern edge, degrees.
         public let minLatitude: Double
+        /// The western edge, degrees.
         public let minLongitude: Double
+        /// The northern edge, degrees.
         public let maxLatitude: Double
+        /// The eastern edge, degrees.
         public let maxLongitude: Double
 
+        /// A box built by hand (previews, tests).
         public init(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) {
             self.minLatitude = minLatitude
             self.minLongitude = minLongitude

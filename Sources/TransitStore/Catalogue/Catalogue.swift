@@ -13,10 +13,14 @@ import TransitRuntime
 public struct Catalogue: Sendable, Hashable {
     /// Service dates a bundle covers: first and last service date, last day with a trip.
     public struct Coverage: Sendable, Hashable, Codable {
+        /// The first day with service, nil when the manifest does not say.
         public let firstServiceDate: ServiceDate?
+        /// The last day with service, nil when the manifest does not say.
         public let lastServiceDate: ServiceDate?
+        /// The last calendar day a trip runs on (after midnight trips), nil when not given.
         public let lastTripDate: ServiceDate?
 
+        /// A coverage built by hand (previews, tests).
         public init(firstServiceDate: ServiceDate? = nil, lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil) {
             self.firstServiceDate = firstServiceDate
             self.lastServiceDate = lastServiceDate
@@ -33,12 +37,19 @@ public struct Catalogue: Sendable, Hashable {
     /// One bundle on offer; `Codable` with the manifest's keys (`url` resolved).
     public struct Entry: Sendable, Hashable, Codable, Identifiable {
         public let id: String
+        /// A name to show ("Strasbourg"), nil when the manifest gives none.
         public let label: String?
+        /// The bundle's content hash (the same for the same timetable, whatever the file's bytes).
         public let contentHash: String
+        /// Where the bundle's file is, resolved against the manifest's URL.
         public let url: URL
+        /// The file size in bytes (what it takes on the device).
         public let bytes: Int64
+        /// The file's SHA-256, checked after download.
         public let fileSHA256: String
+        /// The days the bundle has service for.
         public let coverage: Coverage
+        /// The catalogue cities the bundle serves.
         public let cityIDs: [String]
         /// Bytes on the wire when the server sends it gzip-compressed (what a download
         /// screen shows), nil when the manifest does not say.
@@ -51,6 +62,7 @@ public struct Catalogue: Sendable, Hashable {
         /// Where the bundle's stops lie (to pick the city the user is in), nil when not given.
         public let boundingBox: BoundingBox?
 
+        /// An entry built by hand (previews, tests).
         public init(
             id: String, label: String? = nil, contentHash: String, url: URL, bytes: Int64, fileSHA256: String,
             coverage: Coverage = Coverage(), cityIDs: [String] = [], downloadBytes: Int64? = nil, schemaVersion: Int? = nil,
@@ -91,15 +103,21 @@ public struct Catalogue: Sendable, Hashable {
 
     /// A patch from one content hash to another.
     public struct Patch: Sendable, Hashable, Codable, Identifiable {
+        /// The content hash the patch applies to.
         public let from: String
+        /// The content hash it produces.
         public let to: String
+        /// Where the patch's file is.
         public let url: URL
+        /// The patch's size in bytes.
         public let bytes: Int64
+        /// The patch file's SHA-256.
         public let fileSHA256: String
 
         /// The two content hashes, "from>to".
         public var id: String { "\(from)>\(to)" }
 
+        /// A patch built by hand (previews, tests).
         public init(from: String, to: String, url: URL, bytes: Int64, fileSHA256: String) {
             self.from = from
             self.to = to
@@ -116,7 +134,9 @@ public struct Catalogue: Sendable, Hashable {
         }
     }
 
+    /// The bundles offered, in the manifest's order.
     public let bundles: [Entry]
+    /// The patches offered between versions.
     public let patches: [Patch]
     /// The manifest's sequence number, nil for a manifest without one: never lower than the
     /// last one the store accepted.
@@ -135,6 +155,7 @@ public struct Catalogue: Sendable, Hashable {
     /// Whether the manifest has expired at `date`.
     public func hasExpired(at date: Date) -> Bool { expires.map { $0 < date } ?? false }
 
+    /// The entry with id `id`, nil when the manifest has none.
     public func entry(_ id: String) -> Entry? { bundles.first { $0.id == id } }
 
     /// The patch that brings `installedHash` to `entry`'s version, when one is listed.
