@@ -155,7 +155,7 @@ public actor BundleStore {
         let signatures: FetchedResource
         do {
             signatures = try await fetcher.fetch(signatureURL)
-        } catch StoreError.transfer(let reason, _) {
+        } catch StoreError.transfer(let reason, _, _) {
             throw StoreError.untrustedManifest("no signature (\(reason))")
         }
         do {

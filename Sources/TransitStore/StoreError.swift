@@ -14,8 +14,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
     case noCatalogue
     /// The id is not in the manifest (or, for remove and open, not installed).
     case unknownBundle(String)
-    /// The server or the connection failed; `transient` ones were retried until the limit.
-    case transfer(String, transient: Bool)
+    /// The server or the connection failed; `transient` ones were retried until the limit;
+    /// `failure` says how (an HTTP status, a time-out, TLS...).
+    case transfer(String, transient: Bool, failure: TransportFailure = .other)
     /// The downloaded file's SHA-256 differs from the manifest's.
     case hashMismatch(id: String, expected: String, found: String)
     /// The bundle does not fit the storage budget even after evicting every cached bundle.
@@ -59,7 +60,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .badManifest(let reason): return "bad manifest: \(reason)"
         case .noCatalogue: return "no manifest yet: fetch one first"
         case .unknownBundle(let id): return "unknown bundle \"\(id)\""
-        case .transfer(let reason, let transient):
+        case .transfer(let reason, let transient, _):
             return transient ? "download failed after retries: \(reason)" : "download failed: \(reason)"
         case .hashMismatch(let id, let expected, let found):
             return "\(id): the downloaded file's SHA-256 is \(found), the manifest says \(expected)"
@@ -99,7 +100,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         switch self {
         case .badManifest, .noCatalogue: return "Check the connection and refresh the list of cities."
         case .unknownBundle: return "Refresh the list of cities."
-        case .transfer(_, let transient):
+        case .transfer(_, let transient, _):
             return transient ? "Check the connection and try again; the download resumes where it stopped." : "Try again later."
         case .hashMismatch, .install: return "Download the city again."
         case .overBudget: return "Remove a city you no longer need, or allow more storage."

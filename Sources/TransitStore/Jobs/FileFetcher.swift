@@ -135,7 +135,8 @@ extension FileFetcher {
         }
         if tooLong.happened {
             Self.removePartial(part)
-            throw TransportError("\(url.absoluteString) sends more than the \(bytes) bytes the manifest lists", transient: false)
+            throw TransportError(
+                "\(url.absoluteString) sends more than the \(bytes) bytes the manifest lists", transient: false, failure: .tooLarge)
         }
         try Task.checkCancellation()
         _ = try outcome.get()
@@ -156,7 +157,7 @@ extension StoreError {
         } else if error.isOffline {
             self = .offline(error.message)
         } else {
-            self = .transfer(error.message, transient: error.transient && retried)
+            self = .transfer(error.message, transient: error.transient && retried, failure: error.failure)
         }
     }
 }

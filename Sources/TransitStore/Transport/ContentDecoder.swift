@@ -53,7 +53,7 @@ final class ContentDecoder {
             case Z_OK: continue
             case Z_BUF_ERROR where produced > 0: continue
             default:
-                throw TransportError("the compressed body is damaged (zlib \(status))", transient: true)
+                throw TransportError("the compressed body is damaged (zlib \(status))", transient: true, failure: .damagedBody)
             }
         }
         stream.next_in = nil

@@ -50,7 +50,8 @@
                         if let decoder { try decoder.decode(bytes) { data.append(contentsOf: $0) } } else { data.append(contentsOf: bytes) }
                     }
                     guard data.count <= maxManifestBytes else {
-                        throw TransportError("\(url.absoluteString) is larger than \(maxManifestBytes) bytes", transient: false)
+                        throw TransportError(
+                            "\(url.absoluteString) is larger than \(maxManifestBytes) bytes", transient: false, failure: .tooLarge)
                     }
                 }
                 return FetchedResource(data: data, url: response.url ?? url)
@@ -102,7 +103,8 @@
                             progress(sink.offset)
                         }
                         guard sink.bodyComplete else {
-                            throw TransportError("\(url.absoluteString): the compressed body ended early", transient: true)
+                            throw TransportError(
+                                "\(url.absoluteString): the compressed body ended early", transient: true, failure: .interrupted)
                         }
                         kept.remove()
                         return FinishedDownload(url: response.url ?? url, bytesOnWire: sink.received)
@@ -125,7 +127,7 @@
         /// Runs `body` with a client made for `url` (its proxy), shut down before returning.
         private func withClient<T: Sendable>(for url: URL, _ body: (HTTPClient) async throws -> T) async throws -> T {
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
-                throw TransportError("\(url.absoluteString) is not an http, https or file URL", transient: false)
+                throw TransportError("\(url.absoluteString) is not an http, https or file URL", transient: false, failure: .badURL)
             }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = trustedCertificates.map { .file($0) }
@@ -157,7 +159,7 @@
             if (300..<400).contains(status), let location = response.headers.first(name: "Location") {
                 return TransportError(
                     "\(url.absoluteString) redirects to \(location.prefix(200)), which is not an http or https URL: not followed",
-                    transient: false, status: status)
+                    transient: false, status: status, failure: .badURL)
             }
             var error = TransportError.http(status, url)
             error.retryAfter = TransportError.retryAfter(response.headers.first(name: "Retry-After"))
@@ -174,11 +176,14 @@
             if let client = error as? HTTPClientError {
                 switch client {
                 case .cancelled: return CancellationError()
-                case .invalidURL, .emptyHost, .emptyScheme, .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse,
-                    .proxyAuthenticationRequired:
+                case .invalidURL, .emptyHost, .emptyScheme:
+                    return TransportError("\(place): \(client)", transient: false, failure: .badURL)
+                case .redirectLimitReached, .redirectCycleDetected, .invalidProxyResponse, .proxyAuthenticationRequired:
                     return TransportError("\(place): \(client)", transient: false)
                 case .readTimeout, .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout:
-                    return TransportError("\(place): no answer within the time-out (\(client))", transient: true)
+                    return TransportError("\(place): no answer within the time-out (\(client))", transient: true, failure: .timedOut)
+                case .remoteConnectionClosed:
+                    return TransportError("\(place): \(client)", transient: true, failure: .interrupted)
                 default:
                     return TransportError("\(place): \(client)", transient: true)
                 }
@@ -186,10 +191,11 @@
             if error is NIOSSLError || error is BoringSSLError {
                 return TransportError(
                     "\(place): the TLS connection failed (\(error)); the server's certificate is not trusted or does not match",
-                    transient: false)
+                    transient: false, failure: .tls)
             }
             if let extra = error as? NIOSSLExtraError {
-                return TransportError("\(place): the server's certificate is not valid for this host (\(extra))", transient: false)
+                return TransportError(
+                    "\(place): the server's certificate is not valid for this host (\(extra))", transient: false, failure: .tls)
             }
             return TransportError("\(place): \(error)", transient: true)
         }

@@ -99,12 +99,15 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var retryAfter: Double?
     /// What the platform reported (`URLError` on Apple platforms), for an app that wants it.
     public var underlying: String?
+    /// The kind of failure: given where the error is made, else the HTTP status's, else `.other`.
+    public var failure: TransportFailure
 
     /// An offline failure for `url`: `reason` says how the network failed.
     public static func offline(_ url: URL, _ reason: String) -> TransportError {
         var error = TransportError("you are offline: \(url.host ?? url.absoluteString) cannot be reached (\(reason))", transient: false)
         error.isOffline = true
         error.underlying = reason
+        error.failure = .offline
         return error
     }
 
@@ -119,11 +122,13 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         return format.date(from: header).map { max(0, $0.timeIntervalSince(now)) }
     }
 
-    public init(_ message: String, transient: Bool, status: Int? = nil, resumeData: Data? = nil) {
+    /// A failure with its message; `failure` defaults to the HTTP status's kind (or `.other`).
+    public init(_ message: String, transient: Bool, status: Int? = nil, resumeData: Data? = nil, failure: TransportFailure? = nil) {
         self.message = message
         self.transient = transient
         self.status = status
         self.resumeData = resumeData
+        self.failure = failure ?? status.map { .http(status: $0) } ?? .other
     }
 
     /// The failure an HTTP status stands for.
@@ -138,7 +143,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         let listedText = listed.map { " but the manifest lists \($0)" } ?? ""
         var error = TransportError(
             "the server sent \(has) bytes of \(url.absoluteString)\(listedText): the file on the server is shorter than listed",
-            transient: false, status: 416)
+            transient: false, status: 416, failure: .damagedBody)
         error.serverLength = has
         return error
     }

@@ -58,7 +58,8 @@ public struct URLSessionTransport: StoreTransport {
             while !Task.isCancelled {
                 try await Task.sleep(nanoseconds: UInt64(min(timeout, 1) * 250_000_000))
                 if receiver.idleSeconds() > timeout {
-                    receiver.fail(TransportError("\(url.absoluteString): nothing received for \(timeout) s", transient: true))
+                    receiver.fail(
+                        TransportError("\(url.absoluteString): nothing received for \(timeout) s", transient: true, failure: .timedOut))
                     task.cancel()
                     return
                 }
@@ -82,7 +83,14 @@ public struct URLSessionTransport: StoreTransport {
             switch urlError.code {
             case .cancelled: return CancellationError()
             case .badURL, .unsupportedURL, .fileDoesNotExist:
-                return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: false)
+                return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: false, failure: .badURL)
+            case .timedOut:
+                return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: true, failure: .timedOut)
+            case .networkConnectionLost:
+                return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: true, failure: .interrupted)
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+                return TransportError("\(url.absoluteString): \(urlError.localizedDescription)", transient: false, failure: .tls)
             case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .internationalRoamingOff,
                 .dataNotAllowed:
                 return TransportError.offline(url, "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
@@ -182,7 +190,9 @@ private final class DownloadReceiver: NSObject, URLSessionDataDelegate, @uncheck
         lock.unlock()
         var outcome: Error? = recorded ?? error.map { URLSessionTransport.failure($0, url) }
         if outcome == nil, let end = expectedEnd, sink.offset < end {
-            outcome = TransportError("\(url.absoluteString): the connection closed after \(sink.offset) of \(end) bytes", transient: true)
+            outcome = TransportError(
+                "\(url.absoluteString): the connection closed after \(sink.offset) of \(end) bytes", transient: true,
+                failure: .interrupted)
         }
         lock.lock()
         let continuation = self.continuation

@@ -136,10 +136,11 @@ final class StoreDownloadTests: XCTestCase {
         try FileManager.default.removeItem(atPath: site.path("valley.db"))
         try await store.refreshCatalogue(from: site.server.url("v1.json"))
         let missing = try await store.download("valley")
-        guard case .failed(.transfer(let reason, transient: false)) = await missing.finished() else {
+        guard case .failed(.transfer(let reason, transient: false, let failure)) = await missing.finished() else {
             return XCTFail("\(missing.state)")
         }
         XCTAssertTrue(reason.contains("404"), reason)
+        XCTAssertEqual(failure, .http(status: 404))
         let awaited7 = try await site.server.log().filter { $0.path == "/valley.db" }.count
         XCTAssertEqual(awaited7, 1)
         // Wrong bytes: the hash check refuses them.
@@ -153,7 +154,9 @@ final class StoreDownloadTests: XCTestCase {
         // Retries that never succeed end as a transient failure after the limit.
         try await site.server.inject(["path": "/both.db", "status": 500])
         let failing = try await store.download("both")
-        guard case .failed(.transfer(_, transient: true)) = await failing.finished() else { return XCTFail("\(failing.state)") }
+        guard case .failed(.transfer(_, transient: true, .http(status: 500))) = await failing.finished() else {
+            return XCTFail("\(failing.state)")
+        }
         let awaited8 = try await site.server.log().filter { $0.path == "/both.db" }.count
         XCTAssertEqual(awaited8, 4, "one try and three retries")
         let awaited9 = try await store.status(on: TestClock.metroDay)
@@ -251,7 +254,7 @@ final class StoreDownloadTests: XCTestCase {
             if case .downloading(let done, _) = state, done > 0 { break }
         }
         try await site.server.inject(["path": "/both.db", "status": 503])
-        guard case .failed(.transfer(_, transient: true)) = await job.finished() else { return XCTFail("\(job.state)") }
+        guard case .failed(.transfer(_, transient: true, _)) = await job.finished() else { return XCTFail("\(job.state)") }
         let pending = try await store.pendingJobs()
         XCTAssertEqual(pending.map(\.id), ["both"])
         XCTAssertNotNil(pending.first?.failure)
@@ -286,9 +289,10 @@ final class StoreDownloadTests: XCTestCase {
         do {
             try await store.refreshCatalogue(from: site.server.url("v2.json"))
             XCTFail("a silent server gave a manifest")
-        } catch StoreError.transfer(let reason, let transient) {
+        } catch StoreError.transfer(let reason, let transient, let failure) {
             XCTAssertTrue(transient)
             XCTAssertTrue(reason.contains("time-out"), reason)
+            XCTAssertEqual(failure, .timedOut)
         }
         // Each attempt is logged on arrival: the first try and two retries, each given up.
         let silent = try await site.server.log().filter { $0.path == "/v2.json" }

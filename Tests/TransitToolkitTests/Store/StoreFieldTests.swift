@@ -144,9 +144,10 @@ final class StoreFieldTests: XCTestCase {
         do {
             try await store.refreshCatalogue(from: site.nginx.httpsURL("files/v1.json"))
             XCTFail("a self-signed certificate was accepted")
-        } catch StoreError.transfer(let reason, let transient) {
+        } catch StoreError.transfer(let reason, let transient, let failure) {
             XCTAssertFalse(transient, reason)
             XCTAssertTrue(reason.contains("certificate"), reason)
+            XCTAssertEqual(failure, .tls)
         }
         // A transient error would be retried (five times here): a certificate error is final.
         XCTAssertFalse(site.nginx.log().contains { $0.uri == "/files/v1.json" }, "no request got past the handshake")
@@ -180,7 +181,7 @@ final class StoreFieldTests: XCTestCase {
         let store = try store(retries: 3)
         try await store.refreshCatalogue(from: site.nginx.url("truncated/v1.json"))
         let job = try await store.download("metro")
-        guard case .failed(.transfer(let reason, transient: false)) = await job.finished() else { return XCTFail("\(job.state)") }
+        guard case .failed(.transfer(let reason, transient: false, _)) = await job.finished() else { return XCTFail("\(job.state)") }
         XCTAssertTrue(reason.contains("shorter"), reason)
         XCTAssertTrue(
             reason.contains("manifest lists \(try Data(contentsOf: URL(fileURLWithPath: site.path("metro-1.db"))).count)"), reason)

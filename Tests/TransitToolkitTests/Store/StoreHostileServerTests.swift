@@ -85,7 +85,7 @@ final class StoreHostileServerTests: XCTestCase {
         try await store.refreshCatalogue(from: url)
         try await site.server.inject(["path": "/metro-1.db", "endless": true])
         let job = try await store.download("metro")
-        guard case .failed(.transfer(let reason, transient: false)) = await job.finished() else { return XCTFail("\(job.state)") }
+        guard case .failed(.transfer(let reason, transient: false, _)) = await job.finished() else { return XCTFail("\(job.state)") }
         XCTAssertTrue(reason.contains("sends more than the \(listed) bytes the manifest lists"), reason)
         let sent = try await site.server.log().filter { $0.path == "/metro-1.db" }
         XCTAssertEqual(sent.count, 1, "not retried")
@@ -156,7 +156,7 @@ final class StoreHostileServerTests: XCTestCase {
         }
         try await store.refreshCatalogue(from: site.server.url("v1.json"))
         try await site.server.inject(["path": "/metro-1.db", "html": true])
-        guard case .failed(.transfer(let reason, transient: false)) = try await store.download("metro").finished() else {
+        guard case .failed(.transfer(let reason, transient: false, _)) = try await store.download("metro").finished() else {
             return XCTFail("the portal's page was not refused")
         }
         XCTAssertTrue(reason.contains("a captive portal"), reason)

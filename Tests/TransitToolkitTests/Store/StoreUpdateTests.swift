@@ -67,7 +67,7 @@ final class StoreUpdateTests: XCTestCase {
         let queued = try await store.update("metro")
         let job = try XCTUnwrap(queued)
         let outcome = await job.finished()
-        guard case .failed(.transfer(let reason, transient: false)) = outcome else { return XCTFail("\(outcome)") }
+        guard case .failed(.transfer(let reason, transient: false, _)) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertTrue(reason.contains("404"))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), before)
         let status = try await store.status(on: TestClock.metroDay)
