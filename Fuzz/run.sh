@@ -10,13 +10,18 @@ ROOT=$(pwd)
 OUT=$ROOT/.build/fuzz
 mkdir -p "$OUT" Fuzz/findings
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CCrypto")
-# The compiler's module graph, one library module at a time in dependency order.
+# Each library module a harness needs, once, in dependency order: the module graph is read
+# from Package.swift (Fuzz/modules.py), not repeated here.
+declare -A BUILT
+build_module() {
+  [ -n "${BUILT[$1]:-}" ] && return
+  swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name "$1" -emit-module -emit-module-path "$OUT/$1.swiftmodule" \
+    -c -o "$OUT/$1.o" $(find "Sources/$1" -name '*.swift')
+  BUILT[$1]=1
+}
+read -r -a COMPILER_MODULES <<< "$(python3 Fuzz/modules.py GTFSCompiler)"
 LIBS=()
-for module in TransitSQLite FileIntegrity BundleFormat PatchEngine ManifestFormat TransitJSON; do
-  swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name $module -emit-module -emit-module-path "$OUT/$module.swiftmodule" \
-    -c -o "$OUT/$module.o" $(find Sources/$module -name '*.swift')
-  LIBS+=("$OUT/$module.o")
-done
+for module in "${COMPILER_MODULES[@]}"; do build_module "$module"; LIBS+=("$OUT/$module.o"); done
 # Built from inside $OUT, where swiftc leaves its by-products.
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
   $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lcrypto)
@@ -25,13 +30,13 @@ done
 [ -d .build/checkouts/swift-protobuf ] || swift package resolve
 swiftc "${FLAGS[@]}" -wmo -module-name SwiftProtobuf -emit-module -emit-module-path "$OUT/SwiftProtobuf.swiftmodule" \
   -enable-upcoming-feature ExistentialAny -c -o "$OUT/SwiftProtobuf.o" $(find .build/checkouts/swift-protobuf/Sources/SwiftProtobuf -name '*.swift')
-swiftc "${FLAGS[@]}" -I "$OUT" -wmo -module-name TransitRuntime -emit-module -emit-module-path "$OUT/TransitRuntime.swiftmodule" \
-  -c -o "$OUT/TransitRuntime.o" $(find Sources/TransitRuntime -name '*.swift')
+read -r -a REALTIME_MODULES <<< "$(python3 Fuzz/modules.py TransitRealtime)"
+REALTIME_LIBS=("$OUT/SwiftProtobuf.o")
+for module in "${REALTIME_MODULES[@]}"; do build_module "$module"; REALTIME_LIBS+=("$OUT/$module.o"); done
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name TransitRealtime -I "$OUT" -o "$OUT/realtime-fuzz" \
   $(find "$ROOT/Sources/TransitRealtime" -name '*.swift') "$ROOT/Fuzz/RealtimeFuzzTarget.swift" \
   "$ROOT/Fuzz/BundleFuzzTarget.swift" "$ROOT/Fuzz/RealtimeExtremesFuzzTarget.swift" \
-  "$OUT/SwiftProtobuf.o" "$OUT/TransitRuntime.o" "$OUT/TransitSQLite.o" "$OUT/FileIntegrity.o" "$OUT/BundleFormat.o" \
-  "$OUT/PatchEngine.o" "$OUT/TransitJSON.o" -lsqlite3 -lz -lcrypto)
+  "${REALTIME_LIBS[@]}" -lsqlite3 -lz -lcrypto)
 # The bundles the targets read: BART's static feed (paired with its captures) for the
 # realtime targets, the samples for the packed columns' seeds. Without them the targets
 # would reach nothing: stop here instead.

@@ -43,7 +43,11 @@ struct OfflineBoard {
         let board = try await bundle.departures(from: stop, at: try QueryTime.parse(at), within: 60 * 60, limit: 5)
         print("departures from \(stop):")
         for call in board {
-            let time = String(format: "%02d:%02d", call.departureLocal.hour, call.departureLocal.minute)
+            // The feed's clock, 24-hour (an app would use the rider's locale).
+            var style = Date.FormatStyle(date: .omitted, time: .omitted).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
+            style.timeZone = call.timeZone
+            style.locale = Locale(identifier: "en_GB")
+            let time = call.departure.formatted(style)
             let platform = call.platformCode.map { " (platform \($0))" } ?? ""
             print("  \(time)  \(call.routeShortName ?? call.routeID)  \(call.headsign)\(platform)")
         }

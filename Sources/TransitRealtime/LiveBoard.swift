@@ -12,7 +12,8 @@ import Foundation
 /// `{"reason": "no_trip_updates"}`).
 public struct LiveBoard: Sendable, Hashable, Codable {
     /// Why a snapshot's trip updates were not applied to a board.
-    public enum NotApplied: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// An `Error` with `LocalizedError` text, so an app can show it like any other failure.
+    public enum NotApplied: Error, Sendable, Hashable, CustomStringConvertible, Codable, LocalizedError {
         /// The trip updates are `age` seconds old at `now`, more than the freshness allowed.
         case stale(age: TimeInterval, allowed: TimeInterval, now: Date)
         /// The snapshot holds no trip updates (only vehicles or alerts, or nothing).
@@ -23,6 +24,22 @@ public struct LiveBoard: Sendable, Hashable, Codable {
             case .stale(let age, let allowed, let now):
                 return "the trip updates are \(Int(age)) s old at \(now.formatted(.iso8601)), more than \(Int(allowed)) s"
             case .noTripUpdates: return "the snapshot has no trip updates"
+            }
+        }
+
+        /// What a board's banner says (English).
+        public var errorDescription: String? {
+            switch self {
+            case .stale(let age, _, _): return "Live times are \(Int(age / 60)) min old: showing the timetable."
+            case .noTripUpdates: return "No live times for this stop: showing the timetable."
+            }
+        }
+
+        /// What the rider can do.
+        public var recoverySuggestion: String? {
+            switch self {
+            case .stale: return "Check the connection; live times come back with the next update."
+            case .noTripUpdates: return nil
             }
         }
     }

@@ -24,6 +24,11 @@ public struct Journey: Hashable, Codable, Sendable, Identifiable {
     public var departure: Date { departureLocal.instant }
     /// `arrivalLocal` as an instant.
     public var arrival: Date { arrivalLocal.instant }
+    /// The zone to show the journey's times in: its first ride's feed's (a journey on foot:
+    /// the fixed offset of its departure).
+    public var timeZone: TimeZone {
+        legs.lazy.compactMap(\.boarding).first?.timeZone ?? TimeZone(secondsFromGMT: departureLocal.utcOffsetSeconds) ?? .gmt
+    }
 
     /// The journey's trips and times: equal journeys have equal ids.
     public var id: String {

@@ -42,6 +42,8 @@ final class CodableScreenValueTests: XCTestCase {
         let stale = LiveBoard.NotApplied.stale(age: 412, allowed: 300, now: Date(timeIntervalSince1970: 1_773_126_412))
         let staleKeys = try roundTrip(LiveBoard(departures: [], realtimeApplied: false, notAppliedReason: stale))
         XCTAssertEqual((staleKeys["not_applied"] as? [String: Any])?["reason"] as? String, "stale")
+        XCTAssertEqual(stale.errorDescription, "Live times are 6 min old: showing the timetable.")
+        XCTAssertNotNil(stale.recoverySuggestion)
         let none = try roundTrip(LiveBoard(departures: [], realtimeApplied: false, notAppliedReason: .noTripUpdates))
         XCTAssertEqual((none["not_applied"] as? [String: Any])?["reason"] as? String, "no_trip_updates")
     }

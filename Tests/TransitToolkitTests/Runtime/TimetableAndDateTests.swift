@@ -67,5 +67,12 @@ final class TimetableAndDateTests: XCTestCase {
         XCTAssertEqual(calendar.dateComponents([.hour, .minute], from: first.departure), DateComponents(hour: 8, minute: 0))
         let decoded = try JSONDecoder().decode(Departure.self, from: try JSONEncoder().encode(first))
         XCTAssertEqual(decoded.timeZone.identifier, "Europe/Zurich")
+        // A journey shows its times in its first ride's feed's zone.
+        let journey = try XCTUnwrap(
+            try TestSupport.sampleBundle.journeys(
+                from: .stop("CENTRAL", feed: "metro"), to: .stop("TIEFENBRUNNEN", feed: "metro"),
+                departingAt: try QueryTime.parse("2026-03-30T08:00")
+            ).first)
+        XCTAssertEqual(journey.timeZone.identifier, "Europe/Zurich")
     }
 }
