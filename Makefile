@@ -60,7 +60,7 @@ TEST_BUILD = -c release -Xswiftc -enable-testing $(SWIFT_FLAGS)
 # would skip for lack of it (or of root, nginx, tinyproxy) fails instead.
 test: deps
 	$(SWIFT) build $(TEST_BUILD) --build-tests
-	SHARED=$(SHARED) $(SWIFT) test $(TEST_BUILD) --skip-build --filter TransitToolkitTests
+	SHARED=$(SHARED) $(SWIFT) test $(TEST_BUILD) --skip-build --skip RealFeedTests
 	SHARED=$(SHARED) $(SWIFT) test $(TEST_BUILD) --skip-build --filter RealFeedTests
 
 # The DocC catalogues of TransitRuntime, TransitCities, TransitRealtime, TransitStore and
@@ -88,7 +88,7 @@ format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Fuzz Examples Package.swift
 
 test-fast: deps
-	SHARED=$(SHARED) $(SWIFT) test --filter TransitToolkitTests
+	SHARED=$(SHARED) $(SWIFT) test --skip RealFeedTests
 
 bench: release
 	bash bench/run.sh
@@ -136,11 +136,11 @@ fuzz:
 # The unit tests under ThreadSanitizer and AddressSanitizer (separate build folders).
 sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter TransitToolkitTests
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip RealFeedTests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter TransitToolkitTests --skip 'TransitToolkitTests.Store'
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip RealFeedTests --skip TransitStoreTests
 	@# The store's tests spawn, kill and poll processes from async tests; Foundation's Process
 	@# and Pipe then form retain cycles that LeakSanitizer reports as indirect leaks, which
 	@# suppressions cannot match. They run under AddressSanitizer without leak detection.
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'TransitToolkitTests.Store'
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter TransitStoreTests
 

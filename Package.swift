@@ -106,13 +106,40 @@ let package = Package(
                 "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitSQLite", "TestKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
-        // Paths, temporary folders and thread-safe collections shared by both test targets.
+        // Paths, temporary folders, servers and thread-safe collections shared by every test target.
         .target(name: "TestKit", dependencies: ["BundleFormat", "TransitSQLite", "TransitRuntime"], path: "Tests/TestKit"),
+        // The sample bundle, hand-made feeds and the store's download site, shared by the unit
+        // test targets (public API only).
+        .target(
+            name: "TestSupport", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TestKit"], path: "Tests/TestSupport"),
+        // The unit tests, a target per part as Sources has them.
         .testTarget(
-            name: "TransitToolkitTests",
+            name: "GTFSCompilerTests",
             dependencies: [
-                "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "BundleFormat", "TransitSQLite", "FileIntegrity",
-                "PatchEngine", "CSQLite", "TestKit", "ReadmeSnippets", "TransitRealtime",
+                "GTFSCompiler", "TransitRuntime", "BundleFormat", "TransitSQLite", "FileIntegrity", "PatchEngine", "CSQLite", "TestKit",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "TransitRuntimeTests",
+            dependencies: [
+                "GTFSCompiler", "TransitRuntime", "TransitCities", "BundleFormat", "TransitSQLite", "PatchEngine", "CSQLite", "TestKit",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "TransitRealtimeTests",
+            dependencies: ["TransitRealtime", "TransitRuntime", "BundleFormat", "TransitSQLite", "TestKit", "TestSupport"]),
+        .testTarget(
+            name: "TransitStoreTests",
+            dependencies: [
+                "TransitStore", "TransitRuntime", "GTFSCompiler", "BundleFormat", "TransitSQLite", "FileIntegrity", "PatchEngine",
+                "TestKit",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "CommandLineToolTests",
+            dependencies: [
+                "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "TransitRealtime", "TransitJSON", "BundleFormat",
+                "TransitSQLite", "PatchEngine", "TestKit", "TestSupport", "ReadmeSnippets",
             ]),
         .testTarget(
             name: "RealFeedTests",

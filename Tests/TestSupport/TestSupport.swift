@@ -1,0 +1,63 @@
+import Foundation
+import GTFSCompiler
+import TestKit
+import TransitRuntime
+import XCTest
+
+/// Paths and helpers shared by the unit tests.
+package enum TestSupport {
+    package static var samples: String { TestPaths.repository.appendingPathComponent("gtfs-samples").path }
+    package static var zips: String { TestPaths.repository.appendingPathComponent("Tests/Fixtures/zips").path }
+
+    /// The sample bundle (metro + valley + cities), compiled once per test run.
+    package static let sampleBundlePath: String = {
+        let path = TemporaryFolders.make().appendingPathComponent("samples.db").path
+        let request = CompileRequest(
+            feeds: [.init(name: "metro", path: samples + "/metro"), .init(name: "valley", path: samples + "/valley")],
+            citiesPath: samples + "/cities.json", outputPath: path)
+        _ = try! Compiler.compile(request)
+        return path
+    }()
+
+    package static let sampleBundle: TransitBundle = try! TransitBundle(path: sampleBundlePath)
+
+    /// Writes a feed folder from file name -> CSV text.
+    package static func writeFeed(_ files: [String: String], in directory: URL) -> String {
+        for (name, text) in files {
+            try! Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        return directory.path
+    }
+
+    /// A minimal valid feed; tests override single files to make one problem.
+    package static let minimalFeed: [String: String] = [
+        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Paris\n",
+        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,48.0,7.0\nS2,Two,48.01,7.01\nS3,Three,48.02,7.02\n",
+        "routes.txt": "route_id,route_short_name,route_type\nR,1,3\n",
+        "calendar.txt":
+            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n",
+        "trips.txt": "route_id,service_id,trip_id\nR,D,T1\nR,D,T2\n",
+        "stop_times.txt":
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:10:00,09:10:00,S2,2\n",
+    ]
+
+    /// Compiles a feed made of `minimalFeed` with `overrides`; returns the log and, on success, the bundle path.
+    package static func compile(_ overrides: [String: String?], strict: Bool = false) -> (log: DiagnosticLog, bundle: String?) {
+        var files = minimalFeed
+        for (name, text) in overrides { files[name] = text }
+        let directory = TemporaryFolders.make()
+        let feedDirectory = directory.appendingPathComponent("feed")
+        try! FileManager.default.createDirectory(at: feedDirectory, withIntermediateDirectories: true)
+        _ = writeFeed(files.compactMapValues { $0 }, in: feedDirectory)
+        let output = directory.appendingPathComponent("out.db").path
+        let log = DiagnosticLog()
+        do {
+            _ = try Compiler.compile(
+                CompileRequest(feeds: [.init(name: "f", path: feedDirectory.path)], outputPath: output, strict: strict), log: log)
+            return (log, output)
+        } catch {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a failed compile must not leave a bundle")
+            return (log, nil)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import TestKit
+import TestSupport
+import TransitRuntime
+import XCTest
+
+@testable import TransitRealtime
+
+/// Journeys on live times (JourneyTests' feed): a cancelled trip is not ridden, a delay
+/// moves the connections it makes, a skipped stop is not a boarding point, and a stale
+/// snapshot leaves the timetable's answer.
+final class RealtimeJourneyTests: XCTestCase {
+    /// 2026-03-10T08:00:00+01:00, the messages' header time.
+    static let messageTime: UInt64 = 1_773_126_000
+
+    /// A trip-updates message at `messageTime`: one entity per trip of 2026-03-10, changed by
+    /// its closure.
+    static func message(_ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws -> Data {
+        var feed = TransitRealtime_FeedMessage()
+        feed.header.gtfsRealtimeVersion = "2.0"
+        feed.header.timestamp = messageTime
+        feed.entity = updates.map { update in
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = update.trip
+            entity.tripUpdate.trip.tripID = update.trip
+            entity.tripUpdate.trip.startDate = "20260310"
+            update.change(&entity.tripUpdate)
+            return entity
+        }
+        return try feed.serializedData()
+    }
+
+    private func snapshot(_ bundle: TransitBundle, _ updates: [(trip: String, change: (inout TransitRealtime_TripUpdate) -> Void)]) throws
+        -> RealtimeSnapshot
+    {
+        try RealtimeSnapshot(messages: [try RealtimeMessage(data: try Self.message(updates))], bundle: bundle)
+    }
+
+    private func summary(_ journeys: [Journey]) -> [String] {
+        journeys.map { j in
+            let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
+            return
+                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
+        }
+    }
+
+    private let now = Date(timeIntervalSince1970: TimeInterval(messageTime + 60))
+
+    private func plan(_ bundle: TransitBundle, _ live: RealtimeSnapshot, now: Date? = nil) throws -> [String] {
+        summary(
+            try bundle.journeys(
+                from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now ?? self.now
+            ))
+    }
+
+    private func bundle() throws -> TransitBundle { try TransitBundle(path: try XCTUnwrap(TestSupport.compile(TestFeeds.journeys).bundle)) }
+
+    func testACancelledTripIsNotRidden() throws {
+        let b = try bundle()
+        let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])
+        XCTAssertEqual(try plan(b, live), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
+        // Arriving by 08:30, the two-ride journey through B is the one left.
+        let arriving = try b.journeys(
+            from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)
+        XCTAssertEqual(summary(arriving), ["2: R1a R2a 08:00-08:30"])
+    }
+
+    func testADelayMovesTheConnectionsItMakes() throws {
+        let b = try bundle()
+        // R1a 5 minutes late from B (sequence 2) on: 08:15 at B misses R2a and R4a.
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R1a",
+                    {
+                        var late = TransitRealtime_TripUpdate.StopTimeUpdate()
+                        late.stopSequence = 2
+                        late.arrival.delay = 300
+                        late.departure.delay = 300
+                        $0.stopTimeUpdate = [late]
+                    }
+                )
+            ])
+        let journeys = try b.journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
+        XCTAssertEqual(summary(journeys), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
+        let ride = try XCTUnwrap(journeys.first?.legs.first)
+        XCTAssertEqual(ride.arrivalLocal.description, "2026-03-10T08:15:00+01:00", "the predicted arrival")
+        XCTAssertEqual(ride.alighting?.arrivalLocal.description, "2026-03-10T08:10:00+01:00", "the board's scheduled call")
+    }
+
+    func testASkippedStopIsNoBoardingPoint() throws {
+        let b = try bundle()
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R4a",
+                    {
+                        var skip = TransitRealtime_TripUpdate.StopTimeUpdate()
+                        skip.stopSequence = 1
+                        skip.scheduleRelationship = .skipped
+                        $0.stopTimeUpdate = [skip]
+                    }
+                )
+            ])
+        XCTAssertEqual(try plan(b, live), ["2: R1a R2a 08:00-08:30", "1: R3a 08:05-09:10"])
+    }
+
+    /// Stop time updates at `calls` (stop, local time of 2026-03-10, +01:00) with absolute times.
+    private static func calls(_ calls: [(stop: String, time: String)]) throws -> [TransitRealtime_TripUpdate.StopTimeUpdate] {
+        try calls.map { call in
+            var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+            update.stopID = call.stop
+            let date = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-10T\(call.time):00+01:00"))
+            let instant = Int64(date.timeIntervalSince1970)
+            update.arrival.time = instant
+            update.departure.time = instant
+            return update
+        }
+    }
+
+    func testAnAddedTripIsRiddenBothWays() throws {
+        let b = try bundle()
+        let calls = try Self.calls([("A", "08:02"), ("B", "08:09"), ("D", "08:20")])
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "X1",
+                    {
+                        $0.trip.scheduleRelationship = .new
+                        $0.trip.routeID = "R3"
+                        $0.stopTimeUpdate = calls
+                    }
+                )
+            ])
+        let journeys = try b.journeys(
+            from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
+        XCTAssertEqual(summary(journeys), ["1: X1 08:02-08:20"], "it beats every timetable journey")
+        let ride = try XCTUnwrap(journeys.first?.legs.first)
+        XCTAssertEqual(ride.boarding?.routeShortName, "3")
+        XCTAssertEqual(ride.boarding?.stopSequence, 1)
+        XCTAssertEqual(ride.alighting?.stopID, "D")
+        XCTAssertEqual(ride.alighting?.departureLocal.description, "2026-03-10T08:20:00+01:00", "alighting at its arrival")
+        XCTAssertEqual(
+            summary(
+                try b.journeys(
+                    from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)),
+            ["1: X1 08:02-08:20"], "arriving by: the latest departure")
+        // From B, between its calls: boarded at its second call.
+        XCTAssertEqual(
+            summary(
+                try b.journeys(
+                    from: .stop("B"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:05"), realtime: live, now: now)),
+            ["1: X1 08:09-08:20"])
+        // Without the snapshot (or with a wheelchair search) the timetable's answer.
+        XCTAssertEqual(
+            summary(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"))),
+            ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+    }
+
+    func testADuplicatedTripAndAReplacementAreRidden() throws {
+        let b = try bundle()
+        let replaced = try Self.calls([("B2", "08:14"), ("D", "08:22")])
+        let live = try snapshot(
+            b,
+            [
+                (
+                    "R3a",
+                    {
+                        $0.trip.scheduleRelationship = .duplicated
+                        $0.tripProperties.tripID = "R3a-early"
+                        $0.tripProperties.startDate = "20260310"
+                        $0.tripProperties.startTime = "07:58:00"
+                    }
+                ),
+                (
+                    "R4a",
+                    {
+                        $0.trip.scheduleRelationship = .replacement
+                        $0.stopTimeUpdate = replaced
+                    }
+                ),
+            ])
+        XCTAssertEqual(live.report.tripUpdatesMatched, 2, "\(live.report.unmatched)")
+        XCTAssertEqual(try plan(b, live), ["2: R1a walk R4a 08:00-08:22", "1: R3a-early 07:58-09:03"])
+    }
+
+    /// Ties on live times (TestFeeds.tieJourneys): a trip the snapshot cancels, or a stop it
+    /// skips, is in no tied journey. With `a` and `a1` cancelled the ties go to `b` and to
+    /// (b1, a2); with S1 skipped on `t2` the change is at S2.
+    func testTiesAreBrokenAmongTheTripsThatRunLive() throws {
+        let b = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(TestFeeds.tieJourneys).bundle))
+        var skipS1 = TransitRealtime_TripUpdate.StopTimeUpdate()
+        skipS1.stopSequence = 2
+        skipS1.scheduleRelationship = .skipped
+        let live = try snapshot(
+            b,
+            [
+                ("a", { $0.trip.scheduleRelationship = .canceled }), ("a1", { $0.trip.scheduleRelationship = .canceled }),
+                ("t2", { $0.stopTimeUpdate = [skipS1] }),
+            ])
+        let at = try QueryTime.parse("2026-03-10T07:55")
+        for (from, to, expected, legs) in [
+            ("P", "Q", "1: b 08:00-08:30", "P>Q"), ("O", "D", "2: b1 a2 08:00-08:40", "O>X X>D"),
+            ("K", "E", "2: t1 t2 08:00-08:40", "K>S2 S2>E"),
+        ] {
+            let journeys = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at, realtime: live, now: now)
+            XCTAssertEqual(summary(journeys), [expected], "\(from) -> \(to)")
+            XCTAssertEqual(
+                journeys.map { $0.legs.map { "\($0.fromStopID ?? "-")>\($0.toStopID ?? "-")" }.joined(separator: " ") }, [legs],
+                "\(from) -> \(to)")
+            let arriving = try b.journeys(
+                from: .stop(from), to: .stop(to), arrivingBy: try QueryTime.parse("2026-03-10T08:45"), realtime: live, now: now)
+            XCTAssertEqual(summary(arriving), [expected], "\(from) -> \(to) arriving")
+        }
+    }
+
+    func testAStaleSnapshotLeavesTheTimetablesAnswer() throws {
+        let b = try bundle()
+        let live = try snapshot(b, [("R4a", { $0.trip.scheduleRelationship = .canceled })])
+        let later = now.addingTimeInterval(3600)
+        XCTAssertEqual(try plan(b, live, now: later), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TestKit
+import TestSupport
+import TransitRuntime
+import TransitSQLite
+import XCTest
+
+/// Bundles that are valid SQLite with the right application id, tables and schema version
+/// (so they pass the checks of a bundle's identity) but whose values would make the runtime
+/// trap, hang or allocate without bound: each is refused when opened, as
+/// `TransitError.corruptBundle` naming the table and value (docs: `BundleCheck`).
+final class HostileBundleTests: XCTestCase {
+    /// A copy of the sample bundle (metro, valley, cities) edited by `sql`.
+    private func crafted(_ sql: String) throws -> String {
+        let path = TemporaryFolders.make().appendingPathComponent("hostile.db").path
+        try FileManager.default.copyItem(atPath: TestSupport.sampleBundlePath, toPath: path)
+        let db = try SQLiteDatabase(path: path, writable: true)
+        try db.execute(sql)
+        return path
+    }
+
+    /// The reason the bundle at `path` is refused as damaged ("opened" when it opens).
+    private func refusal(_ path: String) -> String {
+        do {
+            _ = try TransitBundle(path: path)
+            return "opened"
+        } catch TransitError.corruptBundle(let reason) {
+            return reason
+        } catch {
+            return "another error: \(error)"
+        }
+    }
+
+    /// One crafted row each, with the exact reason it is refused for.
+    func testEachCraftedValueIsRefusedWithItsReason() throws {
+        let cases: [(sql: String, reason: String)] = [
+            ("UPDATE stops SET fid = 9 WHERE sid = 1", "stops: fid 9 names no feed"),
+            ("UPDATE stops SET fid = 0 WHERE sid = 1", "stops: fid 0 names no feed"),
+            ("UPDATE frequencies SET headway_secs = 0", "frequencies: trip"),
+            ("UPDATE frequencies SET headway_secs = -60", "frequencies: trip"),
+            ("UPDATE frequencies SET end_time_secs = 9223372036854775807", "frequencies: trip"),
+            ("UPDATE feeds SET max_time_secs = 9223372036854775807 WHERE fid = 1", "feeds: feed 1 has max_time_secs 9223372036854775807"),
+            ("UPDATE feeds SET max_time_secs = 1000000000000 WHERE fid = 1", "feeds: feed 1 has max_time_secs 1000000000000"),
+            ("UPDATE feeds SET max_time_secs = -1 WHERE fid = 1", "feeds: feed 1 has max_time_secs -1"),
+            ("UPDATE feeds SET fid = 7 WHERE fid = 2", "feeds: fid runs from 1 to 7 for 2 feeds"),
+            ("UPDATE feeds SET timezone = 'Mars/Olympus' WHERE fid = 1", "feeds: feed 1 has time zone \"Mars/Olympus\""),
+            ("INSERT INTO transfers VALUES (1, 999999, 2, 60)", "transfers: the row from stop 1 to stop 999999"),
+            ("INSERT INTO transfers VALUES (-3, 1, 0, NULL)", "transfers: the row from stop -3 to stop 1"),
+            ("INSERT INTO transfers VALUES (1, 2, 2, -5)", "transfers: the row from stop 1 to stop 2"),
+            ("INSERT INTO transfers VALUES (1, 2, 77, NULL)", "transfers: the row from stop 1 to stop 2 (type 77)"),
+            ("UPDATE stops SET parent_sid = 999999 WHERE sid = 1", "stops: parent_sid 999999 names no stop"),
+            ("UPDATE stops SET parent_sid = -1 WHERE sid = 1", "stops: parent_sid -1 names no stop"),
+            ("UPDATE stops SET sid = -5 WHERE sid = (SELECT max(sid) FROM stops)", "stops: sid runs from -5"),
+            ("UPDATE stops SET sid = 1500000000 WHERE sid = (SELECT max(sid) FROM stops)", "to 1500000000 (1 to 2000000)"),
+            ("UPDATE stops SET lat_e7 = 4000000000 WHERE sid = 1", "stops: stop 1 lies outside latitude"),
+            ("UPDATE routes SET fid = 3", "routes: fid 3 names no feed"),
+            // Found by tools/hostile_bundles.py on nyc-subway: `transit-query shape` trapped.
+            ("INSERT INTO shapes VALUES (1, 0, 'S', x'00')", "shapes: fid 0 names no feed"),
+            ("UPDATE trip_ids SET fid = 5", "trip_ids: fid 5 names no feed"),
+            ("UPDATE stop_ids SET fid = -2", "stop_ids: fid -2 names no feed"),
+            ("UPDATE dict_route SET fid = 9", "dict_route: fid 9 names no feed"),
+            ("UPDATE city_feeds SET fid = 3", "city_feeds: fid 3 names no feed"),
+            ("UPDATE patterns SET fid = -1", "patterns: fid -1 names no feed"),
+            (
+                "INSERT INTO calendar VALUES (4000000000000, 127, 20260101, 20261231)",
+                "calendar: sv 4000000000000 is out of range (0 to 1000000)"
+            ),
+            ("UPDATE calendar SET end_date = 2026123199", "calendar: service"),
+            ("INSERT OR REPLACE INTO metadata VALUES ('junk', zeroblob(100000))", "a metadata value of 100000 bytes"),
+            (
+                "DROP TABLE calendar; CREATE VIEW calendar(sv, days, start_date, end_date) AS WITH RECURSIVE n(i) AS "
+                    + "(SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i, 127, 20260101, 20261231 FROM n",
+                "calendar is a view, not a table"
+            ),
+            (
+                "DROP TABLE metadata; CREATE VIEW metadata(key, value) AS SELECT 'schema_version', printf('%.*c', 900000000, 'x')",
+                "metadata is a view, not a table"
+            ),
+            ("DROP TABLE stops_fts; CREATE TABLE stops_fts (name TEXT)", "stops_fts is an ordinary table, not FTS5"),
+        ]
+        for (sql, reason) in cases {
+            let found = refusal(try crafted(sql))
+            XCTAssertTrue(found.hasPrefix(reason) || found.contains(reason), "\(sql)\n  refused for: \(found)\n  expected: \(reason)")
+        }
+    }
+
+    /// More stops than the documented limit (2,000,000): refused by their count, before
+    /// anything is allocated for them (10 million such rows made the planner take 6.9 GB).
+    func testMoreStopsThanTheLimitAreRefused() throws {
+        let path = try crafted(
+            """
+            INSERT INTO stops (sid, fid, stop_id, name, location_type, wheelchair_boarding)
+            WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 2001000)
+            SELECT i, 1, 'extra' || i, 'extra', 0, 0 FROM n
+            """)
+        XCTAssertEqual(refusal(path), "stops: 2000014 rows (at most 2000000)")
+    }
+
+    /// The sample bundle itself passes, and a crafted value that stays within the bounds (a
+    /// stop with no coordinates, a transfer of type 3) still answers every kind of question.
+    func testValidBundlesAndInRangeEditsStillOpenAndAnswer() throws {
+        XCTAssertEqual(refusal(TestSupport.sampleBundlePath), "opened")
+        let path = try crafted(
+            "UPDATE stops SET lat_e7 = NULL, lon_e7 = NULL WHERE sid = 2; INSERT OR REPLACE INTO transfers VALUES (1, 2, 3, NULL)")
+        let bundle = try TransitBundle(path: path)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        XCTAssertFalse(try bundle.departures(from: "CENTRAL", at: at, within: 3600).isEmpty)
+        _ = try bundle.arrivals(to: ["CENTRAL"], at: at, within: 3600)
+        _ = try bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at)
+        _ = try bundle.stops(matching: "central")
+    }
+}
