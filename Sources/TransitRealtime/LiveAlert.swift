@@ -75,20 +75,13 @@ public struct LiveAlert: Sendable, Hashable, Codable, Identifiable {
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            func instant(_ key: CodingKeys) throws -> Date? {
-                guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-                guard let date = try? Date(text, strategy: .iso8601) else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
-                }
-                return date
-            }
-            self.init(start: try instant(.start), end: try instant(.end))
+            self.init(start: try c.decodeInstantIfPresent(forKey: .start), end: try c.decodeInstantIfPresent(forKey: .end))
         }
 
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeIfPresent(start?.formatted(.iso8601), forKey: .start)
-            try c.encodeIfPresent(end?.formatted(.iso8601), forKey: .end)
+            try c.encodeInstantIfPresent(start, forKey: .start)
+            try c.encodeInstantIfPresent(end, forKey: .end)
         }
     }
 

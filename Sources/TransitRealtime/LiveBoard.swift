@@ -78,10 +78,7 @@ extension LiveBoard.NotApplied {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .reason) {
         case "stale":
-            let text = try c.decode(String.self, forKey: .now)
-            guard let now = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: .now, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
-            }
+            let now = try c.decodeInstant(forKey: .now)
             self = .stale(age: try c.decode(Double.self, forKey: .age), allowed: try c.decode(Double.self, forKey: .allowed), now: now)
         case "no_trip_updates":
             self = .noTripUpdates
@@ -97,7 +94,7 @@ extension LiveBoard.NotApplied {
             try c.encode("stale", forKey: .reason)
             try c.encode(age, forKey: .age)
             try c.encode(allowed, forKey: .allowed)
-            try c.encode(now.formatted(.iso8601), forKey: .now)
+            try c.encodeInstantIfPresent(now, forKey: .now)
         case .noTripUpdates:
             try c.encode("no_trip_updates", forKey: .reason)
         }

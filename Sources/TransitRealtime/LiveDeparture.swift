@@ -88,16 +88,10 @@ extension LiveDeparture: Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: LiveKeys.self)
-        let instant = { (key: LiveKeys) throws -> Date? in
-            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
-            }
-            return date
-        }
         self.init(
             scheduled: try Departure(from: decoder), state: try c.decode(LiveState.self, forKey: .state),
-            predictedDeparture: try instant(.predictedDeparture), predictedArrival: try instant(.predictedArrival),
+            predictedDeparture: try c.decodeInstantIfPresent(forKey: .predictedDeparture),
+            predictedArrival: try c.decodeInstantIfPresent(forKey: .predictedArrival),
             delay: try c.decodeIfPresent(Int.self, forKey: .delay), uncertainty: try c.decodeIfPresent(Int.self, forKey: .uncertainty),
             assignedStopID: try c.decodeIfPresent(String.self, forKey: .assignedStopID),
             vehicle: try c.decodeIfPresent(VehicleStatus.self, forKey: .vehicle),
@@ -108,8 +102,8 @@ extension LiveDeparture: Codable {
         try scheduled.encode(to: encoder)
         var c = encoder.container(keyedBy: LiveKeys.self)
         try c.encode(state, forKey: .state)
-        try c.encodeIfPresent(predictedDeparture?.formatted(.iso8601), forKey: .predictedDeparture)
-        try c.encodeIfPresent(predictedArrival?.formatted(.iso8601), forKey: .predictedArrival)
+        try c.encodeInstantIfPresent(predictedDeparture, forKey: .predictedDeparture)
+        try c.encodeInstantIfPresent(predictedArrival, forKey: .predictedArrival)
         try c.encodeIfPresent(delay, forKey: .delay)
         try c.encodeIfPresent(uncertainty, forKey: .uncertainty)
         try c.encodeIfPresent(assignedStopID, forKey: .assignedStopID)

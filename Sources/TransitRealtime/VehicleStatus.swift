@@ -65,13 +65,7 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        var timestamp: Date?
-        if let text = try c.decodeIfPresent(String.self, forKey: .timestamp) {
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: .timestamp, in: c, debugDescription: "not an ISO 8601 instant: \(text)")
-            }
-            timestamp = date
-        }
+        let timestamp = try c.decodeInstantIfPresent(forKey: .timestamp)
         self.init(
             vehicleID: try c.decodeIfPresent(String.self, forKey: .vehicleID), label: try c.decodeIfPresent(String.self, forKey: .label),
             position: try c.decodeIfPresent(Coordinate.self, forKey: .position), timestamp: timestamp,
@@ -85,7 +79,7 @@ public struct VehicleStatus: Sendable, Hashable, Codable {
         try c.encodeIfPresent(vehicleID, forKey: .vehicleID)
         try c.encodeIfPresent(label, forKey: .label)
         try c.encodeIfPresent(position, forKey: .position)
-        try c.encodeIfPresent(timestamp?.formatted(.iso8601), forKey: .timestamp)
+        try c.encodeInstantIfPresent(timestamp, forKey: .timestamp)
         try c.encodeIfPresent(currentStatus, forKey: .currentStatus)
         try c.encodeIfPresent(stopID, forKey: .stopID)
         try c.encodeIfPresent(occupancy, forKey: .occupancy)
