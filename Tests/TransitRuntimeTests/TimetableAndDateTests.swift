@@ -77,3 +77,46 @@ final class TimetableAndDateTests: XCTestCase {
         XCTAssertEqual(journey.timeZone.identifier, "Europe/Zurich")
     }
 }
+
+/// `StopRef`: a stop with its feed as a value, accepted by the queries, carried by journey legs.
+final class StopRefTests: XCTestCase {
+    func testAReferenceParsesPrintsAndNamesOneStop() throws {
+        let ref = try XCTUnwrap(StopRef("metro/CENTRAL"))
+        XCTAssertEqual(ref, StopRef(feedID: "metro", stopID: "CENTRAL"))
+        XCTAssertEqual(ref.description, "metro/CENTRAL")
+        XCTAssertEqual(StopRef("f/a/b")?.stopID, "a/b", "the feed ends at the first slash")
+        XCTAssertNil(StopRef("CENTRAL"))
+        XCTAssertNil(StopRef("/CENTRAL"))
+        XCTAssertNil(StopRef("metro/"))
+        XCTAssertEqual(try JSONDecoder().decode(StopRef.self, from: try JSONEncoder().encode(ref)), ref)
+        XCTAssertEqual(String(decoding: try JSONEncoder().encode(ref), as: UTF8.self), "\"metro\\/CENTRAL\"")
+        let bundle = TestSupport.sampleBundle
+        let stop = try bundle.stop(ref)
+        XCTAssertEqual(stop.ref, ref)
+        XCTAssertEqual(stop.id, ref.description)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        XCTAssertEqual(try bundle.departures(from: ref, at: at), try bundle.departures(from: "CENTRAL", feed: "metro", at: at))
+        XCTAssertEqual(try bundle.arrivals(to: ref, at: at), try bundle.arrivals(to: "CENTRAL", feed: "metro", at: at))
+        XCTAssertEqual(
+            try bundle.departures(from: [ref, StopRef(feedID: "metro", stopID: "BELLEVUE")], at: at),
+            try bundle.departures(from: ["CENTRAL", "BELLEVUE"], feed: "metro", at: at))
+    }
+
+    func testJourneyLegsCarryTheirStopsFeeds() throws {
+        let bundle = TestSupport.sampleBundle
+        // From a point near Bellevue: a walk to a stop, then rides.
+        let journeys = try bundle.journeys(
+            from: .coordinate(Coordinate(latitude: 47.3668, longitude: 8.5451)),
+            to: .stop(StopRef(feedID: "metro", stopID: "TIEFENBRUNNEN")),
+            departingAt: try QueryTime.parse("2026-03-30T08:00"))
+        let legs = try XCTUnwrap(journeys.first?.legs)
+        let walk = try XCTUnwrap(legs.first { $0.kind == .walk })
+        XCTAssertNil(walk.fromStop, "a walk from a point starts at no stop")
+        XCTAssertEqual(walk.toStop?.feedID, "metro")
+        let ride = try XCTUnwrap(legs.first { $0.kind == .ride })
+        XCTAssertEqual(ride.fromStop, StopRef(feedID: "metro", stopID: try XCTUnwrap(ride.boarding?.stopID)))
+        XCTAssertEqual(ride.toStop?.stopID, "TIEFENBRUNNEN")
+        let decoded = try JSONDecoder().decode(JourneyLeg.self, from: try JSONEncoder().encode(walk))
+        XCTAssertEqual(decoded.toStop, walk.toStop)
+    }
+}

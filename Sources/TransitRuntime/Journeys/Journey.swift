@@ -68,6 +68,14 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
     public var fromStopID: String?
     /// The stop the leg reaches, nil for the destination point of a walk.
     public var toStopID: String?
+    /// The feed of `fromStopID` (a bundle of several feeds may use one id in two).
+    public var fromFeedID: String?
+    /// The feed of `toStopID`.
+    public var toFeedID: String?
+    /// The stop the leg leaves with its feed, nil for a point.
+    public var fromStop: StopRef? { fromStopID.flatMap { id in fromFeedID.map { StopRef(feedID: $0, stopID: id) } } }
+    /// The stop the leg reaches with its feed, nil for a point.
+    public var toStop: StopRef? { toStopID.flatMap { id in toFeedID.map { StopRef(feedID: $0, stopID: id) } } }
     /// When the leg starts, on the feed's wall clock.
     public var departureLocal: LocalDateTime
     /// When the leg ends, on the feed's wall clock.
@@ -86,12 +94,15 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
 
     /// A leg built by hand (previews, tests).
     public init(
-        kind: Kind, fromStopID: String?, toStopID: String?, departureLocal: LocalDateTime, arrivalLocal: LocalDateTime,
-        distance: Double? = nil, boarding: Departure? = nil, alighting: Departure? = nil
+        kind: Kind, fromStopID: String?, toStopID: String?, fromFeedID: String? = nil, toFeedID: String? = nil,
+        departureLocal: LocalDateTime, arrivalLocal: LocalDateTime, distance: Double? = nil, boarding: Departure? = nil,
+        alighting: Departure? = nil
     ) {
         self.kind = kind
         self.fromStopID = fromStopID
         self.toStopID = toStopID
+        self.fromFeedID = fromFeedID ?? boarding?.feedID
+        self.toFeedID = toFeedID ?? alighting?.feedID
         self.departureLocal = departureLocal
         self.arrivalLocal = arrivalLocal
         self.distance = distance
@@ -103,6 +114,8 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
         case kind
         case fromStopID = "from_stop"
         case toStopID = "to_stop"
+        case fromFeedID = "from_feed"
+        case toFeedID = "to_feed"
         case departureLocal = "departure"
         case arrivalLocal = "arrival"
         case distance = "distance_m"
@@ -119,6 +132,8 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
         kind = try c.decode(Kind.self, forKey: .kind)
         fromStopID = try c.decodeIfPresent(String.self, forKey: .fromStopID)
         toStopID = try c.decodeIfPresent(String.self, forKey: .toStopID)
+        fromFeedID = try c.decodeIfPresent(String.self, forKey: .fromFeedID)
+        toFeedID = try c.decodeIfPresent(String.self, forKey: .toFeedID)
         departureLocal = try c.decode(LocalDateTime.self, forKey: .departureLocal)
         arrivalLocal = try c.decode(LocalDateTime.self, forKey: .arrivalLocal)
         distance = try c.decodeIfPresent(Double.self, forKey: .distance)
@@ -133,6 +148,8 @@ public struct JourneyLeg: Hashable, Codable, Sendable {
         try c.encode(kind, forKey: .kind)
         try c.encode(fromStopID, forKey: .fromStopID)
         try c.encode(toStopID, forKey: .toStopID)
+        try c.encodeIfPresent(fromFeedID, forKey: .fromFeedID)
+        try c.encodeIfPresent(toFeedID, forKey: .toFeedID)
         try c.encode(departureLocal, forKey: .departureLocal)
         try c.encode(arrivalLocal, forKey: .arrivalLocal)
         try c.encodeIfPresent(distance, forKey: .distance)

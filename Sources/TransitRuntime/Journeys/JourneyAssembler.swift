@@ -53,16 +53,22 @@ struct JourneyAssembler {
     ) throws -> Journey {
         let clock = bundle.catalog.feed(fid: origin.fid ?? destination.fid ?? 1).clock
         let leg = JourneyLeg(
-            kind: .walk, fromStopID: origin.stopID, toStopID: destination.stopID, departureLocal: clock.local(time),
+            kind: .walk, fromStopID: origin.stopID, toStopID: destination.stopID,
+            fromFeedID: origin.stopID == nil ? nil : origin.fid.map { bundle.catalog.feed(fid: $0).feedID },
+            toFeedID: destination.stopID == nil ? nil : destination.fid.map { bundle.catalog.feed(fid: $0).feedID },
+            departureLocal: clock.local(time),
             arrivalLocal: clock.local(time + seconds), distance: metres.rounded())
         return Journey(departureLocal: leg.departureLocal, arrivalLocal: leg.arrivalLocal, rides: 0, legs: [leg])
     }
 
     private func walk(from: Int?, to: Int?, leaving: Int, seconds: Int, metres: Double, clockOf sid: Int) throws -> JourneyLeg {
         let clock = bundle.catalog.feed(fid: Int(network.stopFid[sid])).clock
+        let (start, end) = (try from.map { try bundle.entities.stop($0, db: db) }, try to.map { try bundle.entities.stop($0, db: db) })
         return JourneyLeg(
-            kind: .walk, fromStopID: try from.map { try bundle.entities.stop($0, db: db).stopID },
-            toStopID: try to.map { try bundle.entities.stop($0, db: db).stopID }, departureLocal: clock.local(leaving),
+            kind: .walk, fromStopID: start?.stopID, toStopID: end?.stopID,
+            fromFeedID: start.map { bundle.catalog.feed(fid: $0.fid).feedID },
+            toFeedID: end.map { bundle.catalog.feed(fid: $0.fid).feedID },
+            departureLocal: clock.local(leaving),
             arrivalLocal: clock.local(leaving + seconds), distance: metres.rounded())
     }
 

@@ -46,3 +46,8 @@ extension JourneyPlace: Codable {
         }
     }
 }
+
+extension JourneyPlace {
+    /// The stop `ref` names.
+    public static func stop(_ ref: StopRef) -> JourneyPlace { .stop(ref.stopID, feed: ref.feedID) }
+}
