@@ -77,8 +77,7 @@ docs:
 	@echo "documentation in .build/docs/{$(shell echo $(DOC_TARGETS) | tr ' ' ',')}.doccarchive/index.html"
 
 # The house style (.swift-format), no wall clock in test code (tools/lint_test_clock.py), and
-# a doc comment on every new public declaration (tools/lint_doc_comments.py: the baseline of
-# older ones only shrinks).
+# a doc comment on every public declaration of the libraries (tools/lint_doc_comments.py).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Fuzz Examples Package.swift
 	python3 tools/lint_test_clock.py

@@ -7,20 +7,14 @@ typealiases in Sources/ that have no `///` comment right above them (attributes 
 executables (they have no public API), and the members that implement a standard
 protocol requirement and are documented by it (`init(from:)`, `encode(to:)`,
 `description`, `errorDescription`, `hash(into:)`, comparison operators, `id`, `rawValue`).
-
-`tools/doc_comment_baseline.txt` lists the declarations that had none when this check came
-in (file, kind and name, without line numbers): the check fails on any other, so the list
-only shrinks. `--update` rewrites it (after documenting some, never to add new ones).
-Exits 1 naming file and line of each undocumented declaration not in the list.
+Exits 1 naming file and line of each undocumented declaration.
 """
-import collections
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBRARIES = {"TransitRuntime", "TransitCities", "TransitRealtime", "TransitStore", "GTFSCompiler", "BundleFormat"}
-BASELINE = ROOT / "tools" / "doc_comment_baseline.txt"
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:static|final|override|convenience|nonisolated|mutating|indirect|required|package)\s+)*"
     r"(struct|class|actor|enum|protocol|func|init|var|let|subscript|typealias)\b[\s?!]*(`?[\w<>=!]*`?)"
@@ -64,21 +58,11 @@ def main() -> int:
             if above >= 0 and lines[above].strip().startswith("///"):
                 continue
             missing.append((f"{relative}: {kind} {name}", number + 1))
-    if "--update" in sys.argv:
-        BASELINE.write_text("".join(f"{key}\n" for key, _ in sorted(missing)), encoding="utf-8")
-        print(f"{len(missing)} undocumented public declarations kept in {BASELINE.relative_to(ROOT)}")
-        return 0
-    allowed = collections.Counter(BASELINE.read_text(encoding="utf-8").split("\n")) if BASELINE.exists() else collections.Counter()
-    new = []
     for key, line in missing:
-        if allowed[key] > 0:
-            allowed[key] -= 1
-        else:
-            new.append(f"{key.split(':')[0]}:{line}: public {key.split(': ', 1)[1]} has no doc comment")
-    for item in new:
-        print(item)
-    print(f"doc comments: {len(missing)} public declarations still in the baseline, {len(new)} new without one", file=sys.stderr)
-    return 1 if new else 0
+        print(f"{key.split(':')[0]}:{line}: public {key.split(': ', 1)[1]} has no doc comment")
+    if missing:
+        print(f"{len(missing)} public declarations without a doc comment", file=sys.stderr)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

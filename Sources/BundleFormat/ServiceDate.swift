@@ -14,6 +14,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
         self.civil = civil
     }
 
+    /// The date `year`-`month`-`day`; nil when it does not exist.
     public init?(year: Int, month: Int, day: Int) {
         guard let civil = CivilDate(year: year, month: month, day: day) else { return nil }
         self.civil = civil

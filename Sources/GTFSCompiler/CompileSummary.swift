@@ -4,13 +4,19 @@ import BundleFormat
 public struct CompileSummary: Sendable {
     /// One feed in the bundle: its counts and declared service coverage.
     public struct FeedSummary: Sendable, Encodable {
+        /// The feed's name in the bundle.
         public let feed: String
+        /// Stops kept.
         public let stops: Int
+        /// Routes kept.
         public let routes: Int
+        /// Trips kept.
         public let trips: Int
+        /// Stop times kept.
         public let stopTimes: Int
         /// Declared coverage (feed_info, calendar ranges and calendar_dates together).
         public let firstDate: ServiceDate?
+        /// The last day with service.
         public let lastDate: ServiceDate?
 
         enum CodingKeys: String, CodingKey {
@@ -32,19 +38,29 @@ public struct CompileSummary: Sendable {
         }
     }
 
+    /// Feeds compiled.
     public let feeds: Int
+    /// Stops in the bundle.
     public let stops: Int
+    /// Routes in the bundle.
     public let routes: Int
+    /// Trips in the bundle.
     public let trips: Int
+    /// Distinct stop patterns.
     public let patterns: Int
+    /// Stop times in the bundle.
     public let stopTimes: Int
     /// The first and last day any feed declares.
     public let serviceDates: (first: ServiceDate?, last: ServiceDate?)
+    /// Cities in the catalogue.
     public let cities: Int
+    /// Warnings reported.
     public let warnings: Int
+    /// Each feed's figures.
     public let perFeed: [FeedSummary]
     /// Set once the bundle is written.
     public internal(set) var bundleBytes = 0
+    /// Wall-clock seconds the compile took.
     public internal(set) var seconds = 0.0
 
     init(model: BundleModel, cities: Int, warnings: Int) {

@@ -92,8 +92,11 @@ public enum Compiler {
 public struct CompileRequest: Sendable {
     /// One input feed: its id in the bundle and its path (zip or folder).
     public struct Feed: Sendable {
+        /// The feed's name in the bundle (`cts` in `cts=cts.zip`).
         public var name: String
+        /// The feed's zip file or folder.
         public var path: String
+        /// The feed at `path`, named `name`.
         public init(name: String, path: String) {
             self.name = name
             self.path = path
@@ -111,22 +114,28 @@ public struct CompileRequest: Sendable {
         }
     }
 
+    /// The feeds to compile into one bundle.
     public var feeds: [Feed]
+    /// The city catalogue (JSON), nil for none.
     public var citiesPath: String?
+    /// Where the bundle is written (atomically: nothing is left there on failure).
     public var outputPath: String
     /// Which warnings fail the compile.
     public var policy: WarningPolicy
     /// The bundle's id (default: the output file's name without extension) and version label.
     public var bundleID: String?
+    /// A name to show for the bundle, nil for none.
     public var label: String?
     /// `--base`: an earlier version of the bundle whose integer ids are kept for what exists
     /// in both (see `BundleIDs`). Without it, ids follow the byte order of text ids.
     public var basePath: String?
 
+    /// A request; `strict` refuses the bundle on any warning.
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, strict: Bool = false) {
         self.init(feeds: feeds, citiesPath: citiesPath, outputPath: outputPath, policy: WarningPolicy(strict: strict))
     }
 
+    /// A request with a warning policy.
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, policy: WarningPolicy) {
         self.feeds = feeds
         self.citiesPath = citiesPath
@@ -137,7 +146,9 @@ public struct CompileRequest: Sendable {
 
 /// The compile stopped; `diagnostics` says why and `reason` sums it up. Nothing was written.
 public struct CompileFailure: Error {
+    /// Everything reported before the compile stopped.
     public let diagnostics: DiagnosticRecord
+    /// Why it stopped, in words.
     public let reason: String
     /// What had been built when the compile stopped (feeds that were read without error).
     public let summary: CompileSummary

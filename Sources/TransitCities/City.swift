@@ -11,12 +11,18 @@ import TransitRuntime
 public struct City: Sendable, Hashable, Codable, Identifiable {
     /// A place to visit in the city.
     public struct Attraction: Sendable, Hashable, Codable {
+        /// The attraction's id in the catalogue, nil when none.
         public var id: String?
+        /// The attraction's name.
         public var name: String
+        /// A line about it.
         public var description: String?
+        /// Latitude in degrees, when given.
         public var lat: Double?
+        /// Longitude in degrees, when given.
         public var lon: Double?
 
+        /// An attraction built by hand (previews, tests).
         public init(id: String? = nil, name: String, description: String? = nil, lat: Double? = nil, lon: Double? = nil) {
             self.id = id
             self.name = name
@@ -33,14 +39,20 @@ public struct City: Sendable, Hashable, Codable, Identifiable {
 
     /// A picture of the city, as the catalogue lists it.
     public struct Image: Sendable, Hashable, Codable {
+        /// The image's id in the catalogue, nil when none.
         public var id: String?
+        /// Where the image is.
         public var url: String
         /// hero, gallery or attraction.
         public var type: String
+        /// Pixels wide, when given.
         public var width: Int?
+        /// Pixels high, when given.
         public var height: Int?
+        /// Bytes, when given.
         public var size: Int?
 
+        /// An image built by hand (previews, tests).
         public init(id: String? = nil, url: String, type: String, width: Int? = nil, height: Int? = nil, size: Int? = nil) {
             self.id = id
             self.url = url
@@ -53,23 +65,35 @@ public struct City: Sendable, Hashable, Codable, Identifiable {
 
     /// Another city of the catalogue the entry points to.
     public struct Related: Sendable, Hashable, Codable {
+        /// The related city's id.
         public var id: String
+        /// Its name.
         public var name: String
 
+        /// A related city built by hand.
         public init(id: String, name: String) {
             self.id = id
             self.name = name
         }
     }
 
+    /// The city's id in the catalogue ("lisbon").
     public var id: String
+    /// The city's name.
     public var name: String
+    /// ISO 3166 alpha-2 country code.
     public var country: String
+    /// The country's name, when given.
     public var countryName: String?
+    /// Latitude in degrees.
     public var lat: Double
+    /// Longitude in degrees.
     public var lon: Double
+    /// IANA time zone, when given.
     public var timezone: String?
+    /// Inhabitants, when given.
     public var population: Int?
+    /// A line about the city.
     public var description: String?
     /// USD per month.
     public var costOfLiving: Double?
@@ -77,11 +101,17 @@ public struct City: Sendable, Hashable, Codable, Identifiable {
     public var internetSpeed: Double?
     /// 0 to 5.
     public var safetyRating: Double?
+    /// The climate in words, when given.
     public var climate: String?
+    /// Other names (lookups by id only).
     public var alternateNames: [String] = []
+    /// Its categories (lookups by id only).
     public var categories: [String] = []
+    /// Places to visit (lookups by id only).
     public var attractions: [Attraction] = []
+    /// Pictures (lookups by id only).
     public var images: [Image] = []
+    /// Related cities (lookups by id only).
     public var relatedCities: [Related] = []
     /// Ids of the bundle's feeds that serve the city.
     public var feeds: [String] = []
@@ -191,12 +221,18 @@ public struct City: Sendable, Hashable, Codable, Identifiable {
 /// let cheapFast = CityFilter(country: "PT", minInternetSpeed: 100, maxCostOfLiving: 2000)
 /// ```
 public struct CityFilter: Sendable, Hashable, Codable {
+    /// Only cities of this country (ISO code).
     public var country: String?
+    /// Only cities in this category.
     public var category: String?
+    /// At least this internet speed (Mbps).
     public var minInternetSpeed: Double?
+    /// At most this cost of living (USD).
     public var maxCostOfLiving: Double?
+    /// At least this safety rating.
     public var minSafetyRating: Double?
 
+    /// A filter; nil fields do not filter.
     public init(
         country: String? = nil, category: String? = nil, minInternetSpeed: Double? = nil,
         maxCostOfLiving: Double? = nil, minSafetyRating: Double? = nil

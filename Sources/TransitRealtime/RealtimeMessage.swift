@@ -32,6 +32,7 @@ public struct RealtimeMessage: Sendable {
     public var timestamp: Date { Date(timeIntervalSince1970: TimeInterval(header.timestamp)) }
     /// The header's gtfs_realtime_version.
     public var version: String { header.gtfsRealtimeVersion }
+    /// The number of entities in the message.
     public var entityCount: Int { entities.count }
 
     /// Decodes `data`'s header and finds its entities.

@@ -11,6 +11,7 @@ import TransitSQLite
 /// for d in next { print(d.departureTime, d.routeShortName ?? "", d.headsign) }
 /// ```
 public final class TransitBundle: Sendable {
+    /// The bundle file's path.
     public let path: String
     package let pool: ConnectionPool
     /// The counts checked when the bundle was opened (`BundleCheck`).

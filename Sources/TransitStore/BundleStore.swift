@@ -249,6 +249,7 @@ public actor BundleStore {
         }
     }
 
+    /// Resumes a paused or failed job for `id` from the bytes kept; answers its job.
     public func resume(_ id: String) throws -> DownloadJob {
         guard let pending = try state.pending(id) else { throw StoreError.unknownBundle(id) }
         try write { try state.enqueue(StoreState.Pending(id: id, explicit: pending.explicit, paused: false)) }
@@ -543,6 +544,7 @@ public actor BundleStore {
 
     // MARK: - Preferences
 
+    /// The preferences saved in the state file (defaults when none).
     public func preferences() throws -> StorePreferences {
         StorePreferences(
             maxBytes: try state.preference("max_bytes").flatMap { Int64($0) },

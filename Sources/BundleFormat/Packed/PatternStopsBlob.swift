@@ -18,10 +18,12 @@ public struct PatternStopRecord: Hashable, Sendable {
     /// timepoint 0 in the feed: its times for this stop are approximate.
     public var approximate: Bool
 
+    /// The stop_time's stop_sequence.
     @inlinable public var stopSequence: Int {
         get { Int(sequence32) }
         set { sequence32 = Int32(newValue) }
     }
+    /// The stop's integer key (`stops.sid`).
     @inlinable public var sid: Int {
         get { Int(sid32) }
         set { sid32 = Int32(newValue) }
@@ -31,6 +33,7 @@ public struct PatternStopRecord: Hashable, Sendable {
         get { Int(arrival32) }
         set { arrival32 = Int32(newValue) }
     }
+    /// Seconds from the trip's start to its departure here.
     @inlinable public var departureOffset: Int {
         get { Int(departure32) }
         set { departure32 = Int32(newValue) }

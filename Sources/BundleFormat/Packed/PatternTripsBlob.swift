@@ -19,6 +19,7 @@ public struct PatternTripRecord: Hashable, Sendable {
     /// A frequencies.txt template rather than a trip that runs once.
     public var frequency: Bool
 
+    /// The trip's integer key.
     @inlinable public var tid: Int {
         get { Int(tid32) }
         set { tid32 = Int32(newValue) }
@@ -29,10 +30,12 @@ public struct PatternTripRecord: Hashable, Sendable {
         get { Int(start32) }
         set { start32 = Int32(newValue) }
     }
+    /// The trip's service (`calendar.sv`).
     @inlinable public var sv: Int {
         get { Int(sv32) }
         set { sv32 = Int32(newValue) }
     }
+    /// The trip's route (`routes.rid`).
     @inlinable public var rid: Int {
         get { Int(rid32) }
         set { rid32 = Int32(newValue) }

@@ -18,18 +18,28 @@ public struct Diagnostic: Sendable, Equatable, Codable {
         public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
+    /// What was found (its stable code).
     public var code: DiagnosticCode
+    /// The code's severity.
     public var severity: Diagnostic.Severity { code.severity }
     /// The feed's id in the bundle (or "cities" for the catalogue).
     public var feed: String?
+    /// The input file, nil for the feed as a whole.
     public var file: String?
+    /// The line in the file (from 1), when one is concerned.
     public var line: Int?
+    /// The column (from 1), when known.
     public var column: Int?
+    /// The field concerned.
     public var field: String?
+    /// The id of the record concerned (a stop_id, a trip_id).
     public var entityID: String?
+    /// The value found.
     public var value: String?
+    /// What to do about it, in words.
     public var message: String
 
+    /// A diagnostic built by hand (tests).
     public init(
         _ code: DiagnosticCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
         field: String? = nil, entityID: String? = nil, value: String? = nil, message: String

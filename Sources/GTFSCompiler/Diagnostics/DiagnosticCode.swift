@@ -47,6 +47,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case frequencyOverlap = "I_FREQUENCY_OVERLAP"
     case unusedTransfers = "I_TRANSFERS_UNUSED"
 
+    /// Error, warning or info, fixed per code.
     public var severity: Diagnostic.Severity {
         switch rawValue.first {
         case "E": return .error

@@ -50,6 +50,7 @@ public struct DiagnosticReport: Encodable {
         diagnostics = log.diagnostics
     }
 
+    /// Writes the report as JSON to `path` (atomically).
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -8,8 +8,10 @@
 /// throw FatalDiagnostic(.missingFile, file: "stops.txt", message: "required file is missing")
 /// ```
 public struct FatalDiagnostic: Error, CustomStringConvertible {
+    /// What stopped the compile, with its place.
     public var diagnostic: Diagnostic
 
+    /// A fatal diagnostic with its place.
     public init(
         _ code: FatalCode, feed: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
         field: String? = nil, entityID: String? = nil, value: String? = nil, message: String
@@ -19,6 +21,7 @@ public struct FatalDiagnostic: Error, CustomStringConvertible {
             entityID: entityID, value: value, message: message)
     }
 
+    /// The diagnostic's code.
     public var code: DiagnosticCode { diagnostic.code }
     public var description: String { diagnostic.formatted }
 
@@ -36,15 +39,26 @@ public struct FatalCode: Sendable {
 
     private init(_ code: DiagnosticCode) { self.code = code }
 
+    /// A required file is missing.
     public static let missingFile = FatalCode(.missingFile)
+    /// A required column is missing.
     public static let missingColumn = FatalCode(.missingColumn)
+    /// A file is not UTF-8.
     public static let notUTF8 = FatalCode(.notUTF8)
+    /// A file is not CSV as RFC 4180 writes it.
     public static let brokenCSV = FatalCode(.brokenCSV)
+    /// The zip file cannot be read.
     public static let unreadableArchive = FatalCode(.unreadableArchive)
+    /// A line is longer than the reader takes.
     public static let lineTooLong = FatalCode(.lineTooLong)
+    /// No trip could be kept.
     public static let noUsableTrips = FatalCode(.noUsableTrips)
+    /// The input cannot be read.
     public static let unreadableInput = FatalCode(.unreadableInput)
+    /// The bundle could not be written.
     public static let outputFailed = FatalCode(.outputFailed)
+    /// The city catalogue is not usable.
     public static let badCatalogue = FatalCode(.badCatalogue)
+    /// No usable agency_timezone.
     public static let noTimezone = FatalCode(.noTimezone)
 }

@@ -6,10 +6,14 @@
 /// let policy = WarningPolicy(strict: true, allowed: [.unknownFile])
 /// ```
 public struct WarningPolicy: Sendable, Equatable {
+    /// Refuse the bundle on any warning not in `allowed`.
     public var strict: Bool
+    /// Warnings that never refuse the bundle.
     public var allowed: Set<DiagnosticCode>
+    /// Refuse the bundle past this many warnings, nil for no limit.
     public var maxWarnings: Int?
 
+    /// A policy; the default refuses nothing but errors.
     public init(strict: Bool = false, allowed: Set<DiagnosticCode> = [], maxWarnings: Int? = nil) {
         self.strict = strict
         self.allowed = allowed

@@ -16,15 +16,23 @@ import TransitSQLite
 public enum BundleDiff {
     /// What a diff wrote.
     public struct Summary: Sendable {
+        /// The patch's size in bytes.
         public let bytes: Int
+        /// Tables with a change.
         public let tablesChanged: Int
+        /// Rows deleted.
         public let rowsDeleted: Int
+        /// Rows added.
         public let rowsPut: Int
+        /// Rows changed.
         public let rowsUpdated: Int
+        /// The content hash of the version the patch applies to.
         public let fromHash: String
+        /// The content hash it produces.
         public let toHash: String
     }
 
+    /// Writes the patch from bundle `old` to bundle `new` to `output`; answers its summary.
     public static func write(old: String, new: String, to output: String) throws -> Summary {
         let patch = try make(old: old, new: new)
         let bytes = patch.encoded()

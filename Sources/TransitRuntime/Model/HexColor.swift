@@ -14,6 +14,7 @@ public struct HexColor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The blue component, 0 to 255.
     public var blue: UInt8
 
+    /// The colour of these components.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green

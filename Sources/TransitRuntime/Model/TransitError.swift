@@ -65,6 +65,7 @@ public enum TransitError: Error, Equatable, Sendable, CustomStringConvertible, L
         case notFound, badInput, unreadableBundle, damagedBundle, failure
     }
 
+    /// The error's kind, for the command line's exit status and an app's branches.
     public var kind: Kind {
         switch self {
         case .unknownStop, .unknownTrip, .unknownRoute, .unknownAgency, .unknownFeed, .unknownCity, .dateOutOfRange: return .notFound

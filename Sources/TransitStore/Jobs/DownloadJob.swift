@@ -23,6 +23,7 @@ public enum JobState: Sendable, Hashable, CustomStringConvertible {
     /// Final, or paused (until someone resumes it).
     public var isStopped: Bool { isFinal || self == .paused }
 
+    /// The state's name (queued, downloading, ..., done).
     public var name: String {
         switch self {
         case .queued: return "queued"
@@ -55,6 +56,7 @@ public enum JobState: Sendable, Hashable, CustomStringConvertible {
 /// if case .failed(let error) = job.state { show(error) }
 /// ```
 public final class DownloadJob: Sendable {
+    /// The bundle the job downloads.
     public let bundleID: String
     private let box = Locked(Box())
 

@@ -169,10 +169,12 @@ public struct RetryPolicy: Sendable {
     public var limit: Int
     /// The pause before the first retry; it doubles each time, up to `maxPause`.
     public var firstPause: Double
+    /// The longest pause between retries, seconds.
     public var maxPause: Double
     /// The longest wait a server's `Retry-After` is honoured for (longer asks wait this long).
     public var maxRetryAfter: Double
 
+    /// A policy: `limit` retries, pauses doubling from `firstPause` to `maxPause`, a server's Retry-After honoured up to `maxRetryAfter`.
     public init(limit: Int = 5, firstPause: Double = 0.5, maxPause: Double = 30, maxRetryAfter: Double = 120) {
         self.limit = limit
         self.firstPause = firstPause

@@ -28,6 +28,7 @@
         /// The largest manifest accepted, in bytes.
         public var maxManifestBytes = 64 << 20
 
+        /// A transport with a time-out (seconds without a byte), extra trusted CA certificates and proxy settings.
         public init(
             timeout: TimeInterval = 30, trustedCertificates: [String] = [],
             environment: [String: String] = ProcessInfo.processInfo.environment
@@ -37,6 +38,7 @@
             self.environment = environment
         }
 
+        /// Fetches a small resource (the manifest) whole.
         public func fetch(_ url: URL) async throws -> FetchedResource {
             try await withClient(for: url) { client in
                 var request = HTTPClientRequest(url: url.absoluteString)
@@ -58,6 +60,7 @@
             }
         }
 
+        /// Downloads `url` into `destination`, resuming from `resumeData`, reporting bytes to `progress`.
         public func download(_ url: URL, to destination: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
             async throws -> FinishedDownload
         {

@@ -55,9 +55,12 @@ extension BundleStore {
 /// A small resource and the URL it finally came from (after redirects): relative names in a
 /// manifest resolve against that URL.
 public struct FetchedResource: Sendable, Equatable {
+    /// The body.
     public var data: Data
+    /// The URL it finally came from (after redirects).
     public var url: URL
 
+    /// A resource built by hand (tests, custom transports).
     public init(data: Data, url: URL) {
         self.data = data
         self.url = url
@@ -71,6 +74,7 @@ public struct FinishedDownload: Sendable, Equatable {
     /// Bytes received in bodies (compressed ones as sent); nil when the transport cannot tell.
     public var bytesOnWire: Int64?
 
+    /// A finished download built by hand (custom transports).
     public init(url: URL, bytesOnWire: Int64? = nil) {
         self.url = url
         self.bytesOnWire = bytesOnWire
@@ -81,7 +85,9 @@ public struct FinishedDownload: Sendable, Equatable {
 /// retrying; the others (404, 403, a certificate that is not trusted, a bad URL, a file on the
 /// server shorter than the manifest says) are not.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What failed, naming the URL.
     public let message: String
+    /// Worth retrying.
     public let transient: Bool
     /// The HTTP status, when the server answered.
     public let status: Int?

@@ -18,10 +18,12 @@ public struct URLSessionTransport: StoreTransport {
     /// Seconds without a byte before a request fails (transient, so it is retried).
     public let timeout: TimeInterval
 
+    /// A URLSession transport with a time-out (seconds without a byte).
     public init(timeout: TimeInterval = 30) {
         self.timeout = timeout
     }
 
+    /// Fetches a small resource (the manifest) whole.
     public func fetch(_ url: URL) async throws -> FetchedResource {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = "GET"
@@ -37,6 +39,7 @@ public struct URLSessionTransport: StoreTransport {
         return FetchedResource(data: data, url: response.url ?? url)
     }
 
+    /// Downloads `url` into `path`, resuming from `resumeData`, reporting bytes to `progress`.
     public func download(_ url: URL, to path: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
         async throws -> FinishedDownload
     {
