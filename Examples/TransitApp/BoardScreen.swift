@@ -31,8 +31,8 @@ struct BoardScreen {
         }
     }
 
-    private func row(_ call: Departure, delay: Int?) -> String {
-        let late = delay.map { $0 == 0 ? "  on time" : "  \($0 > 0 ? "+" : "")\($0 / 60) min" } ?? ""
+    private func row(_ call: Departure, delay: TimeInterval?) -> String {
+        let late = delay.map { $0 == 0 ? "  on time" : "  \($0 > 0 ? "+" : "")\(Int(($0 / 60).rounded())) min" } ?? ""
         let platform = call.platformCode.map { " (platform \($0))" } ?? ""
         return "  \(clock(call.departure, in: call.timeZone))  \(call.routeShortName ?? call.routeID)  \(call.headsign)\(platform)\(late)"
     }

@@ -50,7 +50,8 @@ struct AddedTrip: Sendable {
                 scheduled: departure, state: state == .duplicated ? call.prediction.state : state,
                 predictedDeparture: predicted ? Date(timeIntervalSince1970: TimeInterval(call.departure)) : nil,
                 predictedArrival: predicted ? Date(timeIntervalSince1970: TimeInterval(call.arrival)) : nil,
-                delay: arrivals ? call.prediction.arrivalDelay : call.prediction.departureDelay, uncertainty: call.prediction.uncertainty,
+                delay: (arrivals ? call.prediction.arrivalDelay : call.prediction.departureDelay).map(TimeInterval.init),
+                uncertainty: call.prediction.uncertainty.map(TimeInterval.init),
                 assignedStopID: call.assignedStopID)
         }
     }

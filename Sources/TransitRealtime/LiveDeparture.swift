@@ -12,10 +12,11 @@ public struct LiveDeparture: Sendable, Hashable, Identifiable {
     public var predictedDeparture: Date?
     /// The predicted arrival, nil without a prediction.
     public var predictedArrival: Date?
-    /// Seconds late (negative: early) at this stop's departure, when predicted.
-    public var delay: Int?
-    /// The producer's uncertainty of the prediction in seconds, nil when not given.
-    public var uncertainty: Int?
+    /// How late (negative: early) the call is at this stop's departure, in seconds, when
+    /// predicted: `Duration.seconds(delay)` or a formatter's `TimeInterval`.
+    public var delay: TimeInterval?
+    /// The producer's uncertainty of the prediction, in seconds, nil when not given.
+    public var uncertainty: TimeInterval?
     /// The platform the update assigns, when it moves the call to another stop.
     public var assignedStopID: String?
     /// Where the vehicle running the trip was last seen, when a fresh position is at hand.
@@ -35,7 +36,7 @@ public struct LiveDeparture: Sendable, Hashable, Identifiable {
     /// A live call built by hand (previews, tests).
     public init(
         scheduled: Departure, state: LiveState = .scheduled, predictedDeparture: Date? = nil, predictedArrival: Date? = nil,
-        delay: Int? = nil, uncertainty: Int? = nil, assignedStopID: String? = nil, vehicle: VehicleStatus? = nil,
+        delay: TimeInterval? = nil, uncertainty: TimeInterval? = nil, assignedStopID: String? = nil, vehicle: VehicleStatus? = nil,
         alerts: [LiveAlert] = []
     ) {
         self.scheduled = scheduled
@@ -92,7 +93,8 @@ extension LiveDeparture: Codable {
             scheduled: try Departure(from: decoder), state: try c.decode(LiveState.self, forKey: .state),
             predictedDeparture: try c.decodeInstantIfPresent(forKey: .predictedDeparture),
             predictedArrival: try c.decodeInstantIfPresent(forKey: .predictedArrival),
-            delay: try c.decodeIfPresent(Int.self, forKey: .delay), uncertainty: try c.decodeIfPresent(Int.self, forKey: .uncertainty),
+            delay: try c.decodeIfPresent(TimeInterval.self, forKey: .delay),
+            uncertainty: try c.decodeIfPresent(TimeInterval.self, forKey: .uncertainty),
             assignedStopID: try c.decodeIfPresent(String.self, forKey: .assignedStopID),
             vehicle: try c.decodeIfPresent(VehicleStatus.self, forKey: .vehicle),
             alerts: try c.decodeIfPresent([LiveAlert].self, forKey: .alerts) ?? [])

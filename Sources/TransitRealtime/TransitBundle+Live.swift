@@ -91,8 +91,8 @@ extension TransitBundle {
                             if live.state == .updated {
                                 call.predictedDeparture = departure.departure.addingTimeInterval(TimeInterval(live.departureDelay))
                                 call.predictedArrival = departure.arrival.addingTimeInterval(TimeInterval(live.arrivalDelay))
-                                call.delay = Int(arrivals ? live.arrivalDelay : live.departureDelay)
-                                call.uncertainty = live.uncertainty >= 0 ? Int(live.uncertainty) : nil
+                                call.delay = TimeInterval(arrivals ? live.arrivalDelay : live.departureDelay)
+                                call.uncertainty = live.uncertainty >= 0 ? TimeInterval(live.uncertainty) : nil
                             }
                             call.assignedStopID = trip.assignedStops[Int32(clamping: departure.stopSequence)]
                         }

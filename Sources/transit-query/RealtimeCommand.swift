@@ -71,10 +71,10 @@ enum LiveBoardOutput {
         guard !calls.isEmpty else { return "no \(arrivals ? "arrivals" : "departures") in the window" }
         return calls.map { call in
             let scheduled = arrivals ? call.scheduled.arrivalLocal : call.scheduled.departureLocal
-            let delay = call.delay ?? 0
+            let delay = Int(call.delay ?? 0)
             let seconds = ((scheduled.secondsOfDay + delay) % 86_400 + 86_400) % 86_400
             let time = String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
-            let late = call.delay.map { $0 == 0 ? "on time" : String(format: "%+d min", Int((Double($0) / 60).rounded())) } ?? ""
+            let late = call.delay.map { $0 == 0 ? "on time" : String(format: "%+d min", Int(($0 / 60).rounded())) } ?? ""
             let route = call.scheduled.routeShortName ?? call.scheduled.routeID
             var line = "\(time)  \(late.padding(toLength: 8, withPad: " ", startingAt: 0))  \(route)  \(call.scheduled.headsign)"
             if call.state != .updated && call.state != .scheduled { line += "  [\(call.state.rawValue)]" }

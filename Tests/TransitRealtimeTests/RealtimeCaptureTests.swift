@@ -88,7 +88,7 @@ final class RealtimeCaptureTests: XCTestCase {
                     XCTAssertGreaterThanOrEqual(predicted, instant, "\(feed) trip \(tripID) at \(stop)")
                     XCTAssertGreaterThan(report.clamps, 0)
                 }
-                XCTAssertEqual(call.delay, Int(predicted.timeIntervalSince1970) - Int(call.scheduled.departure.timeIntervalSince1970))
+                XCTAssertEqual(call.delay, predicted.timeIntervalSince(call.scheduled.departure))
                 compared += 1
             }
         }

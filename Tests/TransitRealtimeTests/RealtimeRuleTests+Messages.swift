@@ -70,7 +70,7 @@ extension RealtimeRuleTests {
             XCTAssertEqual(snapshot.report.entities, 2 * count)
             XCTAssertEqual(snapshot.report.tripUpdatesMatched, 2)
             XCTAssertEqual(snapshot.report.vehiclesMatched, 2)
-            for (trip, at, delay) in [("T1", "2026-03-10T07:59", 60), ("L1", "2026-03-10T08:58", 120)] {
+            for (trip, at, delay) in [("T1", "2026-03-10T07:59", 60.0), ("L1", "2026-03-10T08:58", 120)] {
                 let departure = try live(trip, at, snapshot)
                 XCTAssertEqual(departure?.delay, delay, trip)
                 XCTAssertEqual(departure?.vehicle?.vehicleID, "bus-\(trip)", trip)
