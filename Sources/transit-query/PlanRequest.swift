@@ -51,7 +51,7 @@ extension Query {
         }
         if let changeTime {
             guard (0...3600).contains(changeTime) else { throw Invalid(description: "change time must be 0 to 3600 seconds") }
-            options.changeTime = changeTime
+            options.changeTime = TimeInterval(changeTime)
         }
         if let walkSpeed {
             guard walkSpeed > 0.1, walkSpeed <= 10 else { throw Invalid(description: "walk speed must be above 0.1 and at most 10 m/s") }

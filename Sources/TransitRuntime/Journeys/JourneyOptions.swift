@@ -1,3 +1,5 @@
+import Foundation
+
 /// The choices a journey query leaves to the rider, with the defaults of
 /// journey-semantics.md.
 ///
@@ -11,8 +13,8 @@ public struct JourneyOptions: Hashable, Sendable, Codable {
     /// The most transfers a journey may make (default 4: at most 5 rides).
     public var maxTransfers: Int
     /// Seconds needed to change vehicles at one stop, and added to a walk between two
-    /// stops (default 120).
-    public var changeTime: Int
+    /// stops (default 120; whole seconds are used).
+    public var changeTime: TimeInterval
     /// Walking speed in metres per second (default 1.2).
     public var walkingSpeed: Double
     /// The farthest two stops may be apart for a walk between rides, in metres (default 400).
@@ -28,7 +30,7 @@ public struct JourneyOptions: Hashable, Sendable, Codable {
 
     /// Options with the defaults of journey-semantics.md, changed where given.
     public init(
-        maxTransfers: Int = 4, changeTime: Int = 120, walkingSpeed: Double = 1.2, transferDistance: Double = 400,
+        maxTransfers: Int = 4, changeTime: TimeInterval = 120, walkingSpeed: Double = 1.2, transferDistance: Double = 400,
         accessDistance: Double = 800, wheelchair: Bool = false, horizon: Double = 86_400
     ) {
         self.maxTransfers = maxTransfers

@@ -195,14 +195,14 @@ extension TransitBundle {
     /// built on first use and kept (a few sets of options at a time).
     func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
         let key = TransferGraphKey(
-            mirrored: mirrored, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed,
+            mirrored: mirrored, changeTime: Int(options.changeTime), walkingSpeed: options.walkingSpeed,
             transferDistance: options.transferDistance)
         return transferGraphs.value(key) {
             let paths = footpaths.value(Int((options.transferDistance * 10).rounded())) {
                 TransferTimes.footpaths(network, within: options.transferDistance)
             }
             return TransferGraph(
-                TransferTimes(network: network, footpaths: paths, changeTime: options.changeTime, walkingSpeed: options.walkingSpeed))
+                TransferTimes(network: network, footpaths: paths, changeTime: Int(options.changeTime), walkingSpeed: options.walkingSpeed))
         }
     }
 
