@@ -62,7 +62,7 @@ struct OfflineBoard {
 
         // The stops nearest the first stop of the first line.
         if let route = lines.first, let place = try await bundle.route(route.routeID, feed: route.feedID).directions.first?.stops.first,
-            let lat = place.lat, let lon = place.lon
+            let lat = place.latitude, let lon = place.longitude
         {
             let nearby = try await bundle.nearestStops(to: Coordinate(latitude: lat, longitude: lon), count: 3)
             print("near \(place.name): \(nearby.map { "\($0.name) \(Int(($0.distanceMetres ?? 0).rounded())) m" }.joined(separator: "; "))")

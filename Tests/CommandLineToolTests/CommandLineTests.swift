@@ -586,7 +586,7 @@ extension CommandLineTests {
         let first = try XCTUnwrap(nearest.first)
         let encoded = try JSONSerialization.jsonObject(
             with: JSONEncoder().encode(
-                Stop(feedID: "f", stopID: "S1", name: "One", lat: 48, lon: 7, wheelchairBoarding: .unknown, distanceMetres: 3)))
+                Stop(feedID: "f", stopID: "S1", name: "One", latitude: 48, longitude: 7, wheelchairBoarding: .unknown, distanceMetres: 3)))
         XCTAssertEqual(Set(try XCTUnwrap(encoded as? [String: Any]).keys), Set(first.keys))
         XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "A", "--stop", "S1"]).status, 64)
         XCTAssertEqual(try run("transit-query", ["routes", "--bundle", bundle, "--agency", "Z"]).status, 1)

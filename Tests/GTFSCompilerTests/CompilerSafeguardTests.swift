@@ -124,7 +124,7 @@ final class CompilerSafeguardTests: XCTestCase {
             XCTAssertEqual(try times(bundle), [28_800, 29_400, 30_000, 30_600], placeholder)
             XCTAssertEqual(log.diagnostics.first { $0.code == .badStopLocation }?.entityID, "S2", placeholder)
             let stop = try TransitBundle(path: try XCTUnwrap(bundle)).stops(matching: "nowhere").first
-            XCTAssertNil(stop?.lat, placeholder)
+            XCTAssertNil(stop?.latitude, placeholder)
         }
     }
 

@@ -71,7 +71,7 @@ final class AsyncQueryTests: XCTestCase {
     func testAStopHasItsCoordinate() throws {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         let stop = try bundle.stop("CENTRAL")
-        XCTAssertEqual(stop.coordinate, stop.lat.flatMap { lat in stop.lon.map { Coordinate(latitude: lat, longitude: $0) } })
+        XCTAssertEqual(stop.coordinate, stop.latitude.flatMap { lat in stop.longitude.map { Coordinate(latitude: lat, longitude: $0) } })
         XCTAssertNotNil(stop.coordinate)
         XCTAssertNil(Stop(feedID: "f", stopID: "n", name: "Node").coordinate)
     }

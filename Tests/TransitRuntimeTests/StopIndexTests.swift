@@ -80,8 +80,8 @@ final class StopIndexTests: XCTestCase {
         let sample = stops[stops.count / 2]
         let back = try XCTUnwrap(
             try bundle.stops(near: Coordinate(latitude: sample.lat, longitude: sample.lon), within: 1).first { $0.stopID == sample.id })
-        XCTAssertEqual(back.lat, Double(String(format: "%.7f", sample.lat)))
-        XCTAssertEqual(back.lon, Double(String(format: "%.7f", sample.lon)))
+        XCTAssertEqual(back.latitude, Double(String(format: "%.7f", sample.lat)))
+        XCTAssertEqual(back.longitude, Double(String(format: "%.7f", sample.lon)))
     }
 
     /// The grid cell SQLite indexes is the cell a query asks for, everywhere on the globe.

@@ -1,7 +1,7 @@
 /// A stop, platform or station.
 ///
 /// ```swift
-/// let preview = Stop(feedID: "cts", stopID: "GARE", name: "Gare Centrale", lat: 48.585, lon: 7.735)
+/// let preview = Stop(feedID: "cts", stopID: "GARE", name: "Gare Centrale", latitude: 48.585, longitude: 7.735)
 /// ```
 public struct Stop: Hashable, Codable, Sendable, Identifiable {
     /// The feed the stop belongs to.
@@ -13,9 +13,21 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     /// The stop_code riders see on signs, nil when not given.
     public var code: String?
     /// stop_lat in degrees, nil when not given (`coordinate` has both).
-    public var lat: Double?
+    public var latitude: Double?
     /// stop_lon in degrees, nil when not given.
-    public var lon: Double?
+    public var longitude: Double?
+    /// `latitude`, by its former name.
+    @available(*, deprecated, renamed: "latitude")
+    public var lat: Double? {
+        get { latitude }
+        set { latitude = newValue }
+    }
+    /// `longitude`, by its former name.
+    @available(*, deprecated, renamed: "longitude")
+    public var lon: Double? {
+        get { longitude }
+        set { longitude = newValue }
+    }
     /// Where the stop is, for a map; nil for a stop without coordinates (a generic node or
     /// boarding area may have none).
     ///
@@ -23,8 +35,8 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     /// let pins = stops.compactMap { stop in stop.coordinate.map { (stop.name, $0) } }
     /// ```
     public var coordinate: Coordinate? {
-        guard let lat, let lon else { return nil }
-        return Coordinate(latitude: lat, longitude: lon)
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
     /// Stop or platform, station, entrance, generic node or boarding area (location_type).
     public var locationType: LocationType
@@ -42,7 +54,7 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
 
     /// A stop built by hand (previews, tests).
     public init(
-        feedID: String, stopID: String, name: String, code: String? = nil, lat: Double? = nil, lon: Double? = nil,
+        feedID: String, stopID: String, name: String, code: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
         locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,
         wheelchairBoarding: Accessibility = .unknown,
         distanceMetres: Double? = nil
@@ -51,13 +63,26 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         self.stopID = stopID
         self.name = name
         self.code = code
-        self.lat = lat
-        self.lon = lon
+        self.latitude = latitude
+        self.longitude = longitude
         self.locationType = locationType
         self.parentStation = parentStation
         self.platformCode = platformCode
         self.wheelchairBoarding = wheelchairBoarding
         self.distanceMetres = distanceMetres
+    }
+
+    /// The init by the coordinates' former names.
+    @available(*, deprecated, message: "use latitude: and longitude:")
+    public init(
+        feedID: String, stopID: String, name: String, code: String? = nil, lat: Double?, lon: Double?,
+        locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,
+        wheelchairBoarding: Accessibility = .unknown, distanceMetres: Double? = nil
+    ) {
+        self.init(
+            feedID: feedID, stopID: stopID, name: name, code: code, latitude: lat, longitude: lon, locationType: locationType,
+            parentStation: parentStation, platformCode: platformCode, wheelchairBoarding: wheelchairBoarding,
+            distanceMetres: distanceMetres)
     }
 
     /// The keys of `transit-query`'s JSON.
@@ -66,7 +91,8 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         case stopID = "stop_id"
         case name = "stop_name"
         case code = "stop_code"
-        case lat, lon
+        case latitude = "lat"
+        case longitude = "lon"
         case locationType = "location_type"
         case parentStation = "parent_station"
         case platformCode = "platform_code"

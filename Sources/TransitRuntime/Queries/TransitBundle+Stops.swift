@@ -93,8 +93,8 @@ extension TransitBundle {
         let parent = try row.parentSid.map { try entities.stop($0, db: db) }
         let wheelchair = row.wheelchairBoarding == 0 ? parent?.wheelchairBoarding ?? 0 : row.wheelchairBoarding
         return Stop(
-            feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, lat: row.lat,
-            lon: row.lon, locationType: LocationType(rawValue: row.locationType), parentStation: parent?.stopID,
+            feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, latitude: row.lat,
+            longitude: row.lon, locationType: LocationType(rawValue: row.locationType), parentStation: parent?.stopID,
             platformCode: row.platformCode, wheelchairBoarding: Accessibility(rawValue: wheelchair), distanceMetres: distance)
     }
 }
