@@ -25,7 +25,7 @@ struct TransitApp {
             var live: (RealtimeSnapshot, Date)?
             if args.count == 9 {
                 let now = try QueryTime.parse(args[8])
-                let instant = try await bundle.instant(of: now)
+                let instant = try bundle.instant(of: now)
                 let message = try RealtimeMessage(contentsOf: args[7])
                 live = (try await RealtimeSnapshot(messages: [message], bundle: bundle, now: instant), instant)
             }
@@ -41,18 +41,6 @@ struct TransitApp {
         } catch {
             print("error: \(error)")
             exit(1)
-        }
-    }
-}
-
-extension TransitBundle {
-    /// `time` as an instant in the bundle's first feed's zone (a local time typed by a user).
-    func instant(of time: QueryTime) async throws -> Date {
-        switch time {
-        case .instant(let date): return date
-        case .local(let day, let seconds):
-            let zone = try await info().feeds.first?.timeZone ?? .gmt
-            return day.start(in: zone).addingTimeInterval(TimeInterval(seconds))
         }
     }
 }

@@ -73,9 +73,6 @@ package struct FeedClock: Sendable {
 
     /// The wall-clock reading of an instant in this timezone.
     package func local(_ epoch: Int) -> LocalDateTime {
-        let off = offset(at: epoch)
-        let local = epoch + off
-        let day = CivilDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
-        return LocalDateTime(date: LocalDate(day), secondsOfDay: local - day.dayNumber * 86_400, utcOffsetSeconds: off)
+        LocalDateTime(epoch: epoch, utcOffsetSeconds: offset(at: epoch))
     }
 }

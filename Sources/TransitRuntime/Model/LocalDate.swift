@@ -61,11 +61,14 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// let now = LocalDateTime(Date(), in: TimeZone(identifier: "Europe/Paris")!)
     /// ```
     public init(_ instant: Date, in timeZone: TimeZone) {
-        let epoch = Int(instant.timeIntervalSince1970.rounded(.down))
-        let offset = timeZone.secondsFromGMT(for: instant)
+        self.init(epoch: Int(instant.timeIntervalSince1970.rounded(.down)), utcOffsetSeconds: timeZone.secondsFromGMT(for: instant))
+    }
+
+    /// The reading of Unix time `epoch` on a clock `utcOffsetSeconds` east of UTC.
+    init(epoch: Int, utcOffsetSeconds offset: Int) {
         let local = epoch + offset
-        let day = Int((Double(local) / 86_400).rounded(.down))
-        self.init(date: LocalDate(CivilDate(dayNumber: day)), secondsOfDay: local - day * 86_400, utcOffsetSeconds: offset)
+        let day = CivilDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
+        self.init(date: LocalDate(day), secondsOfDay: local - day.dayNumber * 86_400, utcOffsetSeconds: offset)
     }
 
     /// Earlier instant first; of two names for one instant, the smaller UTC offset first.

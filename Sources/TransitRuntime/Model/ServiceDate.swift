@@ -18,10 +18,7 @@ extension ServiceDate {
     /// ```swift
     /// let today = ServiceDate(Date(), in: departure.timeZone)
     /// ```
-    public init(_ instant: Date, in timeZone: TimeZone) {
-        let local = instant.timeIntervalSince1970 + TimeInterval(timeZone.secondsFromGMT(for: instant))
-        self.init(CivilDate(dayNumber: Int((local / 86_400).rounded(.down))))
-    }
+    public init(_ instant: Date, in timeZone: TimeZone) { self = LocalDateTime(instant, in: timeZone).date }
 
     /// The first instant of this date in `timeZone` (its local midnight, or the first
     /// moment after it on a day whose clock skips midnight).

@@ -116,8 +116,13 @@ extension TransitBundle {
     }
 
     /// The instant of `time` in `feed`'s time zone (the bundle's first feed when nil): for a
-    /// moment given once for several boards, such as the live data's `now`.
-    package func instant(of time: QueryTime, feed: String?) throws -> Date {
+    /// moment given once for several boards, such as the live data's `now` (a local time in a
+    /// clock change's gap or overlap read as the boards read it).
+    ///
+    /// ```swift
+    /// let now = try bundle.instant(of: try QueryTime.parse("2026-03-29T02:30"))
+    /// ```
+    public func instant(of time: QueryTime, feed: String? = nil) throws -> Date {
         Date(timeIntervalSince1970: TimeInterval(instant(time, in: try feedNamed(feed))))
     }
 

@@ -32,14 +32,8 @@ extension TransitBundle {
     {
         let (feedID, tripIDs) = try pool.with { db -> (String, [String]) in
             let match = try resolve(.route, route, feed: feed, db: db)
-            let active = try calendar.active(on: date.civil, db: db)
-            var ids: [(start: Int, id: String)] = []
-            for pattern in try patterns.patterns(ofRoute: match.id, db: db) {
-                // A pattern may be shared with other routes: only this route's trips.
-                for trip in pattern.allTrips
-                where trip.rid == match.id && active.contains(trip.sv) && (direction == nil || trip.directionID == direction) {
-                    ids.append((trip.startTime, try patterns.trip(trip.tid, db: db).tripID))
-                }
+            let ids = try trips(ofRoute: match.id, direction: direction, on: date, db: db).map {
+                (start: $0.startTime, id: try patterns.trip($0.tid, db: db).tripID)
             }
             return (match.feed.feedID, ids.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.id))
         }

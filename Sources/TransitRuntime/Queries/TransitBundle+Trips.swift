@@ -129,26 +129,32 @@ extension TransitBundle {
     package func tripIDs(route: String, feed: String?, direction: Int?, startSecs: Int, on date: ServiceDate) throws -> [String] {
         try pool.with { db in
             let rid = try resolve(.route, route, feed: feed, db: db).id
-            let active = try calendar.active(on: date.civil, db: db)
             var scheduled: [String] = []
             var headwayBased: [String] = []
-            for pattern in try patterns.patterns(ofRoute: rid, db: db) {
-                // A pattern may be shared with other routes: only this route's trips.
-                for trip in pattern.allTrips
-                where trip.rid == rid && active.contains(trip.sv) && (direction == nil || trip.directionID == direction) {
-                    guard trip.frequency else {
-                        if trip.startTime == startSecs { scheduled.append(try patterns.trip(trip.tid, db: db).tripID) }
-                        continue
-                    }
-                    let windows = try frequencyWindows(of: trip.tid, db: db)
-                    if windows.contains(where: { $0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
-                        scheduled.append(try patterns.trip(trip.tid, db: db).tripID)
-                    } else if windows.contains(where: { !$0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
-                        headwayBased.append(try patterns.trip(trip.tid, db: db).tripID)
-                    }
+            for trip in try trips(ofRoute: rid, direction: direction, on: date, db: db) {
+                guard trip.frequency else {
+                    if trip.startTime == startSecs { scheduled.append(try patterns.trip(trip.tid, db: db).tripID) }
+                    continue
+                }
+                let windows = try frequencyWindows(of: trip.tid, db: db)
+                if windows.contains(where: { $0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
+                    scheduled.append(try patterns.trip(trip.tid, db: db).tripID)
+                } else if windows.contains(where: { !$0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
+                    headwayBased.append(try patterns.trip(trip.tid, db: db).tripID)
                 }
             }
             return scheduled.isEmpty ? headwayBased : scheduled
+        }
+    }
+
+    /// Route `rid`'s trips (in one direction when given) that run on `date`, pattern by
+    /// pattern (a pattern may be shared with other routes: only this route's trips).
+    func trips(ofRoute rid: Int, direction: Int?, on date: ServiceDate, db: SQLiteDatabase) throws -> [PatternTripRecord] {
+        let active = try calendar.active(on: date.civil, db: db)
+        return try patterns.patterns(ofRoute: rid, db: db).flatMap { pattern in
+            pattern.allTrips.filter {
+                $0.rid == rid && active.contains($0.sv) && (direction == nil || $0.directionID == direction)
+            }
         }
     }
 
