@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Copies the Swift code blocks of README.md and docs/*.md into
+"""Copies the Swift code blocks of README.md, docs/*.md and the DocC articles
+(Sources/*/*.docc/*.md) into
 Examples/ReadmeSnippets/Snippets.swift, each block as the body of one function, so that
 `swift build` compiles what the documentation shows.
 
@@ -65,7 +66,7 @@ def render(texts):
         functions.append("\n".join(lines))
     header = [
         "// swift-format-ignore-file",
-        "// Generated from README.md and docs/*.md by `make snippets` (tools/readme_snippets.py). Do not edit.",
+        "// Generated from README.md, docs/*.md and the DocC articles by `make snippets` (tools/readme_snippets.py). Do not edit.",
     ]
     header += [f"import {name}" for name in sorted(imports | {"Foundation"})]
     return "\n".join(header) + "\n\n" + "\n\n".join(functions) + "\n"
@@ -76,11 +77,12 @@ def main():
     readme = pathlib.Path(arguments[arguments.index("--readme") + 1]) if "--readme" in arguments else README
     texts = [("README.md", readme.read_text(encoding="utf-8"))]
     texts += [(f"docs/{doc.name}", doc.read_text(encoding="utf-8")) for doc in sorted(DOCS.glob("*.md"))]
+    texts += [(str(doc.relative_to(ROOT)), doc.read_text(encoding="utf-8")) for doc in sorted(ROOT.glob("Sources/*/*.docc/*.md"))]
     wanted = render(texts)
     if "--check" in arguments:
         current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
         if current != wanted:
-            print(f"{OUTPUT.relative_to(ROOT)} is not the code of README.md and docs/: run `make snippets`", file=sys.stderr)
+            print(f"{OUTPUT.relative_to(ROOT)} is not the code of README.md, docs/ and the DocC articles: run `make snippets`", file=sys.stderr)
             return 1
         return 0
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)

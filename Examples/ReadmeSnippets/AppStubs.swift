@@ -1,4 +1,7 @@
 import Foundation
+import TransitRealtime
+import TransitRuntime
+import TransitStore
 
 // What an app around the README's code has: a folder, a progress view, a label, an alert.
 // Only for compiling the README's blocks (Snippets.swift); nothing here runs.
@@ -21,3 +24,31 @@ let statusLabel = LabelStub()
 
 /// Shows a message to the user.
 func showAlert(_ message: String) {}
+
+// What the DocC articles' blocks take from the app around them.
+
+/// Bytes an app fetched from a GTFS-Realtime endpoint.
+let fetchedBytes = Data()
+/// A banner over the board.
+let banner = LabelStub()
+/// Where the app keeps a bundle, and its own folders.
+let bundlePath = NSTemporaryDirectory() + "/city.db"
+let supportFolder = NSTemporaryDirectory()
+let folder = NSTemporaryDirectory()
+/// The city on screen.
+let shownCity = "lisbon"
+
+/// Shows a city's board with its bundle.
+func showCity(_ bundle: TransitBundle) {}
+
+// What a DocC article's later blocks take from its earlier ones (each block is compiled
+// alone; a block that makes its own shadows these).
+
+/// The open bundle.
+let bundle = try! TransitBundle(path: bundlePath)
+/// The app's store.
+let store = try! BundleStore(directory: supportFolder)
+/// A fetched GTFS-Realtime message.
+let message = try! RealtimeMessage(data: fetchedBytes)
+/// The board on screen.
+let board: [Departure] = []

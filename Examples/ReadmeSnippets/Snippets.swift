@@ -1,6 +1,7 @@
 // swift-format-ignore-file
-// Generated from README.md and docs/*.md by `make snippets` (tools/readme_snippets.py). Do not edit.
+// Generated from README.md, docs/*.md and the DocC articles by `make snippets` (tools/readme_snippets.py). Do not edit.
 import Foundation
+import GTFSCompiler
 import TransitCities
 import TransitRealtime
 import TransitRuntime
@@ -51,41 +52,31 @@ func readmeBlock4() throws {
     _ = (world, lisbon, nearby)
 }
 
-/// docs/journeys.md, under "Journeys: planning offline".
+/// Sources/GTFSCompiler/GTFSCompiler.docc/CompilingBundlesInAPipeline.md, under "Compile".
 func readmeBlock5() throws {
 
-    let bundle = try TransitBundle(path: "strasbourg.db")
-    let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
-    var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
-    options.wheelchair = false
-    // The Pareto set over (arrival, rides), earliest arrival first, each leaving as late as it can.
-    for journey in try bundle.journeys(from: .coordinate(home), to: .stop("HOPITAL"), departingAt: .instant(Date()), options: options) {
-        print(journey.departureLocal, "->", journey.arrivalLocal, journey.rides, "rides")
-        for leg in journey.legs {
-            // A ride's boarding and alighting are the boards' own `Departure` values.
-            if let board = leg.boarding { print(" ", board.routeShortName ?? board.routeID, "to", board.headsign, "from", board.stopName) }
-            else { print("  walk", Int(leg.distance ?? 0), "m") }
-        }
+    let request = CompileRequest(feeds: [.init(name: "cts", path: "cts.zip")], outputPath: "strasbourg.db")
+    let log = DiagnosticLog()
+    do {
+        let summary = try Compiler.compile(request, log: log)
+        print(summary.trips, summary.patterns)
+    } catch let failure as CompileFailure {
+        print(failure.reason)      // nothing was written
     }
-    // Arrive by 09:00 (latest departure first), and every journey leaving in the next 2 hours.
-    let arriving = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"))
-    let range = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600)
-    print(arriving.count, range.count)
-    _ = (bundle, home, arriving, range)
+    _ = (request, log)
 }
 
-/// docs/journeys.md, under "Journeys: planning offline".
+/// Sources/TransitCities/TransitCities.docc/TransitCities.md, under "Overview".
 func readmeBlock6() throws {
 
-    let bundle = try TransitBundle(path: "strasbourg.db")
-    let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
-    let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
-    let byNine = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"), realtime: live)
-    print(now.count, byNine.count)
-    _ = (bundle, live, now, byNine)
+    let bundle = try TransitBundle(path: "lisbon.db")
+    let lisbon = try bundle.cities(matching: "lisboa").first          // by an alternate name
+    let around = try bundle.nearestCities(to: Coordinate(latitude: 38.72, longitude: -9.14), limit: 3)
+    let cheap = try bundle.cities(filter: CityFilter(country: "PT", maxCostOfLiving: 2000))
+    _ = (bundle, lisbon, around, cheap)
 }
 
-/// docs/realtime.md, under "TransitRealtime: live data on the device".
+/// Sources/TransitRealtime/TransitRealtime.docc/LiveDataOnTheDevice.md, under "Overview".
 func readmeBlock7() throws {
 
     let timetable = try TransitBundle(path: "bart.db")
@@ -104,8 +95,109 @@ func readmeBlock7() throws {
     _ = (timetable, updates, snapshot, live)
 }
 
-/// docs/runtime.md, under "TransitRuntime (library)".
+/// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
 func readmeBlock8() throws {
+
+    let bundle = try TransitBundle(path: "bart.db")
+    let message = try RealtimeMessage(data: fetchedBytes)
+    let snapshot = try RealtimeSnapshot(messages: [message], bundle: bundle)
+    let board = try bundle.departures(from: "MONT", at: .instant(Date()), realtime: snapshot)
+    for call in board.departures { print(call.departure, call.state, call.delay ?? 0) }
+    _ = (bundle, message, snapshot, board)
+}
+
+/// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
+func readmeBlock9() async throws {
+    let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
+    let live = try await bundle.departures(from: "MONT", realtime: snapshot)
+    if case .stale(let age, _, _)? = live.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
+    _ = (snapshot, live)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Overview".
+func readmeBlock10() throws {
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let here = Coordinate(latitude: 48.5734, longitude: 7.7521)
+    let journeys = try bundle.journeys(from: .coordinate(here), to: .stop("HOPITAL"), departingAt: .instant(Date()))
+    for journey in journeys {
+        print(journey.departureLocal, journey.arrivalLocal, journey.rides)
+    }
+    _ = (bundle, here, journeys)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
+func readmeBlock11() throws {
+
+    let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
+    var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
+    options.wheelchair = false
+    // The Pareto set over (arrival, rides), earliest arrival first, each leaving as late as it can.
+    for journey in try bundle.journeys(from: .coordinate(home), to: .stop("HOPITAL"), departingAt: .instant(Date()), options: options) {
+        print(journey.departureLocal, "->", journey.arrivalLocal, journey.rides, "rides")
+        for leg in journey.legs {
+            // A ride's boarding and alighting are the boards' own `Departure` values.
+            if let board = leg.boarding { print(" ", board.routeShortName ?? board.routeID, "to", board.headsign, "from", board.stopName) }
+            else { print("  walk", Int(leg.distance ?? 0), "m") }
+        }
+    }
+    // Arrive by 09:00 (latest departure first), and every journey leaving in the next 2 hours.
+    let arriving = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"))
+    let range = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600)
+    print(arriving.count, range.count)
+    _ = (home, arriving, range)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
+func readmeBlock12() throws {
+
+    let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
+    let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
+    let byNine = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), arrivingBy: try QueryTime.parse("2026-03-10T09:00"), realtime: live)
+    print(now.count, byNine.count)
+    _ = (live, now, byNine)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
+func readmeBlock13() throws {
+    let bundle = try TransitBundle(path: bundlePath)
+    _ = bundle
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
+func readmeBlock14() throws {
+    let hits = try bundle.stops(matching: "gare centr")
+    let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
+    _ = (hits, nearby)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
+func readmeBlock15() async throws {
+    let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
+    for call in board {
+        let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
+        print(call.departure.formatted(style), call.routeShortName ?? call.routeID, call.headsign, call.platformCode ?? "")
+    }
+    _ = board
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
+func readmeBlock16() throws {
+    let line = try bundle.shape(trip: board[0].tripID)
+    let points = line.points.map { ($0.latitude, $0.longitude) }
+    _ = (line, points)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
+func readmeBlock17() throws {
+
+    let bundle = try TransitBundle(path: "strasbourg.db")
+    let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
+    for call in board { print(call.departureLocal, call.routeShortName ?? call.routeID, call.headsign) }
+    _ = (bundle, board)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
+func readmeBlock18() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -145,10 +237,51 @@ func readmeBlock8() throws {
     _ = (bundle, board, later, corner, arriving, hits, near, trip, line, lines, agencies, atStop, t4, closest, within, cityHere, changes, info, lisbon, nearest, cheap, stopsNearCity, newHash)
 }
 
-/// docs/store.md, under "From an app".
-func readmeBlock9() async throws {
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
+func readmeBlock19() async throws {
+    let store = try await BundleStore.open(directory: supportFolder + "/transit")
+    _ = store
+}
 
-    let store = try BundleStore(directory: appSupport + "/transit")   // start-up also repairs after a crash
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
+func readmeBlock20() async throws {
+    try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
+    let job = try await store.download("lisbon", explicit: true)
+    for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
+    _ = job
+}
+
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
+func readmeBlock21() async throws {
+    var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
+    for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
+        rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
+    }
+    Task {
+        for await event in store.events() {
+            // An update: the screen's open TransitBundle still reads the old version; reopen it.
+            if case .updated(let id, _, _) = event, id == shownCity { showCity(try await store.open(id)) }
+        }
+    }
+}
+
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
+func readmeBlock22() async throws {
+    let lisbon = try await store.open("lisbon")        // a TransitBundle
+    _ = lisbon
+}
+
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
+func readmeBlock23() throws {
+    let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
+    let store = try BundleStore(directory: folder, trustedKeys: [key])
+    _ = (key, store)
+}
+
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
+func readmeBlock24() async throws {
+
+    let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished
 
     // Catalogue: the last good manifest is kept; a failed fetch leaves it in place.

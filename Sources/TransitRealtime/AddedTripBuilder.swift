@@ -92,7 +92,8 @@ struct AddedTripBuilder: Sendable {
         }
         let schedule = TripMatcher.calls(of: original, dayStart: original.dayStart, shift: start - original.departureSecs(at: 0))
         let updates = SnapshotBuilder.callUpdates(
-            update.stopTimeUpdate, tripID: update.trip.tripID, schedule: schedule, stopIDs: original.stopIDs, entityID: entityID,
+            update.stopTimeUpdate, tripID: update.trip.tripID, schedule: schedule,
+            stops: ScheduleStops(sids: original.sids, feedID: original.feedID, bundle: bundle), entityID: entityID,
             report: &report)
         let tripDelay = update.hasDelay ? Int(update.delay) : nil
         if let tripDelay { report.notes.append(SnapshotBuilder.tripDelayNote(tripDelay, entityID: entityID, tripID: properties.tripID)) }
@@ -106,7 +107,7 @@ struct AddedTripBuilder: Sendable {
         // Skipped calls stay in the list (on no board), so the copy's first and last stops
         // are its original's, as a timetable trip's are.
         for (index, call) in schedule.enumerated() {
-            guard let stop = try? bundle.stop(original.stopIDs[index], feed: original.feedID) else { continue }
+            guard let stop = try? bundle.stop(sid: original.sids[index]) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(

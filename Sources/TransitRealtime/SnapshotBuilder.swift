@@ -185,7 +185,7 @@ struct SnapshotBuilder {
         default: break
         }
         let updates = Self.callUpdates(
-            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stopIDs: match.stopIDs, entityID: entityID,
+            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stops: match.stops, entityID: entityID,
             report: &report)
         // The calls before the first one an update names are scheduled: not packed.
         let tripDelay = update.tripDelay
@@ -224,11 +224,11 @@ struct SnapshotBuilder {
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
     static func callUpdates(
         _ stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate], tripID: @autoclosure () -> String,
-        schedule: [DelayPropagation.ScheduledCall], stopIDs: [String], entityID: String, report: inout RealtimeReport
+        schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops, entityID: String, report: inout RealtimeReport
     ) -> [DelayPropagation.CallUpdate] {
         stopTimeUpdates.compactMap { stopUpdate in
             guard
-                let index = stopIndex(stopUpdate, in: schedule, stopIDs: stopIDs, entityID: entityID, tripID: tripID(), report: &report)
+                let index = stopIndex(stopUpdate, in: schedule, stops: stops, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
             // An event time outside 1970-9999 is no time a trip keeps: the update is left out.
             for (name, event) in [("arrival", stopUpdate.arrival), ("departure", stopUpdate.departure)]
@@ -248,7 +248,7 @@ struct SnapshotBuilder {
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
     private static func stopIndex(
-        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], stopIDs: [String],
+        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops,
         entityID: String,
         tripID: @autoclosure () -> String, report: inout RealtimeReport
     ) -> Int? {
@@ -265,8 +265,8 @@ struct SnapshotBuilder {
             }
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
-            if update.hasStopID, !update.stopID.isEmpty, update.stopID != stopIDs[index] {
-                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(stopIDs[index]) in the timetable")
+            if update.hasStopID, !update.stopID.isEmpty, stops.stopID(at: index) != update.stopID {
+                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(stops.stopID(at: index)) in the timetable")
                 return nil
             }
             return index
@@ -275,7 +275,8 @@ struct SnapshotBuilder {
             miss(.unknownStop)
             return nil
         }
-        let indices = stopIDs.indices.filter { stopIDs[$0] == update.stopID }
+        let sid = stops.sid(of: update.stopID)
+        let indices = sid.map { sid in stops.sids.indices.filter { stops.sids[$0] == sid } } ?? []
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil

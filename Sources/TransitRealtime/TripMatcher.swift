@@ -22,8 +22,8 @@ final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: [DelayPropagation.ScheduledCall]
-        /// The text stop id of each call of `schedule`.
-        var stopIDs: [String]
+        /// The stop of each call of `schedule`.
+        var stops: ScheduleStops
     }
 
     private let bundle: TransitBundle
@@ -147,7 +147,7 @@ final class TripMatcher: Sendable {
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
                 instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
-                stopIDs: trip.stops.stopIDs)
+                stops: ScheduleStops(sids: trip.sids, feedID: trip.feedID, bundle: bundle))
             if best == nil || distance < best!.distance { best = (match, distance) }
             if distance == 0 { break }
         }

@@ -89,6 +89,17 @@ extension TransitBench {
                 format:
                     "  decoding alone %.1f ms (%d trip updates alone; as whole entities %.1f ms); reading the %d trips' schedules again %.1f ms, a third time %.1f ms",
                 decodeMS, updates.count, wholeMS, feed.entity.count, scheduleMS[0], scheduleMS[1]))
+        // The first refresh after launch: the same message on a bundle opened just before
+        // (nothing read from it yet), five times, each with a new instance.
+        var cold: [Double] = []
+        for _ in 0..<5 {
+            let opened = try TransitBundle(path: path)
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try RealtimeSnapshot(messages: [try RealtimeMessage(data: bytes)], bundle: opened)
+            cold.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        cold.sort()
+        print(String(format: "  on a freshly opened bundle, 5 times: median %.1f ms (min %.1f)", cold[2], cold[0]))
         let fresh = RealtimeFreshness(tripUpdates: .infinity, vehicles: .infinity)
         try measure("board (60 min, limit 20) offline", queries.count) { i in
             try bundle.departures(from: queries[i].0, feed: queries[i].1, at: .instant(queries[i].2), within: 3600, limit: 20).count

@@ -133,6 +133,17 @@ final class PackedColumnTests: XCTestCase {
             }
             let block = try TripBlock.decode(firstTid: 65, TripBlock.encode(entries))
             XCTAssertEqual(block.entries, entries, "TEST_SEED=\(seed)")
+            // Each id orders against every other as its text does, byte by byte.
+            let probe = entries.compactMap { $0?.tripID }.randomElement(using: &rng) ?? "x"
+            for (offset, entry) in entries.enumerated() {
+                let order = Array(probe.utf8).withUnsafeBufferPointer { block.compareTripID(tid: 65 + offset, with: $0) }
+                guard let entry else {
+                    XCTAssertNil(order, "a gap, TEST_SEED=\(seed)")
+                    continue
+                }
+                let expected = entry.tripID == probe ? 0 : entry.tripID.utf8.lexicographicallyPrecedes(probe.utf8) ? -1 : 1
+                XCTAssertEqual(order.map { $0.signum() }, expected, "\(entry.tripID) against \(probe), TEST_SEED=\(seed)")
+            }
         }
     }
 

@@ -137,7 +137,7 @@ final class RealtimeCaptureTests: XCTestCase {
         for instance in first.trips.keys {
             let schedule = try open.tripSchedule(instance.tripID, on: instance.serviceDate)
             let trip = try open.trip(instance.tripID, on: instance.serviceDate)
-            XCTAssertEqual(schedule.stopIDs, trip.stopTimes.map(\.stopID), instance.tripID)
+            XCTAssertEqual(try schedule.sids.map { try open.stopID(sid: $0) }, trip.stopTimes.map(\.stopID), instance.tripID)
             XCTAssertEqual(schedule.stopSequences, trip.stopTimes.map(\.stopSequence), instance.tripID)
             XCTAssertEqual(schedule.departureSecs, trip.stopTimes.map(\.departureSecs), instance.tripID)
             XCTAssertEqual(schedule.headsign, trip.headsign, instance.tripID)

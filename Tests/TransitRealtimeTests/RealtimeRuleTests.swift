@@ -146,6 +146,23 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.stopVisitedTwice])
     }
 
+    /// stop_ids are compared with the timetable's stops by sid: a sequence whose stop_id is
+    /// another stop is refused naming the timetable's stop, a stop_id alone finds a stop the
+    /// trip visits once, and one the feed lacks is an unknown stop.
+    func testStopIDsAreComparedWithTheTimetablesStops() throws {
+        let stops: [(sequence: Int?, stop: String?, delay: Int?, skip: Bool)] = [
+            (2, "S2", 60, false), (3, "S3", 60, false), (nil, "S3", 120, false), (nil, "NOWHERE", 60, false),
+        ]
+        let snapshot = try RealtimeSnapshot(
+            messages: [try message("2026-03-10T08:55", [update("L1", date: "20260310", stops)])], bundle: bundle)
+        XCTAssertEqual(snapshot.report.stopTimeUpdatesMatched, 2)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.sequenceMismatch, .unknownStop])
+        XCTAssertEqual(snapshot.report.unmatched.first?.detail, "stop_sequence 3 is stop S1 in the timetable")
+        // S3 (stop_sequence 4, the last stop: an arrival only) found by its stop_id alone.
+        let calls = snapshot.trips.values.first?.calls ?? []
+        XCTAssertEqual(calls.first { $0.sequence == 4 }?.arrivalDelay, 120)
+    }
+
     func testCancelledStaysDeletedGoesSkippedStopIsNotADeparture() throws {
         let march10 = "2026-03-10T07:55"
         let cancelled = try RealtimeSnapshot(

@@ -24,13 +24,23 @@ package enum IDGroup {
     /// The member of a decoded group whose text id is `text`, nil when none is: the members
     /// are in byte order of their text, so `textOf` is asked about log2(count) of them.
     package static func member(_ text: String, in ids: [Int], textOf: (Int) throws -> String) rethrows -> Int? {
+        try member(in: ids) { id in
+            let found = try textOf(id)
+            return found == text ? 0 : found.utf8.lexicographicallyPrecedes(text.utf8) ? -1 : 1
+        }
+    }
+
+    /// The member of a decoded group that `order` finds equal to the text sought: `order`
+    /// tells how a member's text orders against it (below zero: before, zero: equal,
+    /// above zero: after) and is asked about log2(count) of them.
+    package static func member(in ids: [Int], order: (Int) throws -> Int) rethrows -> Int? {
         var low = 0
         var high = ids.count
         while low < high {
             let mid = (low + high) / 2
-            let found = try textOf(ids[mid])
-            if found == text { return ids[mid] }
-            if found.utf8.lexicographicallyPrecedes(text.utf8) { low = mid + 1 } else { high = mid }
+            let c = try order(ids[mid])
+            if c == 0 { return ids[mid] }
+            if c < 0 { low = mid + 1 } else { high = mid }
         }
         return nil
     }

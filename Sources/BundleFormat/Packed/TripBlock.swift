@@ -78,6 +78,22 @@ package struct TripBlock: Sendable {
         return i >= 0 && i < slots.count ? entry(at: i) : nil
     }
 
+    /// How trip `tid`'s text id orders against `text` in byte order: below zero when it
+    /// comes first, zero when equal, above zero when after; nil when the block holds no
+    /// trip `tid`. No String is made (a lookup by text asks this of about six trips).
+    package func compareTripID(tid: Int, with text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let i = tid - firstTid
+        guard i >= 0 && i < slots.count, slots[i].count >= 0 else { return nil }
+        let slot = slots[i]
+        return self.text.withUnsafeBufferPointer { all in
+            let own = UnsafeBufferPointer(rebasing: all[Int(slot.start)..<Int(slot.start + slot.count)])
+            for k in 0..<min(own.count, text.count) where own[k] != text[k] {
+                return own[k] < text[k] ? -1 : 1
+            }
+            return own.count - text.count
+        }
+    }
+
     private func entry(at i: Int) -> Entry? {
         let slot = slots[i]
         guard slot.count >= 0 else { return nil }

@@ -100,6 +100,9 @@ final class EntityCache: Sendable {
         try sids.value(StopKey(fid: fid, stopID: stopID), compute: lookUp)
     }
 
+    /// Stop `sid` if it has been read already.
+    func cachedStop(_ sid: Int) -> StopRow? { stops.cached(sid) }
+
     func stop(_ sid: Int, db: SQLiteDatabase) throws -> StopRow {
         try stops.value(sid) {
             let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")

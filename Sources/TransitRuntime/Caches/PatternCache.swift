@@ -83,12 +83,11 @@ final class PatternCache: Sendable {
         stopColumnLists.removeAll()
     }
 
-    /// `pattern`'s stops in order as columns, made once per pattern (`stopID` gives one
-    /// stop's text id).
-    func stopColumns(of pattern: Pattern, stopID: (Int) throws -> String) rethrows -> TripSchedule.StopColumns {
-        try stopColumnLists.value(pattern.pid) {
+    /// `pattern`'s stops in order as columns, made once per pattern.
+    func stopColumns(of pattern: Pattern) -> TripSchedule.StopColumns {
+        stopColumnLists.value(pattern.pid) {
             TripSchedule.StopColumns(
-                stopIDs: try pattern.stops.map { try stopID($0.sid) }, stopSequences: pattern.stops.map(\.stopSequence),
+                sids: pattern.stops.map(\.sid), stopSequences: pattern.stops.map(\.stopSequence),
                 arrivalOffsets: pattern.stops.map(\.arrivalOffset), departureOffsets: pattern.stops.map(\.departureOffset),
                 pickups: pattern.stops.map { $0.pickupType != 1 }, dropOffs: pattern.stops.map { $0.dropOffType != 1 })
         }
@@ -203,7 +202,17 @@ final class PatternCache: Sendable {
         q.bind([feed.fid, tripID])
         guard try q.step() else { return nil }
         let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(q.blob(0)) }
-        return try IDGroup.member(tripID, in: tids) { try trip($0, db: db).tripID }
+        // A group's tids usually lie in one or two blocks: the last one read is kept at hand.
+        var block: TripBlock?
+        return try Array(tripID.utf8).withUnsafeBufferPointer { text in
+            try IDGroup.member(in: tids) { tid in
+                if block?.firstTid != TripBlock.firstTid(holding: tid) { block = try tripBlock(holding: tid, db: db) }
+                guard let order = block?.compareTripID(tid: tid, with: text) else {
+                    throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
+                }
+                return order
+            }
+        }
     }
 
     private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {

@@ -91,13 +91,32 @@ extension TransitBundle {
             var schedule = TripSchedule(
                 feedID: match.feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: headsign,
                 runsOnDate: false, dayStart: 0, frequencies: windows,
-                stops: try patterns.stopColumns(of: pattern) { try entities.stop($0, db: db).stopID },
+                stops: patterns.stopColumns(of: pattern),
                 base: windows.first?.startSecs ?? trip.startTime)
             schedule.service = trip.sv
             return schedule
         }
         tripSchedules.insert(key, schedule)
         return schedule
+    }
+
+    /// The sid of stop `stopID` of feed `feed`, nil when the feed has none (kept once
+    /// looked up), for comparing live data's stops with a schedule's `sids`.
+    package func sid(ofStop stopID: String, feed: String) -> Int? {
+        try? pool.with { db in try resolve(.stop, stopID, feed: feed, db: db).id }
+    }
+
+    /// The text stop id of stop `sid`.
+    /// - Throws: `TransitError.corruptBundle` when the bundle has no such stop.
+    package func stopID(sid: Int) throws -> String {
+        if let row = entities.cachedStop(sid) { return row.stopID }
+        return try pool.with { db in try entities.stop(sid, db: db).stopID }
+    }
+
+    /// Stop `sid` as `stop(_:feed:)` returns it.
+    /// - Throws: `TransitError.corruptBundle` when the bundle has no such stop.
+    package func stop(sid: Int) throws -> Stop {
+        try pool.with { db in try publicStop(try entities.stop(sid, db: db), distance: nil, db: db) }
     }
 
     /// `schedule` placed on `date`: whether its service runs that day and the Unix time the

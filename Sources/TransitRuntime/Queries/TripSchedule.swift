@@ -20,7 +20,9 @@ package struct TripSchedule: Sendable {
     package var base: Int
 
     package var stopSequences: [Int] { stops.stopSequences }
-    package var stopIDs: [String] { stops.stopIDs }
+    /// The sid of each stop (its text id is `TransitBundle.stopID(sid:)`, made only when
+    /// asked: most stop time updates name their stop by stop_sequence).
+    package var sids: [Int] { stops.sids }
     /// GTFS seconds of the departure at each stop; for a frequency-based trip the template's.
     package var departureSecs: [Int] { stops.departureOffsets.map { base + $0 } }
     package var count: Int { stops.stopSequences.count }
@@ -36,20 +38,20 @@ package struct TripSchedule: Sendable {
     /// GTFS seconds of the departure at stop `index`.
     package func departureSecs(at index: Int) -> Int { base + stops.departureOffsets[index] }
 
-    /// A pattern's stops in order: text ids, stop_sequences, times from the trip's start,
+    /// A pattern's stops in order: sids, stop_sequences, times from the trip's start,
     /// and whether riders may board (pickup_type not 1) and alight (drop_off_type not 1).
     /// A class: the trips of a pattern share one, and copying a schedule costs one
     /// reference count for it, not four.
     package final class StopColumns: Sendable {
-        package let stopIDs: [String]
+        package let sids: [Int]
         package let stopSequences: [Int]
         package let arrivalOffsets: [Int]
         package let departureOffsets: [Int]
         package let pickups: [Bool]
         package let dropOffs: [Bool]
 
-        init(stopIDs: [String], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int], pickups: [Bool], dropOffs: [Bool]) {
-            self.stopIDs = stopIDs
+        init(sids: [Int], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int], pickups: [Bool], dropOffs: [Bool]) {
+            self.sids = sids
             self.stopSequences = stopSequences
             self.arrivalOffsets = arrivalOffsets
             self.departureOffsets = departureOffsets

@@ -7,7 +7,7 @@
     import NIOSSL
 
     /// The store's transport on Linux: swift-server's AsyncHTTPClient, chosen over
-    /// FoundationNetworking's URLSession by measurement (docs/store.md, "HTTP client"). It follows
+    /// FoundationNetworking's URLSession by measurement (the repository's docs/store.md, "HTTP client"). It follows
     /// redirects, asks for gzip and decodes it into the file, continues partial files with
     /// Range (and If-Range), goes through the proxy of `http_proxy`/`https_proxy`, reaches IPv6
     /// literals, and verifies TLS against the system's roots plus `trustedCertificates`.
