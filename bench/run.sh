@@ -127,6 +127,25 @@ for name in cts-strasbourg cts-x10; do
   taskset -c 0 $BIN/transit-bench journeys "$WORK/$name.db" 1000
 done
 
+# A country-sized copy (40 x Strasbourg: 21 million stop_times; made here, never
+# committed) and a regional bundle of every feed in $SHARED/feeds: the figures of a whole
+# region on a phone (compile memory and CPU, size, boards, opening, first journey, journeys).
+if [ ! -f "$WORK/cts-x40.zip" ]; then python3 "$SHARED/tools/scale_feed.py" "$SHARED/feeds/cts-strasbourg.zip" "$WORK/cts-x40.zip" 40; fi
+echo "== compile, 40 x Strasbourg (targets: peak <= 1 GB, CPU <= 2 x unzip -p)"
+compile_report cts-x40 "$WORK/cts-x40.zip"
+echo "== compile, every feed of $SHARED/feeds in one regional bundle (one run)"
+read -r t m cpu < <(timed $BIN/gtfs-compile "$SHARED"/feeds/*.zip -o "$WORK/regional.db" --quiet)
+st=$($BIN/transit-query info --bundle "$WORK/regional.db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stop_times"])')
+bytes=$(stat -c %s "$WORK/regional.db")
+printf 'regional         stop_times %9d | compile %6.2f s, CPU %5.2f s | peak %5d MB | bundle %6.2f MB = %5.2f B/stop_time\n' \
+  "$st" "$t" "$cpu" $((m / 1024)) "$(echo "$bytes / 1000000" | bc -l)" "$(echo "$bytes / $st" | bc -l)"
+for name in cts-x40 regional; do
+  echo "== queries on $name (targets at 40 x: board p99 <= 400 us; first journey <= 300 ms, <= +100 MB; depart-at and arrive-by p50 <= 20 ms, p99 <= 60 ms; range p50 <= 80 ms, p99 <= 400 ms)"
+  $BIN/transit-bench open "$WORK/$name.db" 20
+  $BIN/transit-bench departures "$WORK/$name.db" 10000
+  taskset -c 0 $BIN/transit-bench journeys "$WORK/$name.db" 200
+done
+
 if [ -f "$SHARED/realtime/bart-rt.zip" ]; then
   echo "== realtime: the BART capture against its bundle (targets: decode + match + index <= 3 ms)"
   $BIN/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$WORK/bart-rt.db" > /dev/null

@@ -11,12 +11,15 @@ extension TransitBench {
         let bundle = try TransitBundle(path: path)
         let stops = try randomStopsAndTimes(bundle, 2 * count)
         var generator = seededRandom()
+        // In a bundle of several regions most pairs of feeds never meet: a destination from
+        // another feed is swapped for a random one of the origin's (one feed: nothing changes).
+        let destinations = Dictionary(grouping: stops[count...], by: \.1)
         let queries = (0..<count).map { i -> (from: JourneyPlace, to: JourneyPlace, at: QueryTime) in
             let day = LocalDate(String(ISO8601DateFormatter().string(from: stops[i].2).prefix(10)))!
             let seconds = Int.random(in: 6 * 3600..<21 * 3600, using: &generator)
-            return (
-                .stop(stops[i].0, feed: stops[i].1), .stop(stops[count + i].0, feed: stops[count + i].1), .local(day, secondsOfDay: seconds)
-            )
+            var to = stops[count + i]
+            if to.1 != stops[i].1, let same = destinations[stops[i].1]?.randomElement(using: &generator) { to = same }
+            return (.stop(stops[i].0, feed: stops[i].1), .stop(to.0, feed: to.1), .local(day, secondsOfDay: seconds))
         }
         var firsts: [Double] = []
         var memory = 0

@@ -133,15 +133,19 @@ enum TransitBench {
             let parts = $0.split(separator: "\u{1}")
             return (String(parts[0]), String(parts[1]))
         }
-        let feed = info.feeds[0]
-        let first = feed.firstServiceDate!.description
-        let last = feed.lastServiceDate!.description
+        // Each stop's moment inside its own feed's timetable (a bundle's feeds may cover
+        // different years).
         let formatter = ISO8601DateFormatter()
-        let start = formatter.date(from: first + "T00:00:00Z")!.timeIntervalSince1970
-        let end = formatter.date(from: last + "T00:00:00Z")!.timeIntervalSince1970
+        var ranges: [String: Range<Double>] = [:]
+        for feed in info.feeds {
+            guard let first = feed.firstServiceDate, let last = feed.lastServiceDate else { continue }
+            let start = formatter.date(from: first.description + "T00:00:00Z")!.timeIntervalSince1970
+            let end = formatter.date(from: last.description + "T00:00:00Z")!.timeIntervalSince1970
+            ranges[feed.feedID] = start..<max(end, start + 1)
+        }
         return (0..<count).map { _ in
             let stop = stops.randomElement(using: &generator)!
-            return (stop.0, stop.1, Date(timeIntervalSince1970: Double.random(in: start..<end, using: &generator)))
+            return (stop.0, stop.1, Date(timeIntervalSince1970: Double.random(in: ranges[stop.1]!, using: &generator)))
         }
     }
 
