@@ -22,8 +22,9 @@ struct TripAssembler {
     let log: DiagnosticLog
     /// The feed's stop_times columns, held once (a copy per trip would retain every column).
     private let c: FeedData.StopTimes
-    /// Row indexes grouped by local trip id: rows of trip t are order[first[t]..<first[t+1]].
-    private var order: [Int32] = []
+    /// Runs of rows (`TripRuns`) grouped by local trip id, in file order: the runs of trip t
+    /// are runOrder[first[t]..<first[t+1]] (one run per trip in a file grouped by trip).
+    private var runOrder: [Int32] = []
     private var first: [Int] = []
 
     init(feed: FeedData, log: DiagnosticLog) {
@@ -32,15 +33,15 @@ struct TripAssembler {
         let columns = feed.stopTimes
         c = columns
         let tripCount = feed.trips.count
+        let runTrips = columns.trips.trips
         first = [Int](repeating: 0, count: tripCount + 1)
-        for trip in columns.trip { first[Int(trip) + 1] += 1 }
+        for trip in runTrips { first[Int(trip) + 1] += 1 }
         for t in 0..<tripCount { first[t + 1] += first[t] }
         var next = first
-        order = [Int32](repeating: 0, count: columns.count)
-        for row in 0..<columns.count {
-            let t = Int(columns.trip[row])
-            order[next[t]] = Int32(row)
-            next[t] += 1
+        runOrder = [Int32](repeating: 0, count: runTrips.count)
+        for (run, trip) in runTrips.enumerated() {
+            runOrder[next[Int(trip)]] = Int32(run)
+            next[Int(trip)] += 1
         }
     }
 
@@ -48,11 +49,14 @@ struct TripAssembler {
     func assemble(trip: Int32) -> [AssembledStop]? {
         // A trip with a time past the 7-day limit was reported and refused while reading.
         guard !feed.refusedTrips.contains(trip) else { return nil }
-        var rows = Array(order[first[Int(trip)]..<first[Int(trip) + 1]])
+        var rows: [Int32] = []
+        for run in runOrder[first[Int(trip)]..<first[Int(trip) + 1]] {
+            rows += c.trips.rows(ofRun: Int(run)).lazy.map { Int32($0) }
+        }
         // The trip's id is made into text only for a message.
         var tripID: String { feed.tripIDs.string(trip) }
         func report(_ code: DiagnosticCode, row: Int32?, field: String?, _ message: String) {
-            let line = row.map { Int(c.line[Int($0)]) } ?? feed.trips[Int(trip)].line
+            let line = row.map { Int(c.lines[Int($0)]) } ?? feed.trips[Int(trip)].line
             log.add(
                 Diagnostic(
                     code, feed: feed.name, file: row == nil ? "trips.txt" : "stop_times.txt", line: line,
@@ -91,7 +95,7 @@ struct TripAssembler {
             let r = Int(row)
             return AssembledStop(
                 stop: c.stop[r], sequence: c.sequence[r], arrival: c.arrival[r], departure: c.departure[r],
-                pickup: c.pickup[r], dropOff: c.dropOff[r], headsign: c.headsign[r], interpolated: false,
+                pickup: c.pickup(at: r), dropOff: c.dropOff(at: r), headsign: c.headsign(at: r), interpolated: false,
                 approximate: c.isApproximate(at: r))
         }
         // Times that go backwards are repaired without losing the trip (departures-semantics.md,

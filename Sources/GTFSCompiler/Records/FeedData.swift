@@ -88,27 +88,42 @@ final class FeedData {
 
     /// stop_times.txt, one array per column (row i across all of them).
     struct StopTimes {
-        var trip: [Int32] = []
+        /// The trip of each row, as runs of rows.
+        var trips = TripRuns()
         var sequence: [Int32] = []
         var stop: [Int32] = []
         var arrival: [Int32] = []  // -1 when empty
         var departure: [Int32] = []  // -1 when empty
-        var pickup: [UInt8] = []
-        var dropOff: [UInt8] = []
-        var headsign: [Int32] = []  // index into stopHeadsigns, -1 when empty
+        /// pickup_type and drop_off_type (0-3 each) in one byte: pickup + 4 x drop_off.
+        var boarding: [UInt8] = []
+        /// stop_headsign as an index into stopHeadsigns, -1 when empty; no rows at all when
+        /// the file has no such column.
+        var headsigns: [Int32] = []
         /// shape_dist_traveled, NaN when empty; no rows at all when the file has no such column
         /// (8 bytes a row saved: 42 MB on 5 million stop_times).
         var distances: [Double] = []
         /// timepoint 0 (the feed calls the row's times approximate); no rows at all when the
         /// file has no timepoint column.
         var approximate: [Bool] = []
-        var line: [Int32] = []
-        var count: Int { trip.count }
+        /// Each row's line in the file.
+        var lines = RowLines()
+        var count: Int { sequence.count }
 
         /// Whether stop_times.txt has a shape_dist_traveled column.
         var hasDistances = false
         /// Whether stop_times.txt has a timepoint column.
         var hasTimepoints = false
+        /// Whether stop_times.txt has a stop_headsign column.
+        var hasHeadsigns = false
+
+        /// Row `row`'s pickup_type.
+        func pickup(at row: Int) -> UInt8 { boarding[row] & 3 }
+
+        /// Row `row`'s drop_off_type.
+        func dropOff(at row: Int) -> UInt8 { boarding[row] >> 2 }
+
+        /// Row `row`'s stop headsign (an index into stopHeadsigns), -1 when it has none.
+        func headsign(at row: Int) -> Int32 { hasHeadsigns ? headsigns[row] : -1 }
 
         /// Row `row`'s shape_dist_traveled, NaN when it has none.
         func distance(at row: Int) -> Double { hasDistances ? distances[row] : .nan }
@@ -117,17 +132,14 @@ final class FeedData {
         func isApproximate(at row: Int) -> Bool { hasTimepoints && approximate[row] }
 
         mutating func reserve(_ rows: Int) {
-            trip.reserveCapacity(rows)
             sequence.reserveCapacity(rows)
             stop.reserveCapacity(rows)
             arrival.reserveCapacity(rows)
             departure.reserveCapacity(rows)
-            pickup.reserveCapacity(rows)
-            dropOff.reserveCapacity(rows)
-            headsign.reserveCapacity(rows)
+            boarding.reserveCapacity(rows)
+            if hasHeadsigns { headsigns.reserveCapacity(rows) }
             if hasDistances { distances.reserveCapacity(rows) }
             if hasTimepoints { approximate.reserveCapacity(rows) }
-            line.reserveCapacity(rows)
         }
     }
 

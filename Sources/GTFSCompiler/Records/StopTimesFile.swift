@@ -17,6 +17,7 @@ enum StopTimesFile {
         var columns = FeedData.StopTimes()
         columns.hasDistances = distanceColumn >= 0
         columns.hasTimepoints = timepointColumn >= 0
+        columns.hasHeadsigns = headsignColumn >= 0
         var lastTripKey: [UInt8] = []
         var lastTrip: Int32 = -1
         while try t.next() {
@@ -91,20 +92,21 @@ enum StopTimesFile {
                         message: "shape_dist_traveled is not a non-negative number; ignored")
                 }
             }
-            columns.trip.append(trip)
+            columns.trips.append(trip)
             columns.sequence.append(Int32(sequence))
             columns.stop.append(stop)
             columns.arrival.append(arrival)
             columns.departure.append(departure)
-            columns.pickup.append(UInt8(t.integer(pickupColumn, in: 0...3, default: 0)))
-            columns.dropOff.append(UInt8(t.integer(dropColumn, in: 0...3, default: 0)))
-            columns.headsign.append(headsign)
+            let pickup = UInt8(t.integer(pickupColumn, in: 0...3, default: 0))
+            let dropOff = UInt8(t.integer(dropColumn, in: 0...3, default: 0))
+            columns.boarding.append(pickup | dropOff << 2)
+            if columns.hasHeadsigns { columns.headsigns.append(headsign) }
             if columns.hasDistances { columns.distances.append(distance) }
             if columns.hasTimepoints {
                 // Empty means exact; a timepoint of 1 on an untimed row is an interpolated time anyway.
                 columns.approximate.append(t.integer(timepointColumn, in: 0...1, default: 1, entity: lastTripKeyString(lastTripKey)) == 0)
             }
-            columns.line.append(Int32(clamping: t.line))
+            columns.lines.append(Int32(clamping: t.line))
         }
         feed.stopTimes = columns
     }
