@@ -14,9 +14,9 @@ import XCTest
 ///                 B2 08:40 --R5a--> D 09:30
 ///     feed north also: A 08:05 --R3a (one slow ride)--> C 09:40
 final class CrossFeedJourneyTests: XCTestCase {
-    private static let agency = "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Paris\n"
-    private static let calendar =
-        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20261231\n"
+    /// The agency and the every-day calendar of the minimal feed, in both feeds.
+    private static let agency = TestSupport.minimalFeed["agency.txt"]!
+    private static let calendar = TestSupport.minimalFeed["calendar.txt"]!
 
     private static let north: [String: String] = [
         "agency.txt": agency, "calendar.txt": calendar,
