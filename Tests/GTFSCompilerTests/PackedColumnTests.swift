@@ -68,6 +68,16 @@ final class PackedColumnTests: XCTestCase {
         // timepoint 0 sets bit 8 of the flags, so only such stops take a second flags byte:
         // 256 + 2 (stop_sequence steps by 6 from 0) = 0x82 0x02 in LEB128.
         XCTAssertEqual(Array(PatternStopsBlob.encode([stops[4]]).prefix(2)), [0x82, 0x02])
+        // Decoding reserves room for the most stops the bytes could hold (one per 3 bytes),
+        // then keeps only what it read: kept patterns carry no spare room.
+        let many = (0..<40).map { i in
+            PatternStopRecord(
+                stopSequence: i + 1, sid: 40 + i, arrivalOffset: 120 * i, departureOffset: 120 * i, pickupType: 0, dropOffType: 0,
+                interpolated: false, hid: 300_000)
+        }
+        let decoded = try PatternStopsBlob.decode(PatternStopsBlob.encode(many))
+        XCTAssertEqual(decoded, many)
+        XCTAssertLessThanOrEqual(decoded.capacity, many.count + many.count / 8 + 1)
     }
 
     func testPatternTripsRoundTripLeavingOutRepeatedFields() throws {

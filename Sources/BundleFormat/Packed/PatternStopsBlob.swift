@@ -138,6 +138,6 @@ package enum PatternStopsBlob {
                     pickupType: flags >> 4 & 3, dropOffType: flags >> 6 & 3, interpolated: flags & 8 != 0, approximate: flags & 256 != 0,
                     hid: hid))
         }
-        return stops
+        return stops.trimmedToCount()
     }
 }

@@ -145,7 +145,7 @@ package enum PatternTripsBlob {
         // A trip takes at least 3 bytes: one allocation, never regrown.
         trips.reserveCapacity(bytes.count / 3)
         try forEach(in: bytes) { trips.append($0) }
-        return trips
+        return trips.trimmedToCount()
     }
 
     /// Calls `body` with each trip in column order, keeping none (for a question about a
