@@ -171,9 +171,13 @@ final class RoutingNetwork: Sendable {
     /// Stops within `radius` metres of a point, with their straight-line distance, by sid.
     func stops(near latitude: Double, _ longitude: Double, within radius: Double) -> [(sid: Int, distance: Double)] {
         guard !latitude.isNaN, radius >= 0 else { return [] }
-        let latitudeSpan = radius / 111_000 + Self.gridCellDegrees
+        // The box around the circle (a degree of latitude is at least 111 km; a degree of
+        // longitude at least its cosine at the box's edge nearer the pole), and the cells it
+        // touches: no margin beyond it (a cell of margin on each side read four times the
+        // stops for a 400 m walk).
+        let latitudeSpan = radius / 111_000
         let cosine = max(0.01, cos(min(89, abs(latitude) + latitudeSpan) * .pi / 180))
-        let longitudeSpan = radius / (111_000 * cosine) + Self.gridCellDegrees
+        let longitudeSpan = radius / (111_000 * cosine)
         let rows =
             Int(
                 ((latitude - latitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
