@@ -10,8 +10,18 @@ struct ScheduleStops {
     let feedID: String
     let bundle: TransitBundle
 
-    /// The sid of the update's stop_id in the trip's feed, nil when the feed has no such stop.
-    func sid(of stopID: String) -> Int? { bundle.sid(ofStop: stopID, feed: feedID) }
+    /// The stops of `schedule`, named by `bundle`.
+    init(_ schedule: TripSchedule, bundle: TransitBundle) {
+        sids = schedule.sids
+        feedID = schedule.feedID
+        self.bundle = bundle
+    }
+
+    /// The indices of the stops whose stop_id is `stopID` (none when the feed has no such stop).
+    func indices(of stopID: String) -> [Int] {
+        guard let sid = bundle.sid(ofStop: stopID, feed: feedID) else { return [] }
+        return sids.indices.filter { sids[$0] == sid }
+    }
 
     /// The text id of the stop at `index`.
     func stopID(at index: Int) -> String { (try? bundle.stopID(sid: sids[index])) ?? "sid \(sids[index])" }

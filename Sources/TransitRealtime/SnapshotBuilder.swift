@@ -265,9 +265,12 @@ struct SnapshotBuilder {
             }
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
-            if update.hasStopID, !update.stopID.isEmpty, stops.stopID(at: index) != update.stopID {
-                miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(stops.stopID(at: index)) in the timetable")
-                return nil
+            if update.hasStopID, !update.stopID.isEmpty {
+                let timetableStop = stops.stopID(at: index)
+                guard timetableStop == update.stopID else {
+                    miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(timetableStop) in the timetable")
+                    return nil
+                }
             }
             return index
         }
@@ -275,8 +278,7 @@ struct SnapshotBuilder {
             miss(.unknownStop)
             return nil
         }
-        let sid = stops.sid(of: update.stopID)
-        let indices = sid.map { sid in stops.sids.indices.filter { stops.sids[$0] == sid } } ?? []
+        let indices = stops.indices(of: update.stopID)
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil

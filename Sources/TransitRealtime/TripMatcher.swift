@@ -147,7 +147,7 @@ final class TripMatcher: Sendable {
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
                 instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
-                stops: ScheduleStops(sids: trip.sids, feedID: trip.feedID, bundle: bundle))
+                stops: ScheduleStops(trip, bundle: bundle))
             if best == nil || distance < best!.distance { best = (match, distance) }
             if distance == 0 { break }
         }

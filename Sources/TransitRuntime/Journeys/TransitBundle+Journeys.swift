@@ -194,8 +194,7 @@ extension TransitBundle {
     /// The transfers of `network` for the options' change time, speed and transfer distance,
     /// built on first use and kept (a few sets of options at a time). Walks are the same
     /// both ways, so without transfers.txt rules (the only one-way part) the mirror shares
-    /// the forward graph: one copy of the walk lists instead of two (54 MB less on the 40 x
-    /// copy of Strasbourg).
+    /// the forward graph: one copy of the walk lists instead of two.
     func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
         let key = TransferGraphKey(
             mirrored: mirrored && !network.transferRules.isEmpty, changeTime: Int(options.changeTime),
