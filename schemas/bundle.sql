@@ -1,4 +1,4 @@
--- Transit bundle schema, version 6 (PRAGMA user_version; PRAGMA application_id is
+-- Transit bundle schema, version 7 (PRAGMA user_version; PRAGMA application_id is
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once (stops,
 -- dict_route, trip_blocks, service_blocks, agencies); all other tables link by integer keys. Integer ids are
@@ -17,7 +17,13 @@ CREATE TABLE feeds (
   feed_id TEXT NOT NULL UNIQUE,
   timezone TEXT NOT NULL,
   feed_version TEXT,
+  -- feed_info.txt: publisher, languages, contacts.
   publisher_name TEXT,
+  publisher_url TEXT,
+  feed_lang TEXT,
+  default_lang TEXT,
+  contact_email TEXT,
+  contact_url TEXT,
   -- Declared coverage: feed_info dates, calendar ranges and calendar_dates together.
   first_service_date INTEGER,
   last_service_date INTEGER,
@@ -204,6 +210,54 @@ CREATE TABLE transfers (
   min_transfer_time INTEGER,
   PRIMARY KEY (from_sid, to_sid)
 ) WITHOUT ROWID;
+
+-- GTFS fares v1. fare_attributes.txt, one row per fare class, numbered across the bundle
+-- in feed order and byte order of fare_id; price as the feed wrote it (a decimal in the
+-- currency's units, leading zeros dropped); transfers NULL for unlimited.
+CREATE TABLE fare_attributes (
+  fare INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  fare_id TEXT NOT NULL,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  payment_method INTEGER NOT NULL,
+  transfers INTEGER,
+  aid INTEGER,
+  transfer_duration INTEGER
+);
+
+-- fare_rules.txt in the feeds' order: NULL matches any route or zone. Zones are stops.txt
+-- zone_id values.
+CREATE TABLE fare_rules (
+  rule INTEGER PRIMARY KEY,
+  fare INTEGER NOT NULL,
+  rid INTEGER,
+  origin_id TEXT,
+  destination_id TEXT,
+  contains_id TEXT
+);
+
+-- Each stop's zone_id, only for feeds whose fare rules name zones.
+CREATE TABLE fare_zones (
+  sid INTEGER PRIMARY KEY,
+  zone_id TEXT NOT NULL
+);
+
+-- attributions.txt: who to credit, for the feed or one agency, route or trip.
+CREATE TABLE attributions (
+  attribution INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  organization_name TEXT NOT NULL,
+  is_producer INTEGER NOT NULL,
+  is_operator INTEGER NOT NULL,
+  is_authority INTEGER NOT NULL,
+  aid INTEGER,
+  rid INTEGER,
+  trip_id TEXT,
+  url TEXT,
+  email TEXT,
+  phone TEXT
+);
 
 CREATE TABLE calendar (
   sv INTEGER PRIMARY KEY,

@@ -16,7 +16,7 @@ func readmeBlock1() throws {
         print(d.departureTime, d.routeShortName ?? d.routeID, d.headsign, d.platformCode ?? "")
     }
     let trips = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-30T08:00"))
-    print(info.coverage, trips.first?.arrivalLocal as Any)
+    print(info.coverage, trips.first?.arrivalLocal as Any, trips.first?.fare?.amount as Any)  // fare: fares v1, when the feed has them
     _ = (bundle, info, trips)
 }
 
@@ -157,21 +157,32 @@ func readmeBlock12() throws {
     _ = (live, now, byNine)
 }
 
-/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
 func readmeBlock13() throws {
+    for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
+        if let fare = journey.fare {
+            print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
+        } else {
+            print("no fare for this journey")
+        }
+    }
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
+func readmeBlock14() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock14() throws {
+func readmeBlock15() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock15() async throws {
+func readmeBlock16() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -181,14 +192,14 @@ func readmeBlock15() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock16() throws {
+func readmeBlock17() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock17() throws {
+func readmeBlock18() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -197,7 +208,7 @@ func readmeBlock17() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -238,13 +249,13 @@ func readmeBlock18() throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock19() async throws {
+func readmeBlock20() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock20() async throws {
+func readmeBlock21() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -252,7 +263,7 @@ func readmeBlock20() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock21() async throws {
+func readmeBlock22() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -266,20 +277,20 @@ func readmeBlock21() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock22() async throws {
+func readmeBlock23() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock23() throws {
+func readmeBlock24() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock24() async throws {
+func readmeBlock25() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

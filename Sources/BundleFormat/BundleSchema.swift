@@ -4,7 +4,7 @@ import TransitSQLite
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 6
+    package static let version = 7
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -25,7 +25,7 @@ package enum BundleSchema {
         "stops", "stop_ids", "routes", "headsigns", "patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "transfers",
         "stop_patterns",
         "trip_blocks",
-        "trip_ids", "frequencies",
+        "trip_ids", "frequencies", "fare_attributes", "fare_rules", "fare_zones", "attributions",
         "calendar", "service_dates", "stops_fts",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

@@ -27,16 +27,67 @@ package struct ManifestDocument: Codable, Sendable {
         package let feedID: String
         package let version: String?
         package let coverage: Coverage
+        /// feed_info's feed_publisher_name.
+        package let publisherName: String?
+        /// attributions.txt, nil when the feed has none (and in manifests written before).
+        package let attributions: [Attribution]?
 
-        package init(feedID: String, version: String?, coverage: Coverage) {
+        package init(
+            feedID: String, version: String?, coverage: Coverage, publisherName: String? = nil, attributions: [Attribution]? = nil
+        ) {
             self.feedID = feedID
             self.version = version
             self.coverage = coverage
+            self.publisherName = publisherName
+            self.attributions = attributions
         }
 
         enum CodingKeys: String, CodingKey {
             case feedID = "feed_id"
             case version, coverage
+            case publisherName = "publisher_name"
+            case attributions
+        }
+    }
+
+    /// An organisation to credit (attributions.txt), as the store shows it before a download.
+    package struct Attribution: Codable, Sendable, Equatable {
+        package let organizationName: String
+        package let isProducer: Bool
+        package let isOperator: Bool
+        package let isAuthority: Bool
+        package let agencyID: String?
+        package let routeID: String?
+        package let tripID: String?
+        package let url: String?
+        package let email: String?
+        package let phone: String?
+
+        package init(
+            organizationName: String, isProducer: Bool, isOperator: Bool, isAuthority: Bool, agencyID: String?, routeID: String?,
+            tripID: String?, url: String?, email: String?, phone: String?
+        ) {
+            self.organizationName = organizationName
+            self.isProducer = isProducer
+            self.isOperator = isOperator
+            self.isAuthority = isAuthority
+            self.agencyID = agencyID
+            self.routeID = routeID
+            self.tripID = tripID
+            self.url = url
+            self.email = email
+            self.phone = phone
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case organizationName = "organization_name"
+            case isProducer = "is_producer"
+            case isOperator = "is_operator"
+            case isAuthority = "is_authority"
+            case agencyID = "agency_id"
+            case routeID = "route_id"
+            case tripID = "trip_id"
+            case url, email, phone
         }
     }
 

@@ -103,12 +103,13 @@ public final class TransitBundle: Sendable {
             let meta = try db.cached("SELECT key, value FROM metadata")
             while try meta.step() { values[meta.string("key")] = meta.string("value") }
             let count = { (key: String) in values[key].flatMap { Int($0) } ?? 0 }
-            let feeds = catalog.feeds.map {
+            var feeds = catalog.feeds.map {
                 BundleInfo.Feed(
                     feedID: $0.feedID, timezone: $0.timezone, version: $0.version, firstServiceDate: $0.firstDate.map(ServiceDate.init),
                     lastServiceDate: $0.lastDate.map(ServiceDate.init), lastTripDate: $0.lastTripDate.map(ServiceDate.init),
                     sha256: $0.sha256)
             }
+            try addPublishers(to: &feeds, db: db)
             let coverage = BundleInfo.Coverage(
                 firstServiceDate: feeds.compactMap(\.firstServiceDate).min(), lastServiceDate: feeds.compactMap(\.lastServiceDate).max(),
                 lastTripDate: feeds.compactMap(\.lastTripDate).max())
@@ -126,5 +127,40 @@ public final class TransitBundle: Sendable {
     public func verifyContentHash() throws -> Bool {
         let recorded = try info().contentHash
         return try pool.with { db in try ContentHash.compute(db) == recorded }
+    }
+}
+
+extension TransitBundle {
+    /// feed_info's publisher, languages and contacts, and attributions.txt, into `feeds`
+    /// (in catalog order, as `info()` builds them).
+    fileprivate func addPublishers(to feeds: inout [BundleInfo.Feed], db: SQLiteDatabase) throws {
+        let index = Dictionary(uniqueKeysWithValues: catalog.feeds.enumerated().map { ($1.fid, $0) })
+        let info = try db.cached(
+            "SELECT fid, publisher_name, publisher_url, feed_lang, default_lang, contact_email, contact_url FROM feeds")
+        while try info.step() {
+            guard let i = index[info.int(0)] else { continue }
+            feeds[i].publisherName = info.optionalString(1)
+            feeds[i].publisherURL = info.optionalString(2)
+            feeds[i].language = info.optionalString(3)
+            feeds[i].defaultLanguage = info.optionalString(4)
+            feeds[i].contactEmail = info.optionalString(5)
+            feeds[i].contactURL = info.optionalString(6)
+        }
+        let credits = try db.cached(
+            """
+            SELECT a.fid, a.organization_name, a.is_producer, a.is_operator, a.is_authority, g.agency_id, r.route_id, a.trip_id,
+                   a.url, a.email, a.phone
+            FROM attributions a LEFT JOIN agencies g ON g.aid = a.aid LEFT JOIN dict_route r ON r.rid = a.rid
+            ORDER BY a.attribution
+            """)
+        while try credits.step() {
+            guard let i = index[credits.int(0)] else { continue }
+            feeds[i].attributions.append(
+                Attribution(
+                    organizationName: credits.string(1), isProducer: credits.int(2) == 1, isOperator: credits.int(3) == 1,
+                    isAuthority: credits.int(4) == 1, agencyID: credits.optionalString(5), routeID: credits.optionalString(6),
+                    tripID: credits.optionalString(7), url: credits.optionalString(8), email: credits.optionalString(9),
+                    phone: credits.optionalString(10)))
+        }
     }
 }

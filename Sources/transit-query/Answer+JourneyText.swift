@@ -11,6 +11,7 @@ extension Answer {
                 "journey \(number + 1): \(clock(journey.departureLocal)) -> \(clock(journey.arrivalLocal)), \(minutes) min, \(rides)"
             ]
             for leg in journey.legs { lines.append("  " + describe(leg)) }
+            if let fare = journey.fare { lines.append("  " + describe(fare)) }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
@@ -26,6 +27,14 @@ extension Answer {
         let platform = board.platformCode.map { " (platform \($0))" } ?? ""
         return
             "\(times)  \(route) towards \(board.headsign): \(board.stopName) [\(board.stopID)]\(platform) to \(alight.stopName) [\(alight.stopID)], trip \(board.tripID), service day \(board.serviceDate)"
+    }
+
+    /// "fare 7.85 USD (fare_id 58: 7.85 for legs 1, 3)", legs counted from 1 as printed.
+    static func describe(_ fare: JourneyFare) -> String {
+        let parts = fare.components.map { c in
+            "fare_id \(c.fareID): \(c.amount) for leg\(c.legs.count == 1 ? "" : "s") \(c.legs.map { String($0 + 1) }.joined(separator: ", "))"
+        }
+        return "fare \(fare.amount) \(fare.currency) (\(parts.joined(separator: "; ")))"
     }
 
     private static func clock(_ time: LocalDateTime) -> String { ClockText.minutes(time) }

@@ -124,7 +124,31 @@ extension Answer {
             coverage \(c.firstServiceDate?.description ?? "-") to \(c.lastServiceDate?.description ?? "-"), last trip \(c.lastTripDate?.description ?? "-")
             \(info.stops) stops, \(info.routes) routes, \(info.trips) trips, \(info.patterns) patterns, \(info.stopTimes) stop_times, \(info.cities) cities
             \(table.render())
-            """
+            """ + publishers(info.feeds)
+    }
+
+    /// Each feed's publisher, contact and the organisations to credit (feed_info.txt and
+    /// attributions.txt), for the feeds that name any.
+    private static func publishers(_ feeds: [BundleInfo.Feed]) -> String {
+        var lines: [String] = []
+        for f in feeds {
+            if let name = f.publisherName {
+                lines.append("\(f.feedID): published by \(name)" + (f.publisherURL.map { " (\($0))" } ?? ""))
+            }
+            let contact = [f.contactEmail, f.contactURL].compactMap { $0 }
+            if !contact.isEmpty { lines.append("\(f.feedID): contact \(contact.joined(separator: ", "))") }
+            for a in f.attributions {
+                let roles = [(a.isProducer, "producer"), (a.isOperator, "operator"), (a.isAuthority, "authority")].filter(\.0).map(\.1)
+                let scope =
+                    a.routeID.map { " for route \($0)" } ?? a.agencyID.map { " for agency \($0)" } ?? a.tripID.map { " for trip \($0)" }
+                    ?? ""
+                let link = [a.url, a.email, a.phone].compactMap { $0 }.joined(separator: ", ")
+                lines.append(
+                    "\(f.feedID): credit \(a.organizationName) (\(roles.joined(separator: ", ")))\(scope)"
+                        + (link.isEmpty ? "" : ": \(link)"))
+            }
+        }
+        return lines.isEmpty ? "" : "\n" + lines.joined(separator: "\n")
     }
 
     private static func city(_ city: City) -> String {

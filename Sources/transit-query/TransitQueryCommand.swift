@@ -13,7 +13,7 @@ struct TransitQueryCommand: ParsableCommand {
             DeparturesCommand.self, ArrivalsCommand.self, StopsCommand.self, TripCommand.self, ShapeCommand.self, AgenciesCommand.self,
             RoutesCommand.self,
             RouteCommand.self, NearestCommand.self, TransfersCommand.self, InfoCommand.self,
-            CityCommand.self, CitiesCommand.self, PlanCommand.self, RealtimeCommand.self, BatchCommand.self,
+            CityCommand.self, CitiesCommand.self, PlanCommand.self, FareCommand.self, RealtimeCommand.self, BatchCommand.self,
         ])
 }
 

@@ -24,6 +24,18 @@ final class StoreCatalogueTests: XCTestCase {
         XCTAssertTrue(metro.isReadableByThisRuntime)
         XCTAssertEqual(metro.feeds.map(\.feedID), ["metro"])
         XCTAssertEqual(metro.feeds.first?.coverage, metro.coverage)
+        // Who to credit, before the download (gtfs-samples/metro/feed_info.txt and attributions.txt).
+        XCTAssertEqual(metro.feeds.first?.publisherName, "Transit toolkit samples")
+        XCTAssertEqual(
+            metro.feeds.first?.attributions,
+            [
+                Attribution(organizationName: "Transit toolkit samples", isProducer: true, url: "https://example.org/samples"),
+                Attribution(organizationName: "Metro Operations", isOperator: true, url: "https://example.org/metro"),
+            ])
+        let listedFeed = try XCTUnwrap((listed["feeds"] as? [[String: Any]])?.first)
+        XCTAssertEqual(
+            (listedFeed["attributions"] as? [[String: Any]])?.map { $0["organization_name"] as? String },
+            ["Transit toolkit samples", "Metro Operations"])
         // Zürich Hauptbahnhof (gtfs-samples/metro/stops.txt) is inside; Lisbon is not.
         let box = try XCTUnwrap(metro.boundingBox)
         XCTAssertTrue(box.contains(Coordinate(latitude: 47.37790, longitude: 8.54030)))

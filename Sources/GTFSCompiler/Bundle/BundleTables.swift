@@ -19,13 +19,15 @@ enum BundleTables {
         let feed = try db.prepareInsert(
             into: "feeds",
             columns: [
-                "fid", "feed_id", "timezone", "feed_version", "publisher_name", "first_service_date", "last_service_date",
-                "last_trip_date", "max_time_secs", "has_frequencies", "sha256",
+                "fid", "feed_id", "timezone", "feed_version", "publisher_name", "publisher_url", "feed_lang", "default_lang",
+                "contact_email", "contact_url", "first_service_date", "last_service_date", "last_trip_date", "max_time_secs",
+                "has_frequencies", "sha256",
             ])
         for f in m.feeds {
+            let i = f.info
             try feed.run(
-                f.fid, f.feedID, f.timezone, f.version, f.publisher, f.firstDate, f.lastDate, f.lastTripDate, f.maxTimeSecs,
-                f.hasFrequencies, f.sha256)
+                f.fid, f.feedID, f.timezone, f.version, i.publisherName, i.publisherURL, i.lang, i.defaultLang, i.contactEmail,
+                i.contactURL, f.firstDate, f.lastDate, f.lastTripDate, f.maxTimeSecs, f.hasFrequencies, f.sha256)
         }
         let agency = try db.prepareInsert(
             into: "agencies", columns: ["aid", "fid", "agency_id", "name", "url", "timezone", "lang", "phone"])
@@ -49,6 +51,34 @@ enum BundleTables {
         let transfer = try db.prepareInsert(into: "transfers", columns: ["from_sid", "to_sid", "transfer_type", "min_transfer_time"])
         for t in m.transfers.sorted(by: { ($0.fromSid, $0.toSid) < ($1.fromSid, $1.toSid) }) {
             try transfer.run(t.fromSid, t.toSid, t.type, t.minTime)
+        }
+        try insertFaresAndAttributions(m, db)
+    }
+
+    private static func insertFaresAndAttributions(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+        let fare = try db.prepareInsert(
+            into: "fare_attributes",
+            columns: ["fare", "fid", "fare_id", "price", "currency", "payment_method", "transfers", "aid", "transfer_duration"])
+        for f in m.fares {
+            let r = f.record
+            try fare.run(f.fare, f.fid, f.fareID, r.price, r.currency, r.paymentMethod, r.transfers, f.aid, r.transferDuration)
+        }
+        let rule = try db.prepareInsert(
+            into: "fare_rules", columns: ["rule", "fare", "rid", "origin_id", "destination_id", "contains_id"])
+        for (i, r) in m.fareRules.enumerated() { try rule.run(i + 1, r.fare, r.rid, r.origin, r.destination, r.contains) }
+        let zone = try db.prepareInsert(into: "fare_zones", columns: ["sid", "zone_id"])
+        for z in m.fareZones.sorted(by: { $0.sid < $1.sid }) { try zone.run(z.sid, z.zone) }
+        let attribution = try db.prepareInsert(
+            into: "attributions",
+            columns: [
+                "attribution", "fid", "organization_name", "is_producer", "is_operator", "is_authority", "aid", "rid", "trip_id", "url",
+                "email",
+                "phone",
+            ])
+        for (i, a) in m.attributions.enumerated() {
+            let r = a.record
+            try attribution.run(
+                i + 1, a.fid, r.organization, r.isProducer, r.isOperator, r.isAuthority, a.aid, a.rid, r.tripID, r.url, r.email, r.phone)
         }
     }
 

@@ -9,7 +9,7 @@ struct BundleModel {
         var feedID: String
         var timezone: String
         var version: String?
-        var publisher: String?
+        var info: FeedData.FeedInfo
         var firstDate: Int?
         var lastDate: Int?
         var maxTimeSecs: Int
@@ -123,7 +123,38 @@ struct BundleModel {
         var exactTimes: Int
     }
 
+    /// A fare class (fare_attributes.txt); `fare` numbers them across the bundle from 1.
+    struct Fare {
+        var fare: Int
+        var fid: Int
+        var fareID: String
+        var record: FeedData.Fare
+        var aid: Int?
+    }
+
+    /// A fare_rules.txt row with bundle ids; zones as text.
+    struct FareRule {
+        var fare: Int
+        var rid: Int?
+        var origin: String?
+        var destination: String?
+        var contains: String?
+    }
+
+    /// An attributions.txt row with bundle ids.
+    struct Attribution {
+        var fid: Int
+        var record: FeedData.Attribution
+        var aid: Int?
+        var rid: Int?
+    }
+
     var feeds: [Feed] = []
+    var fares: [Fare] = []
+    var fareRules: [FareRule] = []
+    /// The zone of each stop of a feed whose fare rules name zones, by sid.
+    var fareZones: [(sid: Int, zone: String)] = []
+    var attributions: [Attribution] = []
     var agencies: [Agency] = []
     var stops: [Stop] = []
     var routes: [Route] = []

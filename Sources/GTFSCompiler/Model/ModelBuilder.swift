@@ -97,6 +97,13 @@ struct ModelBuilder {
                 message: "no trip has usable stop_times, so the feed has no departures")
         }
         addShapes(feed, fid: fid, kept: kept, firstTrip: firstTrip)
+        addFares(feed, fid: fid, aidOf: aidOf, sidOf: sidOf, ridOf: ridOf)
+        for a in feed.attributions {
+            model.attributions.append(
+                .init(
+                    fid: fid, record: a, aid: a.agency >= 0 ? aidOf[Int(a.agency)] : nil,
+                    rid: a.route >= 0 ? ridOf[Int(a.route)] : nil))
+        }
         let days = ServiceDays(feed)
         DuplicateTripFinder.report(model.trips[firstTrip...], locals: kept, feed: feed, days: days, log: log)
         model.stopTimeCount += stopTimes
@@ -106,9 +113,45 @@ struct ModelBuilder {
         model.feeds.append(
             .init(
                 fid: fid, feedID: feed.name, timezone: feed.timezone, version: feed.feedVersion,
-                publisher: feed.publisherName, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
+                info: feed.info, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
                 sha256: try feed.sha256Result?.value() ?? "", counts: counts, lastTripDate: lastTripDay?.yyyymmdd))
+    }
+
+    /// The feed's fare classes and rules, and its stops' zones when a rule names zones.
+    private mutating func addFares(_ feed: FeedData, fid: Int, aidOf: [Int], sidOf: [Int], ridOf: [Int]) {
+        let kept = Set(feed.fareRules.map(\.fare))
+        // Local fare id -> bundle fare number (fares are numbered in byte order of their ids).
+        var fareOf = [Int](repeating: 0, count: feed.fares.count)
+        for local in feed.fareIDs.idsInByteOrder() {
+            let record = feed.fares[Int(local)]
+            guard !record.hasRuleRows || kept.contains(local) else {
+                log.add(
+                    Diagnostic(
+                        .unknownReference, feed: feed.name, file: "fare_attributes.txt", line: record.line, field: "fare_id",
+                        entityID: feed.fareIDs.string(local),
+                        message:
+                            "every fare_rules.txt row of this fare was dropped; fare not used (without rules it would price every ride)"
+                    ))
+                continue
+            }
+            fareOf[Int(local)] = model.fares.count + 1
+            model.fares.append(
+                .init(
+                    fare: model.fares.count + 1, fid: fid, fareID: feed.fareIDs.string(local), record: record,
+                    aid: record.agency >= 0 ? aidOf[Int(record.agency)] : nil))
+        }
+        let zone = { (id: Int32) in id >= 0 ? feed.zoneIDs.string(id) : nil }
+        for r in feed.fareRules {
+            model.fareRules.append(
+                .init(
+                    fare: fareOf[Int(r.fare)], rid: r.route >= 0 ? ridOf[Int(r.route)] : nil, origin: zone(r.origin),
+                    destination: zone(r.destination), contains: zone(r.contains)))
+        }
+        guard feed.fareRules.contains(where: { $0.origin >= 0 || $0.destination >= 0 || $0.contains >= 0 }) else { return }
+        for (local, zoneID) in feed.stopZones.enumerated() where zoneID >= 0 {
+            model.fareZones.append((sidOf[local], feed.zoneIDs.string(zoneID)))
+        }
     }
 
     /// The feed's stop-to-stop transfers; a pair of stops given twice keeps its first row.

@@ -122,6 +122,18 @@ final class CSVTable {
         return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
     }
 
+    /// Whether the header has every column of `names`; when one is missing, one warning
+    /// says that the whole file is left aside (for optional files, whose absence costs a
+    /// feature, not the feed).
+    func hasColumns(_ names: [String]) -> Bool {
+        guard let missing = names.first(where: { column($0) < 0 }) else { return true }
+        log.add(
+            Diagnostic(
+                .missingValue, feed: feed, file: fileName, line: 1, field: missing,
+                message: "the header has no \(missing) column; the file is not used"))
+        return false
+    }
+
     /// Reports a reference to an unknown id, unless a file it could point into is missing or
     /// failed to read: that file's error already explains every such row.
     func unknownReference(column: Int, to files: [String], entity: String? = nil, message: String) {

@@ -143,6 +143,54 @@ final class FeedData {
         }
     }
 
+    /// A fare class of fare_attributes.txt; `agency` is a local agency id, -1 for none.
+    struct Fare {
+        var price: String
+        var currency: String
+        var paymentMethod: Int
+        var transfers: Int?
+        var agency: Int32
+        var transferDuration: Int?
+        var line: Int
+        /// Whether fare_rules.txt has rows for it (kept or dropped): a fare all of whose rows
+        /// were dropped is not used, where one with none applies to every ride.
+        var hasRuleRows = false
+    }
+
+    /// A row of fare_rules.txt: a local fare id, route id (-1 any) and zone ids in
+    /// `zoneIDs` (-1 any).
+    struct FareRule {
+        var fare: Int32
+        var route: Int32
+        var origin: Int32
+        var destination: Int32
+        var contains: Int32
+    }
+
+    /// A row of attributions.txt; `agency` and `route` are local ids, -1 for none.
+    struct Attribution {
+        var organization: String
+        var isProducer: Bool
+        var isOperator: Bool
+        var isAuthority: Bool
+        var url: String?
+        var email: String?
+        var phone: String?
+        var agency: Int32 = -1
+        var route: Int32 = -1
+        var tripID: String? = nil
+    }
+
+    /// feed_info.txt's publisher, languages and contacts.
+    struct FeedInfo {
+        var publisherName: String?
+        var publisherURL: String?
+        var lang: String?
+        var defaultLang: String?
+        var contactEmail: String?
+        var contactURL: String?
+    }
+
     let name: String
     var agencies: [Agency] = []
     var agencyIDs = ByteInterner(capacity: 8)
@@ -169,7 +217,15 @@ final class FeedData {
     var feedEndDate: Int?
     /// Trips refused while reading (a time past the 7-day limit): never assembled.
     var refusedTrips = Set<Int32>()
-    var publisherName: String?
+    var info = FeedInfo()
+    /// stops.txt's zone_id values, and each stop's (an index into them, -1 for none); no
+    /// rows at all when the file has no zone_id column.
+    var zoneIDs = ByteInterner(capacity: 16)
+    var stopZones: [Int32] = []
+    var fareIDs = ByteInterner(capacity: 16)
+    var fares: [Fare] = []
+    var fareRules: [FareRule] = []
+    var attributions: [Attribution] = []
     /// The input's SHA-256, computed in the background.
     var sha256Result: BackgroundResult<String>?
 

@@ -4,14 +4,15 @@ enum FeedReader {
     static let knownFiles: Set<String> = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
         "calendar_dates.txt", "frequencies.txt", "feed_info.txt", "shapes.txt", "transfers.txt",
+        "fare_attributes.txt", "fare_rules.txt", "attributions.txt",
     ]
     /// The files a trip needs to be kept (itself, its route, its service): when one is
     /// unavailable, rows naming unknown trips are not reported one by one.
     static let tripSources = ["trips.txt", "routes.txt", "calendar.txt", "calendar_dates.txt"]
     /// Files a feed may have that the compiler does not need.
     static let ignoredFiles: Set<String> = [
-        "fare_attributes.txt", "fare_rules.txt", "pathways.txt", "levels.txt",
-        "translations.txt", "attributions.txt", "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt",
+        "pathways.txt", "levels.txt",
+        "translations.txt", "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt",
         "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt",
         "timeframes.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt", "rider_categories.txt",
     ]
@@ -81,6 +82,10 @@ enum FeedReader {
         read("shapes.txt", required: ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"], ShapesFile.read)
         // No column is required: rows without the stops they need are dropped one by one.
         read("transfers.txt", required: [], TransfersFile.read)
+        // Optional files whose missing column drops the file (one warning), not the feed.
+        read("fare_attributes.txt", required: [], FareAttributesFile.read)
+        read("fare_rules.txt", required: [], FareRulesFile.read)
+        read("attributions.txt", required: [], AttributionsFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
         // bundle is written (both single-threaded), not while the files are parsed. It opens
         // the input anew, so nothing is shared with this thread.

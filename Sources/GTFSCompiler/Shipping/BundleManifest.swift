@@ -104,6 +104,27 @@ public struct BundleManifest {
         return try encoder.encode(ManifestDocument(bundles: listed, patches: listedPatches, sequence: sequence, expires: expiry))
     }
 
+    /// attributions.txt by fid, as the manifest lists them.
+    private static func attributions(_ db: SQLiteDatabase) throws -> [Int: [ManifestDocument.Attribution]] {
+        var credits: [Int: [ManifestDocument.Attribution]] = [:]
+        let rows = try db.prepare(
+            """
+            SELECT a.fid, a.organization_name, a.is_producer, a.is_operator, a.is_authority, g.agency_id, r.route_id, a.trip_id,
+                   a.url, a.email, a.phone
+            FROM attributions a LEFT JOIN agencies g ON g.aid = a.aid LEFT JOIN dict_route r ON r.rid = a.rid
+            ORDER BY a.attribution
+            """)
+        while try rows.step() {
+            credits[rows.int(0), default: []].append(
+                .init(
+                    organizationName: rows.string(1), isProducer: rows.int(2) == 1, isOperator: rows.int(3) == 1,
+                    isAuthority: rows.int(4) == 1, agencyID: rows.optionalString(5), routeID: rows.optionalString(6),
+                    tripID: rows.optionalString(7), url: rows.optionalString(8), email: rows.optionalString(9),
+                    phone: rows.optionalString(10)))
+        }
+        return credits
+    }
+
     private static func describe(_ path: String) throws -> Bundle {
         let db: SQLiteDatabase
         do {
@@ -124,8 +145,10 @@ public struct BundleManifest {
         while try meta.step() { metadata[meta.string("key")] = meta.string("value") }
         func iso(_ value: Int?) -> String? { value.flatMap(CivilDate.init(yyyymmdd:))?.iso }
         var feeds: [Feed] = []
+        let credits = try Self.attributions(db)
         let rows = try db.prepare(
-            "SELECT feed_id, feed_version, first_service_date, last_service_date, last_trip_date FROM feeds ORDER BY fid")
+            "SELECT fid, feed_id, feed_version, publisher_name, first_service_date, last_service_date, last_trip_date FROM feeds ORDER BY fid"
+        )
         var firsts: [Int] = []
         var lasts: [Int] = []
         var lastTrips: [Int] = []
@@ -139,7 +162,8 @@ public struct BundleManifest {
             feeds.append(
                 Feed(
                     feedID: rows.string("feed_id"), version: rows.optionalString("feed_version"),
-                    coverage: Coverage(firstServiceDate: iso(first), lastServiceDate: iso(last), lastTripDate: iso(lastTrip))))
+                    coverage: Coverage(firstServiceDate: iso(first), lastServiceDate: iso(last), lastTripDate: iso(lastTrip)),
+                    publisherName: rows.optionalString("publisher_name"), attributions: credits[rows.int("fid")]))
         }
         var cityIDs: [String] = []
         let cities = try db.prepare("SELECT city_id FROM cities ORDER BY city_id")

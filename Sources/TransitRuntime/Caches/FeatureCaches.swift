@@ -47,6 +47,8 @@ final class JourneyCaches: Sendable {
     let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
     /// Label arrays of finished journey searches, for the next ones (a few at a time).
     let labelPool = Locked<[RaptorSearch.Labels]>([])
+    /// Each feed's fares, by fid, read on the first journey priced.
+    let fareTables = LockedCache<Int, FareTable>(limit: 64)
 
     func purge() {
         routing.withLock { $0 = nil }
@@ -54,6 +56,7 @@ final class JourneyCaches: Sendable {
         footpaths.removeAll()
         transferGraphs.removeAll()
         labelPool.withLock { $0 = [] }
+        fareTables.removeAll()
     }
 }
 

@@ -67,7 +67,14 @@ package enum BundleCheck {
         let list = try db.prepare("SELECT name, type, coalesce(sql, '') FROM sqlite_master WHERE type IN ('table', 'view')")
         while try list.step() { kinds[list.string(0)] = (list.string(1), list.string(2)) }
         for name in BundleSchema.requiredTables {
-            guard let kind = kinds[name] else { throw TransitError.notABundle(path: path, reason: "table \(name) is missing") }
+            guard let kind = kinds[name] else {
+                // A bundle of an earlier schema lacks the tables added since: say so.
+                if kinds["metadata"]?.type == "table", let found = try? olderSchemaVersion(db) {
+                    throw TransitError.notABundle(
+                        path: path, reason: "schema version \(found) is older than this runtime reads (\(BundleSchema.version))")
+                }
+                throw TransitError.notABundle(path: path, reason: "table \(name) is missing")
+            }
             guard kind.type == "table" else { throw damaged("\(name) is a \(kind.type), not a table") }
             let isVirtual = kind.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
             let shouldBeVirtual = name.hasSuffix("_fts")
@@ -77,6 +84,13 @@ package enum BundleCheck {
             }
             if isVirtual && !kind.sql.lowercased().contains("using fts5") { throw damaged("\(name) is not an FTS5 table") }
         }
+    }
+
+    /// The schema version `metadata` records when it is below this runtime's, else nil.
+    private static func olderSchemaVersion(_ db: SQLiteDatabase) throws -> Int? {
+        let version = try db.prepare("SELECT value FROM metadata WHERE key = 'schema_version'")
+        guard try version.step(), let found = Int(version.string(0)), found < BundleSchema.version else { return nil }
+        return found
     }
 
     /// Runs `body` within `stepBudget` SQLite steps.

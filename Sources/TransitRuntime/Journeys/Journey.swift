@@ -19,6 +19,9 @@ public struct Journey: Hashable, Codable, Sendable, Identifiable {
     public var rides: Int
     /// The walks and rides, in order.
     public var legs: [JourneyLeg]
+    /// What the rides cost by the feeds' fare rules; nil when a feed has no fares or its
+    /// rules do not price every ride (never a guess).
+    public var fare: JourneyFare?
 
     /// `departureLocal` as an instant.
     public var departure: Date { departureLocal.instant }
@@ -36,17 +39,28 @@ public struct Journey: Hashable, Codable, Sendable, Identifiable {
     }
 
     /// A journey built by hand (previews, tests).
-    public init(departureLocal: LocalDateTime, arrivalLocal: LocalDateTime, rides: Int, legs: [JourneyLeg]) {
+    public init(departureLocal: LocalDateTime, arrivalLocal: LocalDateTime, rides: Int, legs: [JourneyLeg], fare: JourneyFare? = nil) {
         self.departureLocal = departureLocal
         self.arrivalLocal = arrivalLocal
         self.rides = rides
         self.legs = legs
+        self.fare = fare
+    }
+
+    /// Writes every key, `fare` as null when there is none.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(departureLocal, forKey: .departureLocal)
+        try c.encode(arrivalLocal, forKey: .arrivalLocal)
+        try c.encode(rides, forKey: .rides)
+        try c.encode(legs, forKey: .legs)
+        try c.encode(fare, forKey: .fare)
     }
 
     private enum CodingKeys: String, CodingKey {
         case departureLocal = "departure"
         case arrivalLocal = "arrival"
-        case rides, legs
+        case rides, legs, fare
     }
 }
 

@@ -44,7 +44,9 @@ struct JourneyAssembler {
         guard let first = legs.first, let last = legs.last else {
             throw TransitError.corruptBundle(reason: "a journey without legs")
         }
-        return Journey(departureLocal: first.departureLocal, arrivalLocal: last.arrivalLocal, rides: found.rides, legs: legs)
+        var journey = Journey(departureLocal: first.departureLocal, arrivalLocal: last.arrivalLocal, rides: found.rides, legs: legs)
+        journey.fare = try FarePricer(bundle: bundle).fare(of: journey, db: db)
+        return journey
     }
 
     /// The journey on foot alone, leaving at `time`.

@@ -24,7 +24,22 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
         public var lastTripDate: ServiceDate?
         /// SHA-256 of the input feed (the zip file, or the folder's files in name order).
         public var sha256: String
+        /// feed_info's feed_publisher_name: who publishes the feed.
+        public var publisherName: String?
+        /// feed_info's feed_publisher_url.
+        public var publisherURL: String?
+        /// feed_info's feed_lang: the language of the feed's texts (BCP 47, or "mul").
+        public var language: String?
+        /// feed_info's default_lang: the language for riders whose own the feed lacks.
+        public var defaultLanguage: String?
+        /// feed_info's feed_contact_email: where to report a problem with the data.
+        public var contactEmail: String?
+        /// feed_info's feed_contact_url.
+        public var contactURL: String?
+        /// attributions.txt: the organisations to credit, in the feed's order.
+        public var attributions: [Attribution]
 
+        /// The feed's id.
         public var id: String { feedID }
 
         /// The feed's time zone; nil only for a name this system's time zone database lacks.
@@ -33,7 +48,9 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
         /// A feed built by hand (previews, tests).
         public init(
             feedID: String, timezone: String, version: String? = nil, firstServiceDate: ServiceDate? = nil,
-            lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil, sha256: String = ""
+            lastServiceDate: ServiceDate? = nil, lastTripDate: ServiceDate? = nil, sha256: String = "", publisherName: String? = nil,
+            publisherURL: String? = nil, language: String? = nil, defaultLanguage: String? = nil, contactEmail: String? = nil,
+            contactURL: String? = nil, attributions: [Attribution] = []
         ) {
             self.feedID = feedID
             self.timezone = timezone
@@ -42,6 +59,32 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
             self.lastServiceDate = lastServiceDate
             self.lastTripDate = lastTripDate
             self.sha256 = sha256
+            self.publisherName = publisherName
+            self.publisherURL = publisherURL
+            self.language = language
+            self.defaultLanguage = defaultLanguage
+            self.contactEmail = contactEmail
+            self.contactURL = contactURL
+            self.attributions = attributions
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            feedID = try c.decode(String.self, forKey: .feedID)
+            timezone = try c.decode(String.self, forKey: .timezone)
+            version = try c.decodeIfPresent(String.self, forKey: .version)
+            firstServiceDate = try c.decodeIfPresent(ServiceDate.self, forKey: .firstServiceDate)
+            lastServiceDate = try c.decodeIfPresent(ServiceDate.self, forKey: .lastServiceDate)
+            lastTripDate = try c.decodeIfPresent(ServiceDate.self, forKey: .lastTripDate)
+            sha256 = try c.decode(String.self, forKey: .sha256)
+            publisherName = try c.decodeIfPresent(String.self, forKey: .publisherName)
+            publisherURL = try c.decodeIfPresent(String.self, forKey: .publisherURL)
+            language = try c.decodeIfPresent(String.self, forKey: .language)
+            defaultLanguage = try c.decodeIfPresent(String.self, forKey: .defaultLanguage)
+            contactEmail = try c.decodeIfPresent(String.self, forKey: .contactEmail)
+            contactURL = try c.decodeIfPresent(String.self, forKey: .contactURL)
+            // Absent from what earlier versions wrote.
+            attributions = try c.decodeIfPresent([Attribution].self, forKey: .attributions) ?? []
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -52,6 +95,13 @@ public struct BundleInfo: Sendable, Hashable, Codable, Identifiable {
             case lastServiceDate = "last_service_date"
             case lastTripDate = "last_trip_date"
             case sha256
+            case publisherName = "publisher_name"
+            case publisherURL = "publisher_url"
+            case language = "feed_lang"
+            case defaultLanguage = "default_lang"
+            case contactEmail = "contact_email"
+            case contactURL = "contact_url"
+            case attributions
         }
     }
 

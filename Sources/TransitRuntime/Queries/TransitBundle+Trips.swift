@@ -52,7 +52,7 @@ extension TransitBundle {
     }
 
     /// The trip `id`, its pattern and its record.
-    private func tripRecord(_ id: String, feed: String?, db: SQLiteDatabase) throws -> (
+    func tripRecord(_ id: String, feed: String?, db: SQLiteDatabase) throws -> (
         match: (id: Int, feed: FeedCatalog.Feed), pattern: PatternCache.Pattern, trip: PatternTripRecord
     ) {
         let match = try resolve(.trip, id, feed: feed, db: db)

@@ -207,7 +207,14 @@ public struct Catalogue: Sendable, Hashable {
                         coverage: Coverage(
                             firstServiceDate: try Self.date(feed.coverage.firstServiceDate, bundle.id),
                             lastServiceDate: try Self.date(feed.coverage.lastServiceDate, bundle.id),
-                            lastTripDate: try Self.date(feed.coverage.lastTripDate, bundle.id)))
+                            lastTripDate: try Self.date(feed.coverage.lastTripDate, bundle.id)),
+                        publisherName: feed.publisherName,
+                        attributions: (feed.attributions ?? []).map {
+                            Attribution(
+                                organizationName: $0.organizationName, isProducer: $0.isProducer, isOperator: $0.isOperator,
+                                isAuthority: $0.isAuthority, agencyID: $0.agencyID, routeID: $0.routeID, tripID: $0.tripID, url: $0.url,
+                                email: $0.email, phone: $0.phone)
+                        })
                 },
                 boundingBox: bundle.boundingBox.map {
                     BoundingBox(minLatitude: $0.minLat, minLongitude: $0.minLon, maxLatitude: $0.maxLat, maxLongitude: $0.maxLon)

@@ -1,0 +1,23 @@
+/// The checks of a fare's price and currency as fare_attributes.txt writes them.
+enum FareAmount {
+    /// `text` as a price: digits with at most one decimal point ("2", "2.5", "07.85",
+    /// ".5"), without sign, exponent or spaces; leading zeros of the whole part dropped.
+    /// nil for anything else.
+    static func normalized(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= 32 else { return nil }
+        let dot = bytes.firstIndex(of: UInt8(ascii: "."))
+        let whole = bytes[..<(dot ?? bytes.count)]
+        let fraction = dot.map { bytes[($0 + 1)...] } ?? []
+        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        guard whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit), !(whole.isEmpty && fraction.isEmpty) else { return nil }
+        let trimmed = whole.drop { $0 == 0x30 }
+        let wholeText = trimmed.isEmpty ? "0" : String(decoding: trimmed, as: UTF8.self)
+        return fraction.isEmpty ? wholeText : wholeText + "." + String(decoding: fraction, as: UTF8.self)
+    }
+
+    /// Whether `code` has the form of an ISO 4217 currency code: three capital letters.
+    static func isCurrencyCode(_ code: String) -> Bool {
+        code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+}

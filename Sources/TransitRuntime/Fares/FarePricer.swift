@@ -1,0 +1,122 @@
+import Foundation
+import TransitSQLite
+
+/// Prices a journey's rides by their feeds' fares v1 (docs/journey-semantics.md, "Fares"):
+/// the cheapest way to cover every ride with fares, each fare covering consecutive rides
+/// of one feed that its rules, transfers, transfer duration and agency allow.
+struct FarePricer {
+    /// What a fare is matched against: one ride.
+    struct Ride {
+        var leg: Int
+        var fid: Int
+        var routeID: String
+        var agencyID: String?
+        var originZone: String?
+        var destinationZone: String?
+        /// The zones of every stop from boarding to alighting (empty unless a rule needs them).
+        var zonesPassed: Set<String>
+        /// Unix time of the boarding.
+        var boarding: Int
+    }
+
+    let bundle: TransitBundle
+
+    /// `journey`'s fare, nil when a ride is not priced or the fares mix currencies.
+    func fare(of journey: Journey, db: SQLiteDatabase) throws -> JourneyFare? {
+        var rides: [Ride] = []
+        var tables: [Int: FareTable] = [:]
+        for (index, leg) in journey.legs.enumerated() where leg.kind == .ride {
+            guard let boarding = leg.boarding, let alighting = leg.alighting,
+                let feed = bundle.catalog.feeds.first(where: { $0.feedID == boarding.feedID })
+            else { return nil }
+            let table = try tables[feed.fid] ?? bundle.fareTable(fid: feed.fid, db: db)
+            tables[feed.fid] = table
+            guard table.isUsable else { return nil }
+            var passed = Set<String>()
+            if table.usesContains {
+                // The stops ridden past, from the trip's pattern.
+                // A trip the live data adds has no pattern: the ride is not priced.
+                guard let stops = try? bundle.tripRecord(boarding.tripID, feed: boarding.feedID, db: db).pattern.stops,
+                    let from = stops.firstIndex(where: { $0.stopSequence == boarding.stopSequence }),
+                    let to = stops.lastIndex(where: { $0.stopSequence == alighting.stopSequence }), from <= to
+                else { return nil }
+                for stop in stops[from...to] {
+                    if let zone = table.zones[try bundle.entities.stop(stop.sid, db: db).stopID] { passed.insert(zone) }
+                }
+            }
+            rides.append(
+                Ride(
+                    leg: index, fid: feed.fid, routeID: boarding.routeID, agencyID: boarding.agencyID,
+                    originZone: table.zones[boarding.stopID], destinationZone: table.zones[alighting.stopID], zonesPassed: passed,
+                    boarding: Int(leg.departure.timeIntervalSince1970)))
+        }
+        guard !rides.isEmpty else { return nil }
+        // cheapest[k]: the least cost of rides 0..<k, and the fare and first ride of its last part.
+        var cheapest: [(cost: Decimal, fare: Int, start: Int)?] = [(0, -1, 0)] + Array(repeating: nil, count: rides.count)
+        for end in 1...rides.count {
+            for start in 0..<end {
+                guard let before = cheapest[start], rides[start..<end].allSatisfy({ $0.fid == rides[start].fid }) else { continue }
+                let table = tables[rides[start].fid]!
+                for (f, fare) in table.fares.enumerated() where Self.covers(fare, rides[start..<end]) {
+                    let cost = before.cost + fare.price
+                    if cheapest[end] == nil || cost < cheapest[end]!.cost { cheapest[end] = (cost, f, start) }
+                }
+            }
+        }
+        guard cheapest[rides.count] != nil else { return nil }
+        var components: [JourneyFare.Component] = []
+        var end = rides.count
+        while end > 0, let part = cheapest[end] {
+            let fid = rides[part.start].fid
+            let fare = tables[fid]!.fares[part.fare]
+            components.insert(
+                JourneyFare.Component(
+                    feedID: bundle.catalog.feed(fid: fid).feedID, fareID: fare.fareID, amount: fare.price, currency: fare.currency,
+                    paymentMethod: fare.paymentMethod, legs: rides[part.start..<end].map(\.leg)), at: 0)
+            end = part.start
+        }
+        let currencies = Set(components.map(\.currency))
+        guard currencies.count == 1, let currency = currencies.first else { return nil }
+        return JourneyFare(currency: currency, components: components)
+    }
+
+    /// Whether `fare` may cover `rides` (consecutive, one feed) as one fare.
+    static func covers(_ fare: FareTable.FareClass, _ rides: ArraySlice<Ride>) -> Bool {
+        if let transfers = fare.transfers, rides.count - 1 > transfers { return false }
+        if let duration = fare.transferDuration, rides.last!.boarding - rides.first!.boarding > duration { return false }
+        if let agency = fare.agencyID, rides.contains(where: { $0.agencyID != agency }) { return false }
+        guard !fare.rules.isEmpty else { return true }
+        let origin = rides.first!.originZone
+        let destination = rides.last!.destinationZone
+        var passed: Set<String>?
+        return fare.rules.contains { rule in
+            if let wanted = rule.origin, wanted != origin { return false }
+            if let wanted = rule.destination, wanted != destination { return false }
+            if let routes = rule.routes, rides.contains(where: { !routes.contains($0.routeID) }) { return false }
+            if !rule.contains.isEmpty {
+                if passed == nil { passed = rides.reduce(into: Set<String>()) { $0.formUnion($1.zonesPassed) } }
+                if passed != rule.contains { return false }
+            }
+            return true
+        }
+    }
+}
+
+extension TransitBundle {
+    /// What `journey` costs by its feeds' fare rules (GTFS fares v1), as planned journeys
+    /// carry it in `Journey.fare`: for a journey an app changed or built itself. nil when a
+    /// ride is not priced (docs/journey-semantics.md, "Fares").
+    ///
+    /// ```swift
+    /// let trip = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
+    /// print(try bundle.fare(of: trip)?.amount ?? 0)
+    /// ```
+    public func fare(of journey: Journey) throws -> JourneyFare? {
+        try pool.with { db in try FarePricer(bundle: self).fare(of: journey, db: db) }
+    }
+
+    /// Feed `fid`'s fares, read once.
+    func fareTable(fid: Int, db: SQLiteDatabase) throws -> FareTable {
+        try journeyCaches.fareTables.value(fid) { try FareTable(fid: fid, db: db) }
+    }
+}
