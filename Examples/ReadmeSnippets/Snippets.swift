@@ -248,14 +248,23 @@ func readmeBlock19() throws {
     _ = (bundle, board, later, corner, arriving, hits, near, trip, line, lines, agencies, atStop, t4, closest, within, cityHere, changes, info, lisbon, nearest, cheap, stopsNearCity, newHash)
 }
 
+/// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
+func readmeBlock20() throws {
+    let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
+    for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
+        print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
+    }
+    _ = geneva
+}
+
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock20() async throws {
+func readmeBlock21() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock21() async throws {
+func readmeBlock22() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -263,7 +272,7 @@ func readmeBlock21() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock22() async throws {
+func readmeBlock23() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -277,20 +286,20 @@ func readmeBlock22() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock23() async throws {
+func readmeBlock24() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock24() throws {
+func readmeBlock25() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock25() async throws {
+func readmeBlock26() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

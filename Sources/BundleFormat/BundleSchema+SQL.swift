@@ -247,6 +247,18 @@ CREATE TABLE fare_zones (
   zone_id TEXT NOT NULL
 );
 
+-- translations.txt, resolved: the name `field` (1 stop name by sid, 2 route short name and 3
+-- route long name by rid, 4 headsign by hid, 5 agency name by aid) of `record` in
+-- `language` (a BCP 47 tag, lowercased). Rows by field_value are written for every record
+-- with that value; a row by record_id wins over them.
+CREATE TABLE translations (
+  field INTEGER NOT NULL,
+  record INTEGER NOT NULL,
+  language TEXT NOT NULL,
+  translation TEXT NOT NULL,
+  PRIMARY KEY (field, record, language)
+) WITHOUT ROWID;
+
 -- attributions.txt: who to credit, for the feed or one agency, route or trip.
 CREATE TABLE attributions (
   attribution INTEGER PRIMARY KEY,

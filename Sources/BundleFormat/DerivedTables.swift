@@ -7,7 +7,7 @@ package enum DerivedTables {
     /// The indexes derived from `table`, if any.
     package static func derived(from table: String) -> [String] {
         switch table {
-        case "stops": return ["stops_fts"]
+        case "stops", "translations": return ["stops_fts"]
         case "cities", "city_alternate_names": return ["cities_fts"]
         default: return []
         }
@@ -17,12 +17,16 @@ package enum DerivedTables {
     package static func rebuild(_ index: String, in db: SQLiteDatabase) throws {
         switch index {
         case "stops_fts":
-            // The name plus the words that find it the ways people type it (StopSearchText).
+            // The name and its translations, plus the words that find them the ways people
+            // type them (StopSearchText).
             try StopSearchText.register(on: db)
             try db.execute(
                 """
                 INSERT INTO stops_fts(stops_fts) VALUES('delete-all');
-                INSERT INTO stops_fts(rowid, name) SELECT sid, stop_search_text(name) FROM stops WHERE name <> '' ORDER BY sid;
+                INSERT INTO stops_fts(rowid, name)
+                  SELECT s.sid, stop_search_text(s.name || coalesce(' ' || (
+                      SELECT group_concat(t.translation, ' ') FROM translations t WHERE t.field = 1 AND t.record = s.sid), ''))
+                  FROM stops s WHERE s.name <> '' ORDER BY s.sid;
                 INSERT INTO stops_fts(stops_fts) VALUES('optimize')
                 """)
         case "cities_fts":

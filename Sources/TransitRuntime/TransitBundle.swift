@@ -18,7 +18,10 @@ public final class TransitBundle: Sendable {
     let bounds: BundleCheck.Bounds
     let catalog: FeedCatalog
     let calendar: ServiceCalendar
-    let entities = EntityCache()
+    let entities: EntityCache
+    /// The language names are answered in, as given to `init(path:language:)`; nil: the
+    /// feeds' own names.
+    public let language: String?
     let patterns = PatternCache()
     /// The other caches, one holder per feature, each clearing its own in `purge()`.
     let boardCaches = BoardCaches()
@@ -41,12 +44,21 @@ public final class TransitBundle: Sendable {
     var tripSchedules: LockedCache<TripScheduleKey, TripSchedule> { liveCaches.tripSchedules }
 
     /// Opens the bundle at `path` and checks its schema and the values that steer the
-    /// queries (`BundleCheck`: a few milliseconds for a city).
+    /// queries (`BundleCheck`: a few milliseconds for a city). With a `language` (a BCP 47
+    /// tag such as "fr" or "de-CH"), every answer names stops, routes, headsigns and
+    /// agencies in that language where the feed translates them (translations.txt; "de-CH"
+    /// falls back to "de"), and in the feed's own words elsewhere.
+    ///
+    /// ```swift
+    /// let bundle = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
+    /// ```
     /// - Throws: `TransitError.notABundle` (not SQLite, empty, truncated, a table missing),
     ///   `TransitError.unsupportedSchemaVersion`, or `TransitError.corruptBundle` naming the
     ///   table and value that cannot be trusted (a view for a table, a stop in no feed, ...).
-    public init(path: String) throws {
+    public init(path: String, language: String? = nil) throws {
         self.path = path
+        self.language = language
+        entities = EntityCache(languages: language.map(LanguageTag.fallbacks) ?? [])
         let identity = FileIdentity(path: path)
         let db = try ConnectionPool.openChecked(path)
         do {

@@ -479,12 +479,16 @@ public actor BundleStore {
 
     /// Opens an installed bundle for queries and records the access (eviction goes least
     /// recently accessed first). The bundle keeps reading this version until released, even
-    /// if an update or a removal replaces the file meanwhile.
-    public func open(_ id: String) throws -> TransitBundle {
+    /// if an update or a removal replaces the file meanwhile. `language` names stops,
+    /// routes and headsigns in the rider's language where the feed translates them
+    /// (`TransitBundle.init(path:language:)`).
+    public func open(_ id: String, language: String? = nil) throws -> TransitBundle {
         guard try state.installed(id) != nil else { throw StoreError.unknownBundle(id) }
         // The access time steers eviction only: on a full disk the bundle still opens.
         try? write { try state.touch(id, at: Date().timeIntervalSince1970) }
-        do { return try TransitBundle(path: files.bundlePath(id)) } catch { throw StoreError.install("\(id): \(error)") }
+        do { return try TransitBundle(path: files.bundlePath(id), language: language) } catch {
+            throw StoreError.install("\(id): \(error)")
+        }
     }
 
     /// Removes an installed bundle (and any job for it, here or in another process): its

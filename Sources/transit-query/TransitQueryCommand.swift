@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundleFormat
 import Foundation
 import TransitRealtime
 import TransitRuntime
@@ -25,11 +26,17 @@ struct BundleOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Option(help: "Names in this language where the feed translates them (a BCP 47 tag: fr, de-CH).")
+    var lang: String?
+
     func open() throws -> TransitBundle {
         guard let path = bundle ?? ProcessInfo.processInfo.environment["TRANSIT_BUNDLE"], !path.isEmpty else {
             throw TransitError.badArgument("no bundle: pass --bundle or set TRANSIT_BUNDLE")
         }
-        return try TransitBundle(path: path)
+        if let lang, LanguageTag.canonical(lang) == nil {
+            throw TransitError.badArgument("--lang \(lang) is not a language tag (fr, de-CH, pt-BR)")
+        }
+        return try TransitBundle(path: path, language: lang)
     }
 }
 

@@ -98,7 +98,12 @@ enum BundleTables {
         // The model keeps each feed's stops in byte order of their ids.
         try insertIDGroups(
             into: "stop_ids", firstColumn: "first_stop_id", membersColumn: "sids", m.stops.map { ($0.fid, $0.stopID, $0.sid) }, db)
-        // The search index, by the SQL a patch applier rebuilds it with.
+        let translation = try db.prepareInsert(into: "translations", columns: ["field", "record", "language", "translation"])
+        for t in m.translations.sorted(by: { ($0.field, $0.record, $0.language) < ($1.field, $1.record, $1.language) }) {
+            try translation.run(t.field, t.record, t.language, t.translation)
+        }
+        // The search index (names and their translations), by the SQL a patch applier
+        // rebuilds it with.
         for index in DerivedTables.derived(from: "stops") { try DerivedTables.rebuild(index, in: db) }
     }
 

@@ -149,7 +149,16 @@ struct BundleModel {
         var rid: Int?
     }
 
+    /// A translated name (`translations`): field (`TranslationField`), record, language.
+    struct Translation {
+        var field: Int
+        var record: Int
+        var language: String
+        var translation: String
+    }
+
     var feeds: [Feed] = []
+    var translations: [Translation] = []
     var fares: [Fare] = []
     var fareRules: [FareRule] = []
     /// The zone of each stop of a feed whose fare rules name zones, by sid.

@@ -58,6 +58,9 @@ struct ModelBuilder {
         kept.reserveCapacity(feed.trips.count)
         model.trips.reserveCapacity(firstTrip + feed.trips.count)
         var stopTimes = 0
+        var translations =
+            feed.translations.isEmpty ? nil : TranslationResolver(feed: feed, sidOf: sidOf, ridOf: ridOf, aidOf: aidOf, log: log)
+        let stopHeadsignRows = translations?.tripsWithStopHeadsignRows ?? []
         for local in feed.tripIDs.idsInByteOrder() {
             guard let stops = assembler.assemble(trip: local) else { continue }
             let trip = feed.trips[Int(local)]
@@ -88,6 +91,17 @@ struct ModelBuilder {
                 directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
                 frequency: !tripWindows.isEmpty, shortName: trip.shortName, bikesAllowed: trip.bikesAllowed)
             model.trips.append(row)
+            if translations != nil {
+                if let hid = row.hid, let text = trip.headsign {
+                    translations!.tripHeadsigns[local] = hid
+                    translations!.headsignTexts[text] = hid
+                }
+                if stopHeadsignRows.contains(local) {
+                    for stop in patternStops where stop.hid >= 0 {
+                        translations!.stopHeadsigns[.init(trip: local, sequence: stop.stopSequence)] = Int(stop.hid)
+                    }
+                }
+            }
             kept.append(local)
             stopTimes += stops.count
         }
@@ -98,6 +112,12 @@ struct ModelBuilder {
         }
         addShapes(feed, fid: fid, kept: kept, firstTrip: firstTrip)
         addFares(feed, fid: fid, aidOf: aidOf, sidOf: sidOf, ridOf: ridOf)
+        if var translations {
+            for text in 0..<Int32(feed.stopHeadsigns.count) {
+                translations.headsignTexts[feed.stopHeadsigns.string(text)] = Int(stopHeadsignHid[Int(text)])
+            }
+            model.translations += translations.rows()
+        }
         for a in feed.attributions {
             model.attributions.append(
                 .init(

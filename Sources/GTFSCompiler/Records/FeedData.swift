@@ -181,6 +181,18 @@ final class FeedData {
         var tripID: String? = nil
     }
 
+    /// A kept row of translations.txt: by record (`record` a local stop, route, trip or
+    /// agency id; `sequence` the stop_sequence of a stop_headsign) or by value (`value`).
+    struct Translation {
+        var field: TranslatedField
+        var language: String
+        var translation: String
+        var value: String?
+        var record: Int32 = -1
+        var sequence: Int32 = -1
+        var line: Int
+    }
+
     /// feed_info.txt's publisher, languages and contacts.
     struct FeedInfo {
         var publisherName: String?
@@ -226,6 +238,7 @@ final class FeedData {
     var fares: [Fare] = []
     var fareRules: [FareRule] = []
     var attributions: [Attribution] = []
+    var translations: [Translation] = []
     /// The input's SHA-256, computed in the background.
     var sha256Result: BackgroundResult<String>?
 

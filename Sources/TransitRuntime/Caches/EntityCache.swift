@@ -2,13 +2,22 @@ import BundleFormat
 import TransitSQLite
 
 /// Small, often-needed rows (stops, routes, headsigns, a station's platforms), read on first
-/// use and kept. Safe to share between threads.
+/// use and kept, their names in the bundle's language where the feed translates them.
+/// Safe to share between threads.
 final class EntityCache: Sendable {
+    /// The language tags names are looked up in, most specific first ("fr-ch", "fr");
+    /// empty: the feeds' own names.
+    let languages: [String]
+
+    init(languages: [String] = []) {
+        self.languages = languages
+    }
+
     struct StopRow: Sendable {
         let sid: Int
         let fid: Int
         let stopID: String
-        let name: String
+        var name: String
         let code: String?
         let lat: Double?
         let lon: Double?
@@ -42,10 +51,12 @@ final class EntityCache: Sendable {
         let rid: Int
         let fid: Int
         let agencyID: String?
-        let agencyName: String?
+        /// The agency's aid, for its translated name.
+        let aid: Int?
+        var agencyName: String?
         let routeID: String
-        let shortName: String?
-        let longName: String?
+        var shortName: String?
+        var longName: String?
         let routeType: RouteType
         let color: HexColor?
         let textColor: HexColor?
@@ -55,6 +66,7 @@ final class EntityCache: Sendable {
             rid = q.int("rid")
             fid = q.int("fid")
             agencyID = q.optionalString("agency_id")
+            aid = q.optionalInt("aid")
             agencyName = q.optionalString("agency_name")
             routeID = q.string("route_id")
             shortName = q.optionalString("short_name")
@@ -66,7 +78,7 @@ final class EntityCache: Sendable {
 
         /// What `init(row:)` reads, from `tables`.
         static let columns =
-            "r.rid, r.fid, a.agency_id, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
+            "r.rid, r.fid, a.agency_id, r.aid, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
         static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
     }
 
@@ -108,7 +120,9 @@ final class EntityCache: Sendable {
             let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")
             q.bind([sid])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "stop \(sid) is missing from the bundle") }
-            return StopRow(row: q)
+            var row = StopRow(row: q)
+            if let name = try translation(.stopName, sid, db: db) { row.name = name }
+            return row
         }
     }
 
@@ -133,12 +147,35 @@ final class EntityCache: Sendable {
             let q = try db.cached("SELECT \(RouteRow.columns) FROM \(RouteRow.tables) WHERE r.rid = ?1")
             q.bind([rid])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "route \(rid) is missing from the bundle") }
-            return RouteRow(row: q)
+            return try translated(RouteRow(row: q), db: db)
         }
+    }
+
+    /// `row` with its names (route short and long name, agency name) in the bundle's
+    /// language where the feed translates them.
+    func translated(_ row: RouteRow, db: SQLiteDatabase) throws -> RouteRow {
+        guard !languages.isEmpty else { return row }
+        var row = row
+        if let name = try translation(.routeShortName, row.rid, db: db) { row.shortName = name }
+        if let name = try translation(.routeLongName, row.rid, db: db) { row.longName = name }
+        if let aid = row.aid, let name = try translation(.agencyName, aid, db: db) { row.agencyName = name }
+        return row
+    }
+
+    /// Field `field` of `record` in the first of `languages` the bundle translates it to.
+    func translation(_ field: TranslationField, _ record: Int, db: SQLiteDatabase) throws -> String? {
+        guard !languages.isEmpty else { return nil }
+        let q = try db.cached("SELECT translation FROM translations WHERE field = ?1 AND record = ?2 AND language = ?3")
+        for language in languages {
+            q.bind([field.rawValue, record, language])
+            if try q.step() { return q.string(0) }
+        }
+        return nil
     }
 
     func headsign(_ hid: Int, db: SQLiteDatabase) throws -> String {
         try headsigns.value(hid) {
+            if let text = try translation(.headsign, hid, db: db) { return text }
             let q = try db.cached("SELECT text FROM headsigns WHERE hid = ?1")
             q.bind([hid])
             return try q.step() ? q.string(0) : ""

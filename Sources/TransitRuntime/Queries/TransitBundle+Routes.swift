@@ -12,7 +12,7 @@ extension TransitBundle {
             let fid = try feed.map { try catalog.feed(named: $0).fid }
             let q = try db.cached(
                 """
-                SELECT fid, agency_id, name, url, timezone, lang, phone FROM agencies
+                SELECT fid, agency_id, name, url, timezone, lang, phone, aid FROM agencies
                 WHERE ?1 IS NULL OR fid = ?1 ORDER BY fid, agency_id
                 """)
             q.bind([fid])
@@ -20,7 +20,8 @@ extension TransitBundle {
             while try q.step() {
                 result.append(
                     Agency(
-                        feedID: catalog.feed(fid: q.int(0)).feedID, agencyID: q.string(1), name: q.string(2), url: q.optionalString(3),
+                        feedID: catalog.feed(fid: q.int(0)).feedID, agencyID: q.string(1),
+                        name: try entities.translation(.agencyName, q.int(7), db: db) ?? q.string(2), url: q.optionalString(3),
                         timezone: q.string(4), language: q.optionalString(5), phone: q.optionalString(6)))
             }
             return result
@@ -48,7 +49,7 @@ extension TransitBundle {
                 """)
             q.bind([fid, agency])
             var result: [Route] = []
-            while try q.step() { result.append(publicRoute(EntityCache.RouteRow(row: q))) }
+            while try q.step() { result.append(publicRoute(try entities.translated(EntityCache.RouteRow(row: q), db: db))) }
             return result
         }
     }

@@ -38,9 +38,11 @@ extension TransitBundle {
             q.bind([match, max(100, limit * 5)])
             var scored: [(closeness: Int, length: Int, station: Int, stop: EntityCache.StopRow)] = []
             while try q.step() {
-                let name = entities.searchKey(q.int(0), name: q.string(1))
+                // Ranked by the name the answer shows (in the bundle's language, if any).
+                let stop = try entities.stop(q.int(0), db: db)
+                let name = entities.searchKey(stop.sid, name: stop.name)
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
-                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, try entities.stop(q.int(0), db: db)))
+                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, stop))
             }
             // Ties by feed, then stop_id as text (ids follow the text only without --base).
             scored.sort {
