@@ -259,6 +259,20 @@ CREATE TABLE translations (
   PRIMARY KEY (field, record, language)
 ) WITHOUT ROWID;
 
+-- pathways.txt between sids in the feed's order (pathway ids are not kept): mode 1-7,
+-- traversal_time in seconds, length in decimetres, stair_count (negative: down). A boarding
+-- area's pathways stand for its platform's.
+CREATE TABLE pathways (
+  pathway INTEGER PRIMARY KEY,
+  from_sid INTEGER NOT NULL,
+  to_sid INTEGER NOT NULL,
+  mode INTEGER NOT NULL,
+  is_bidirectional INTEGER NOT NULL,
+  traversal_time INTEGER,
+  length_dm INTEGER,
+  stair_count INTEGER
+);
+
 -- attributions.txt: who to credit, for the feed or one agency, route or trip.
 CREATE TABLE attributions (
   attribution INTEGER PRIMARY KEY,

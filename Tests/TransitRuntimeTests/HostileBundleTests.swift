@@ -109,4 +109,42 @@ final class HostileBundleTests: XCTestCase {
         _ = try bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at)
         _ = try bundle.stops(matching: "central")
     }
+
+    /// Fares, pathways and translations with values no compiler writes (ids past Int32, a
+    /// price that is no number, currencies mixed, negative and huge times, pathways between
+    /// stops that do not exist): the bundle opens and every answer comes without a trap.
+    func testCraftedFaresPathwaysAndTranslationsAnswerWithoutATrap() throws {
+        let path = try crafted(
+            """
+            INSERT INTO fare_attributes VALUES (11, 1, 'a', 'not a price', 'CHF', 0, NULL, NULL, NULL);
+            INSERT INTO fare_attributes VALUES (12, 1, 'b', '1e999999', 'EUR', 0, -5, 99999, -1);
+            INSERT INTO fare_attributes VALUES (13, 1, 'c', '2.80', 'CHF', 7, 9223372036854775807, NULL, -9223372036854775807);
+            INSERT INTO fare_rules VALUES (11, 13, 99999999999, 'z', NULL, 'y');
+            INSERT INTO fare_rules VALUES (12, 77, NULL, NULL, NULL, NULL);
+            INSERT OR REPLACE INTO fare_zones VALUES (1, 'z'), (99999999999, 'y');
+            INSERT INTO pathways VALUES (1, 4294967296, -7, 2, 1, -100, -5, 2147483647);
+            INSERT INTO pathways VALUES (2, 1, 2, 99, 1, 10, 10, 0);
+            INSERT INTO pathways VALUES (3, 1, 2, 5, 1, 9223372036854775807, NULL, NULL);
+            INSERT INTO pathways VALUES (4, 2, 999999, 1, 0, NULL, 99999999999, NULL);
+            INSERT INTO translations VALUES (1, 1, 'de', 'Hauptbahnhof'), (4, 99999999999, 'de', 'x'), (99, -1, '', '');
+            INSERT INTO attributions VALUES (11, 99, 'Nobody', 5, -1, 2, 4294967296, -3, NULL, NULL, NULL, NULL);
+            """)
+        for language in [nil, "de", "zz"] {
+            let bundle = try TransitBundle(path: path, language: language)
+            let at = try QueryTime.parse("2026-03-30T08:00")
+            _ = try bundle.info()
+            _ = try bundle.departures(from: "CENTRAL", at: at, within: 3600)
+            _ = try bundle.stops(matching: "central")
+            for wheelchair in [false, true] {
+                var options = JourneyOptions()
+                options.wheelchair = wheelchair
+                for journey in try bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at, options: options) {
+                    _ = try bundle.fare(of: journey)
+                }
+                _ = try bundle.journeys(
+                    from: .coordinate(Coordinate(latitude: 47.3779, longitude: 8.5403)), to: .stop("BELLEVUE"), arrivingBy: at,
+                    options: options)
+            }
+        }
+    }
 }

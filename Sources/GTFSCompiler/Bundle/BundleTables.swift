@@ -56,6 +56,15 @@ enum BundleTables {
     }
 
     private static func insertFaresAndAttributions(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+        let pathway = try db.prepareInsert(
+            into: "pathways",
+            columns: ["pathway", "from_sid", "to_sid", "mode", "is_bidirectional", "traversal_time", "length_dm", "stair_count"])
+        for (i, p) in m.pathways.enumerated() {
+            let r = p.record
+            try pathway.run(
+                i + 1, p.fromSid, p.toSid, r.mode, r.isBidirectional, r.traversalTime, r.length.map { Int(($0 * 10).rounded()) },
+                r.stairCount)
+        }
         let fare = try db.prepareInsert(
             into: "fare_attributes",
             columns: ["fare", "fid", "fare_id", "price", "currency", "payment_method", "transfers", "aid", "transfer_duration"])

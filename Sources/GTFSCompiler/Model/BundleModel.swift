@@ -157,7 +157,15 @@ struct BundleModel {
         var translation: String
     }
 
+    /// A pathway (pathways.txt) between two sids.
+    struct Pathway {
+        var fromSid: Int
+        var toSid: Int
+        var record: FeedData.Pathway
+    }
+
     var feeds: [Feed] = []
+    var pathways: [Pathway] = []
     var translations: [Translation] = []
     var fares: [Fare] = []
     var fareRules: [FareRule] = []

@@ -30,6 +30,7 @@ struct ModelBuilder {
                     parentSid: record.parent >= 0 ? sidOf[Int(record.parent)] : nil))
         }
         addTransfers(feed, sidOf: sidOf)
+        for p in feed.pathways { model.pathways.append(.init(fromSid: sidOf[Int(p.from)], toSid: sidOf[Int(p.to)], record: p)) }
         let ridOf = Self.stableIDs(feed.routeIDs, feed: feed.name, in: &ids.routes)
         for local in feed.routeIDs.idsInByteOrder() {
             let record = feed.routes[Int(local)]

@@ -193,6 +193,17 @@ final class FeedData {
         var line: Int
     }
 
+    /// A row of pathways.txt (local stop ids).
+    struct Pathway {
+        var from: Int32
+        var to: Int32
+        var mode: Int
+        var isBidirectional: Bool
+        var traversalTime: Int?
+        var length: Double?
+        var stairCount: Int?
+    }
+
     /// feed_info.txt's publisher, languages and contacts.
     struct FeedInfo {
         var publisherName: String?
@@ -239,6 +250,7 @@ final class FeedData {
     var fareRules: [FareRule] = []
     var attributions: [Attribution] = []
     var translations: [Translation] = []
+    var pathways: [Pathway] = []
     /// The input's SHA-256, computed in the background.
     var sha256Result: BackgroundResult<String>?
 

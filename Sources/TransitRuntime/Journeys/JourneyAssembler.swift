@@ -8,6 +8,8 @@ struct JourneyAssembler {
     let network: RoutingNetwork
     let db: SQLiteDatabase
     let walkingSpeed: Double
+    /// A wheelchair search: a change inside a station takes step-free pathways only.
+    var stepFree = false
     /// The search's added routes (`RaptorSearch.added`, in the trips' own direction).
     var added: [RaptorSearch.AddedRoute] = []
 
@@ -31,10 +33,14 @@ struct JourneyAssembler {
             case .transfer(let from, let to, _):
                 guard from != to else { continue }
                 let metres = network.metres(between: from, to)
+                // Inside a station, the time along its pathways (as the transfer took it).
+                let inside =
+                    network.pathways.contains(from) && network.station(of: from) == network.station(of: to)
+                    ? network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)[Int32(to)] : nil
                 legs.append(
                     try walk(
-                        from: from, to: to, leaving: lastAlight.time, seconds: Int((metres / walkingSpeed).rounded(.up)), metres: metres,
-                        clockOf: from))
+                        from: from, to: to, leaving: lastAlight.time, seconds: inside ?? Int((metres / walkingSpeed).rounded(.up)),
+                        metres: metres, clockOf: from))
             case .egress(let from, let seconds):
                 guard destination.stopID == nil else { continue }
                 let metres = destination.stops.first { $0.sid == from }?.metres ?? 0

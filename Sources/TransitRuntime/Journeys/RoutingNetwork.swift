@@ -33,6 +33,8 @@ final class RoutingNetwork: Sendable {
     /// wheelchair_boarding, a platform's unknown (0) taking its station's value.
     let stopAccessible: [Bool]
     let transferRules: [Int32: [TransferRule]]
+    /// pathways.txt: changes inside stations walk them.
+    let pathways: StationPathways
     /// The stops of each feed near each stop, for walks: a grid of cells ~1 km wide.
     let grid: [Int: [Int32]]
 
@@ -133,6 +135,7 @@ final class RoutingNetwork: Sendable {
             }
         }
         transferRules = rules
+        pathways = try StationPathways(db: db)
     }
 
     /// The same network run backwards in time, for arrive-by queries (`RouteTables.mirrored`),
@@ -153,6 +156,16 @@ final class RoutingNetwork: Sendable {
             for rule in rules { into[rule.to, default: []].append(TransferRule(to: from, type: rule.type, minTime: rule.minTime)) }
         }
         transferRules = into.mapValues { $0.sorted { $0.to < $1.to } }
+        pathways = o.pathways.reversed()
+    }
+
+    /// The station `sid` belongs to (itself for a stop without one; a boarding area's
+    /// platform's station).
+    func station(of sid: Int) -> Int {
+        let parent = Int(stopParent[sid])
+        guard parent != 0 else { return sid }
+        let grand = Int(stopParent[parent])
+        return grand != 0 ? grand : parent
     }
 
     /// The grid cell of a coordinate.

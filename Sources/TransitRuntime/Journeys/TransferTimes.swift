@@ -13,6 +13,8 @@ struct TransferTimes {
     let footpaths: Footpaths
     let changeTime: Int
     let walkingSpeed: Double
+    /// A wheelchair search: changes inside a station take step-free pathways only.
+    var stepFree = false
 
     /// Seconds to walk `metres` at the query's speed, rounded up.
     func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
@@ -24,16 +26,42 @@ struct TransferTimes {
         func rule(to: Int) -> RoutingNetwork.TransferRule? {
             rules.isEmpty ? nil : rules.first { Int($0.to) == to }
         }
+        // Inside a station with pathways, its nodes are reached along them.
+        let inside = network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)
+        let hasPathways = network.pathways.contains(from)
+        /// The walk to `to`: along the pathways between two of a station's nodes (none
+        /// step-free: no walk), else the straight line.
+        func walkTo(_ to: Int, metres: Double) -> Int? {
+            if hasPathways && network.pathways.contains(to) && network.station(of: to) == network.station(of: from) {
+                if let seconds = inside[Int32(to)] { return seconds }
+                if stepFree { return nil }
+            }
+            return walk(metres)
+        }
         func apply(_ rule: RoutingNetwork.TransferRule?, to: Int, metres: Double) {
-            switch rule?.kind {
-            case .notPossible?, .inSeatNotAllowed?: return
-            case .minimumTime?: result.append((to, max(0, rule?.minTime ?? 0)))
-            case .timed?: result.append((to, to == from ? 0 : walk(metres)))
-            default: result.append((to, to == from ? changeTime : walk(metres) + changeTime))
+            if rule?.kind == .notPossible || rule?.kind == .inSeatNotAllowed { return }
+            if rule?.kind == .minimumTime {
+                result.append((to, max(0, rule?.minTime ?? 0)))
+                return
+            }
+            let walked = to == from ? 0 : walkTo(to, metres: metres)
+            guard let walked else { return }
+            if rule?.kind == .timed {
+                result.append((to, walked))
+            } else {
+                result.append((to, to == from ? changeTime : walked + changeTime))
             }
         }
         apply(rule(to: from), to: from, metres: 0)
         for path in footpaths[from] { apply(rule(to: Int(path.sid)), to: Int(path.sid), metres: Double(path.distance)) }
+        // A station's platforms beyond the transfer distance, reached along its pathways.
+        for (node, _) in inside where Int(node) != from && Int(node) < network.stopCount && network.serves(Int(node)) {
+            let to = Int(node)
+            guard network.station(of: to) == network.station(of: from), !footpaths[from].contains(where: { Int($0.sid) == to }),
+                !rules.contains(where: { Int($0.to) == to && ($0.kind == .timed || $0.kind == .minimumTime) })
+            else { continue }
+            apply(rule(to: to), to: to, metres: network.metres(between: from, to))
+        }
         // Rows to stops beyond the transfer distance (timed and minimum-time rows only
         // connect them).
         for r in rules where Int(r.to) != from && (r.kind == .timed || r.kind == .minimumTime) {
@@ -91,4 +119,7 @@ struct TransferGraphKey: Hashable, Sendable {
     let changeTime: Int
     let walkingSpeed: Double
     let transferDistance: Double
+    /// Whether changes take step-free pathways only (a wheelchair search on a network with
+    /// pathways).
+    var stepFree = false
 }

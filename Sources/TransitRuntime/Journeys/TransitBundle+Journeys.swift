@@ -41,7 +41,7 @@ extension TransitBundle {
         return try pool.with { db in
             let network = try routingNetwork(db: db)
             let from = try endpoint(origin, network: network, options: options, db: db)
-            let to = try endpoint(destination, network: network, options: options, db: db)
+            let to = try endpoint(destination, network: network, options: options, isDestination: true, db: db)
             let feed = catalog.feed(fid: from.fid ?? to.fid ?? 1)
             let start = instant(time, in: feed)
             let windowSeconds = Int(window.rounded(.up))
@@ -53,6 +53,7 @@ extension TransitBundle {
             defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
+            assembler.stepFree = options.wheelchair
             // On foot alone: a bound every ride must beat, and a journey of its own.
             var walkOnly: Journey?
             var bound = start + horizon + 1
@@ -120,7 +121,7 @@ extension TransitBundle {
         return try pool.with { db in
             let network = try routingNetwork(db: db)
             let from = try endpoint(origin, network: network, options: options, db: db)
-            let to = try endpoint(destination, network: network, options: options, db: db)
+            let to = try endpoint(destination, network: network, options: options, isDestination: true, db: db)
             let end = instant(time, in: catalog.feed(fid: to.fid ?? from.fid ?? 1))
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: end - 1, to: end)
@@ -129,6 +130,7 @@ extension TransitBundle {
             defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
+            assembler.stepFree = options.wheelchair
             var walkOnly: Journey?
             var bound = -end + horizon + 1
             if let metres = from.metres(to: to), metres <= options.accessDistance {
@@ -196,16 +198,19 @@ extension TransitBundle {
     /// both ways, so without transfers.txt rules (the only one-way part) the mirror shares
     /// the forward graph: one copy of the walk lists instead of two.
     func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
+        // Pathways may be one-way, and step-free ones differ: both make their own graphs.
         let key = TransferGraphKey(
-            mirrored: mirrored && !network.transferRules.isEmpty, changeTime: Int(options.changeTime),
+            mirrored: mirrored && (!network.transferRules.isEmpty || !network.pathways.isEmpty), changeTime: Int(options.changeTime),
             walkingSpeed: options.walkingSpeed,
-            transferDistance: options.transferDistance)
+            transferDistance: options.transferDistance, stepFree: options.wheelchair && !network.pathways.isEmpty)
         return transferGraphs.value(key) {
             let paths = footpaths.value(Int((options.transferDistance * 10).rounded())) {
                 TransferTimes.footpaths(network, within: options.transferDistance)
             }
             return TransferGraph(
-                TransferTimes(network: network, footpaths: paths, changeTime: Int(options.changeTime), walkingSpeed: options.walkingSpeed))
+                TransferTimes(
+                    network: network, footpaths: paths, changeTime: Int(options.changeTime), walkingSpeed: options.walkingSpeed,
+                    stepFree: key.stepFree))
         }
     }
 
@@ -270,7 +275,9 @@ extension TransitBundle {
         }
     }
 
-    private func endpoint(_ place: JourneyPlace, network: RoutingNetwork, options: JourneyOptions, db: SQLiteDatabase) throws -> Endpoint {
+    private func endpoint(
+        _ place: JourneyPlace, network: RoutingNetwork, options: JourneyOptions, isDestination: Bool = false, db: SQLiteDatabase
+    ) throws -> Endpoint {
         switch place {
         case .stop(let id, let feed):
             let sid = try resolve(.stop, id, feed: feed, db: db).id
@@ -283,10 +290,25 @@ extension TransitBundle {
             guard abs(point.latitude) <= 90, abs(point.longitude) <= 180 else {
                 throw TransitError.badArgument("coordinate \(point.latitude),\(point.longitude) is out of range")
             }
-            let near = network.stops(near: point.latitude, point.longitude, within: options.accessDistance)
-            let stops = near.map { (sid: $0.sid, seconds: Int(($0.distance / options.walkingSpeed).rounded(.up)), metres: $0.distance) }
+            // A station with entrances on its pathways is entered through them; other stops
+            // are walked to in a straight line.
+            let paths = network.pathways
+            let near = network.stops(near: point.latitude, point.longitude, within: options.accessDistance).filter {
+                paths.isEmpty || !paths.isBehindEntrances($0.sid, station: network.station(of: $0.sid))
+            }
+            var stops = near.map { (sid: $0.sid, seconds: Int(($0.distance / options.walkingSpeed).rounded(.up)), metres: $0.distance) }
+            if !paths.isEmpty {
+                let entered = paths.throughEntrances(
+                    latitude: point.latitude, longitude: point.longitude, within: options.accessDistance,
+                    walkingSpeed: options.walkingSpeed, stepFree: options.wheelchair, toPoint: isDestination)
+                for (node, way) in entered.sorted(by: { $0.key < $1.key }) where Int(node) < network.stopCount && network.serves(Int(node))
+                {
+                    stops.append((Int(node), way.seconds, way.metres))
+                }
+            }
             let nearest = near.min { $0.distance < $1.distance }
-            return Endpoint(stops: stops, stopID: nil, coordinate: point, fid: nearest.map { Int(network.stopFid[$0.sid]) })
+            let feedStop = nearest?.sid ?? stops.min { $0.metres < $1.metres }?.sid
+            return Endpoint(stops: stops, stopID: nil, coordinate: point, fid: feedStop.map { Int(network.stopFid[$0]) })
         }
     }
 }
