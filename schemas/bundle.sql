@@ -269,6 +269,21 @@ CREATE TABLE pathways (
   stair_count INTEGER
 );
 
+-- levels.txt: a station's floors (level_index: 0 the street, negative below), numbered
+-- across the bundle; stop_levels: each stop's, only for stops that name one.
+CREATE TABLE levels (
+  level INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  level_id TEXT NOT NULL,
+  level_index REAL NOT NULL,
+  level_name TEXT
+);
+
+CREATE TABLE stop_levels (
+  sid INTEGER PRIMARY KEY,
+  level INTEGER NOT NULL
+);
+
 -- attributions.txt: who to credit, for the feed or one agency, route or trip.
 CREATE TABLE attributions (
   attribution INTEGER PRIMARY KEY,

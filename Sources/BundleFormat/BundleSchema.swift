@@ -26,7 +26,7 @@ package enum BundleSchema {
         "stop_patterns",
         "trip_blocks",
         "trip_ids", "frequencies", "fare_attributes", "fare_rules", "fare_zones", "attributions",
-        "translations", "pathways",
+        "translations", "pathways", "levels", "stop_levels",
         "calendar", "service_dates", "stops_fts",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

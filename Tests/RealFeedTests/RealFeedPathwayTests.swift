@@ -140,3 +140,24 @@ struct ReferencePathways {
         return nil
     }
 }
+
+extension RealFeedPathwayTests {
+    /// Every wmata stop with a level_id answers with levels.txt's index and name, read apart.
+    func testEveryStopAnswersWithItsLevel() throws {
+        try RealFeeds.requireShared()
+        let zip = RealFeeds.folder.appendingPathComponent("wmata.zip").path
+        var levels: [String: (index: Double, name: String?)] = [:]
+        for row in try ReferenceTimetable.table("levels.txt", in: zip) {
+            guard let id = row["level_id"], let index = Double(row["level_index"] ?? "") else { continue }
+            levels[id] = (index, (row["level_name"] ?? "").isEmpty ? nil : row["level_name"])
+        }
+        let bundle = try RealFeeds.bundle("wmata").bundle
+        var checked = 0
+        for row in try ReferenceTimetable.table("stops.txt", in: zip) {
+            guard let id = row["stop_id"], let levelID = row["level_id"], !levelID.isEmpty, let level = levels[levelID] else { continue }
+            XCTAssertEqual(try bundle.stop(id).level, StopLevel(levelID: levelID, index: level.index, name: level.name), id)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 1_000)
+    }
+}

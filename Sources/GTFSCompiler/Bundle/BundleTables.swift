@@ -56,6 +56,10 @@ enum BundleTables {
     }
 
     private static func insertFaresAndAttributions(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+        let level = try db.prepareInsert(into: "levels", columns: ["level", "fid", "level_id", "level_index", "level_name"])
+        for l in m.levels { try level.run(l.level, l.fid, l.levelID, l.record.index, l.record.name) }
+        let stopLevel = try db.prepareInsert(into: "stop_levels", columns: ["sid", "level"])
+        for s in m.stopLevels.sorted(by: { $0.sid < $1.sid }) { try stopLevel.run(s.sid, s.level) }
         let pathway = try db.prepareInsert(
             into: "pathways",
             columns: ["pathway", "from_sid", "to_sid", "mode", "is_bidirectional", "traversal_time", "length_dm", "stair_count"])

@@ -166,6 +166,9 @@ struct BundleModel {
 
     var feeds: [Feed] = []
     var pathways: [Pathway] = []
+    /// levels.txt's levels (`level` numbers them across the bundle from 1), and each stop's.
+    var levels: [(level: Int, fid: Int, levelID: String, record: FeedData.Level)] = []
+    var stopLevels: [(sid: Int, level: Int)] = []
     var translations: [Translation] = []
     var fares: [Fare] = []
     var fareRules: [FareRule] = []

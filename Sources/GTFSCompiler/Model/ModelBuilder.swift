@@ -31,6 +31,7 @@ struct ModelBuilder {
         }
         addTransfers(feed, sidOf: sidOf)
         for p in feed.pathways { model.pathways.append(.init(fromSid: sidOf[Int(p.from)], toSid: sidOf[Int(p.to)], record: p)) }
+        addLevels(feed, fid: fid, sidOf: sidOf)
         let ridOf = Self.stableIDs(feed.routeIDs, feed: feed.name, in: &ids.routes)
         for local in feed.routeIDs.idsInByteOrder() {
             let record = feed.routes[Int(local)]
@@ -137,6 +138,27 @@ struct ModelBuilder {
                 info: feed.info, firstDate: first, lastDate: last, maxTimeSecs: maxTime,
                 hasFrequencies: !windows.values.allSatisfy(\.isEmpty),
                 sha256: try feed.sha256Result?.value() ?? "", counts: counts, lastTripDate: lastTripDay?.yyyymmdd))
+    }
+
+    /// levels.txt's levels, and each stop's; a stop naming a level levels.txt lacks keeps none.
+    private mutating func addLevels(_ feed: FeedData, fid: Int, sidOf: [Int]) {
+        var levelOf = [Int](repeating: 0, count: feed.levelIDs.count)
+        for local in feed.levelIDs.idsInByteOrder() {
+            guard Int(local) < feed.levels.count, let record = feed.levels[Int(local)] else { continue }
+            levelOf[Int(local)] = model.levels.count + 1
+            model.levels.append((model.levels.count + 1, fid, feed.levelIDs.string(local), record))
+        }
+        for (stop, local) in feed.stopLevels.enumerated() where local >= 0 {
+            guard levelOf[Int(local)] > 0 else {
+                log.add(
+                    Diagnostic(
+                        .unknownReference, feed: feed.name, file: "stops.txt", line: feed.stops[stop].line, field: "level_id",
+                        entityID: feed.stopIDs.string(Int32(stop)), value: feed.levelIDs.string(local),
+                        message: "level_id names no level of levels.txt; the stop keeps none"))
+                continue
+            }
+            model.stopLevels.append((sidOf[stop], levelOf[Int(local)]))
+        }
     }
 
     /// The feed's fare classes and rules, and its stops' zones when a rule names zones.

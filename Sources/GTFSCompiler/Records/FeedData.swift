@@ -193,6 +193,12 @@ final class FeedData {
         var line: Int
     }
 
+    /// A row of levels.txt.
+    struct Level {
+        var index: Double
+        var name: String?
+    }
+
     /// A row of pathways.txt (local stop ids).
     struct Pathway {
         var from: Int32
@@ -251,6 +257,12 @@ final class FeedData {
     var attributions: [Attribution] = []
     var translations: [Translation] = []
     var pathways: [Pathway] = []
+    /// level_id values named by stops.txt or levels.txt; each stop's (an index into them, -1
+    /// for none; no rows when stops.txt has no level_id column); the levels levels.txt
+    /// defines, by local id (nil: named by a stop only).
+    var levelIDs = ByteInterner(capacity: 16)
+    var stopLevels: [Int32] = []
+    var levels: [Level?] = []
     /// The input's SHA-256, computed in the background.
     var sha256Result: BackgroundResult<String>?
 

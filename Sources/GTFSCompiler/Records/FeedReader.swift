@@ -4,14 +4,13 @@ enum FeedReader {
     static let knownFiles: Set<String> = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
         "calendar_dates.txt", "frequencies.txt", "feed_info.txt", "shapes.txt", "transfers.txt",
-        "fare_attributes.txt", "fare_rules.txt", "attributions.txt", "translations.txt", "pathways.txt",
+        "fare_attributes.txt", "fare_rules.txt", "attributions.txt", "translations.txt", "pathways.txt", "levels.txt",
     ]
     /// The files a trip needs to be kept (itself, its route, its service): when one is
     /// unavailable, rows naming unknown trips are not reported one by one.
     static let tripSources = ["trips.txt", "routes.txt", "calendar.txt", "calendar_dates.txt"]
     /// Files a feed may have that the compiler does not need.
     static let ignoredFiles: Set<String> = [
-        "levels.txt",
         "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt",
         "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt",
         "timeframes.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt", "rider_categories.txt",
@@ -88,6 +87,7 @@ enum FeedReader {
         read("attributions.txt", required: [], AttributionsFile.read)
         read("translations.txt", required: [], TranslationsFile.read)
         read("pathways.txt", required: [], PathwaysFile.read)
+        read("levels.txt", required: [], LevelsFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
         // bundle is written (both single-threaded), not while the files are parsed. It opens
         // the input anew, so nothing is shared with this thread.

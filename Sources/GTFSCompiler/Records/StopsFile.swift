@@ -11,6 +11,7 @@ enum StopsFile {
         let platform = t.column("platform_code")
         let wheelchair = t.column("wheelchair_boarding")
         let zone = t.column("zone_id")
+        let level = t.column("level_id")
         while try t.next() {
             guard let key = t.requiredID(id, "stop_id") else { continue }
             let stopID = String(decoding: key, as: UTF8.self)
@@ -27,6 +28,7 @@ enum StopsFile {
                     platformCode: t.text(platform),
                     wheelchairBoarding: t.integer(wheelchair, in: 0...2, default: 0, entity: stopID),
                     line: t.line))
+            if level >= 0 { feed.stopLevels.append(t.isEmpty(level) ? -1 : feed.levelIDs.intern(t.bytes(level)).id) }
             if zone >= 0 {
                 // Every stop's zone, also for stops before the first with one.
                 feed.stopZones.append(t.isEmpty(zone) ? -1 : feed.zoneIDs.intern(t.bytes(zone)).id)

@@ -48,6 +48,8 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     public var wheelchairBoarding: Accessibility
     /// Metres from the query point, for nearby searches.
     public var distanceMetres: Double?
+    /// The station floor the stop lies on (levels.txt), nil when the feed names none.
+    public var level: StopLevel?
 
     /// The feed and the stop_id.
     public var id: String { "\(feedID)/\(stopID)" }
@@ -57,7 +59,7 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         feedID: String, stopID: String, name: String, code: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
         locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,
         wheelchairBoarding: Accessibility = .unknown,
-        distanceMetres: Double? = nil
+        distanceMetres: Double? = nil, level: StopLevel? = nil
     ) {
         self.feedID = feedID
         self.stopID = stopID
@@ -70,6 +72,7 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         self.platformCode = platformCode
         self.wheelchairBoarding = wheelchairBoarding
         self.distanceMetres = distanceMetres
+        self.level = level
     }
 
     /// The init by the coordinates' former names.
@@ -98,5 +101,6 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         case platformCode = "platform_code"
         case wheelchairBoarding = "wheelchair_boarding"
         case distanceMetres = "distance_m"
+        case level
     }
 }
