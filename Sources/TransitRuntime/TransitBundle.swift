@@ -29,6 +29,9 @@ public final class TransitBundle: Sendable {
     let journeyCaches = JourneyCaches()
     let liveCaches = LiveCaches()
     let hasTripNames: Bool
+    /// Whether some stop names a level (stop_levels has rows): only then does a stop answer
+    /// read its level.
+    let hasStopLevels: Bool
 
     var dayStarts: LockedCache<Int, Int> { boardCaches.dayStarts }
     var templates: LockedCache<Int, [DepartureFinder.TemplateAtStop]> { boardCaches.templates }
@@ -58,7 +61,6 @@ public final class TransitBundle: Sendable {
     public init(path: String, language: String? = nil) throws {
         self.path = path
         self.language = language
-        entities = EntityCache(languages: language.map(LanguageTag.fallbacks) ?? [])
         let identity = FileIdentity(path: path)
         let db = try ConnectionPool.openChecked(path)
         do {
@@ -66,6 +68,10 @@ public final class TransitBundle: Sendable {
             catalog = try FeedCatalog(db: db)
             calendar = try ServiceCalendar(db: db)
             hasTripNames = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trip_names)") == 1
+            hasStopLevels = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM stop_levels)") == 1
+            // Without translations no name is looked up in any language.
+            let translated = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM translations)") == 1
+            entities = EntityCache(languages: translated ? language.map(LanguageTag.fallbacks) ?? [] : [])
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)
         }

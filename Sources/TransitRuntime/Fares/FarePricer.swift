@@ -27,7 +27,7 @@ struct FarePricer {
         var tables: [Int: FareTable] = [:]
         for (index, leg) in journey.legs.enumerated() where leg.kind == .ride {
             guard let boarding = leg.boarding, let alighting = leg.alighting,
-                let feed = bundle.catalog.feeds.first(where: { $0.feedID == boarding.feedID })
+                let feed = try? bundle.catalog.feed(named: boarding.feedID)
             else { return nil }
             let table = try tables[feed.fid] ?? bundle.fareTable(fid: feed.fid, db: db)
             tables[feed.fid] = table

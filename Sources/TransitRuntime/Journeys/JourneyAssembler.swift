@@ -35,7 +35,7 @@ struct JourneyAssembler {
                 let metres = network.metres(between: from, to)
                 // Inside a station, the time along its pathways (as the transfer took it).
                 let inside =
-                    network.pathways.contains(from) && network.station(of: from) == network.station(of: to)
+                    network.walksInside(from: from, to: to)
                     ? network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)[Int32(to)] : nil
                 legs.append(
                     try walk(

@@ -159,6 +159,12 @@ final class RoutingNetwork: Sendable {
         pathways = o.pathways.reversed()
     }
 
+    /// Whether a walk from `a` to `b` goes along pathways: both are nodes of the pathways of
+    /// one station (journey-semantics.md, "Inside stations").
+    func walksInside(from a: Int, to b: Int) -> Bool {
+        pathways.contains(a) && pathways.contains(b) && station(of: a) == station(of: b)
+    }
+
     /// The station `sid` belongs to (itself for a stop without one; a boarding area's
     /// platform's station).
     func station(of sid: Int) -> Int {

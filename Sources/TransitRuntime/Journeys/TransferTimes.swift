@@ -28,11 +28,10 @@ struct TransferTimes {
         }
         // Inside a station with pathways, its nodes are reached along them.
         let inside = network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)
-        let hasPathways = network.pathways.contains(from)
         /// The walk to `to`: along the pathways between two of a station's nodes (none
         /// step-free: no walk), else the straight line.
         func walkTo(_ to: Int, metres: Double) -> Int? {
-            if hasPathways && network.pathways.contains(to) && network.station(of: to) == network.station(of: from) {
+            if network.walksInside(from: from, to: to) {
                 if let seconds = inside[Int32(to)] { return seconds }
                 if stepFree { return nil }
             }
@@ -57,7 +56,7 @@ struct TransferTimes {
         // A station's platforms beyond the transfer distance, reached along its pathways.
         for (node, _) in inside where Int(node) != from && Int(node) < network.stopCount && network.serves(Int(node)) {
             let to = Int(node)
-            guard network.station(of: to) == network.station(of: from), !footpaths[from].contains(where: { Int($0.sid) == to }),
+            guard network.walksInside(from: from, to: to), !footpaths[from].contains(where: { Int($0.sid) == to }),
                 !rules.contains(where: { Int($0.to) == to && ($0.kind == .timed || $0.kind == .minimumTime) })
             else { continue }
             apply(rule(to: to), to: to, metres: network.metres(between: from, to))

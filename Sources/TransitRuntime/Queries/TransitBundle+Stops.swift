@@ -94,14 +94,19 @@ extension TransitBundle {
     func publicStop(_ row: EntityCache.StopRow, distance: Double?, db: SQLiteDatabase) throws -> Stop {
         let parent = try row.parentSid.map { try entities.stop($0, db: db) }
         let wheelchair = row.wheelchairBoarding == 0 ? parent?.wheelchairBoarding ?? 0 : row.wheelchairBoarding
-        let level = try db.cached(
-            "SELECT l.level_id, l.level_index, l.level_name FROM stop_levels s JOIN levels l ON l.level = s.level WHERE s.sid = ?1")
-        level.bind([row.sid])
         return Stop(
             feedID: catalog.feed(fid: row.fid).feedID, stopID: row.stopID, name: row.name, code: row.code, latitude: row.lat,
             longitude: row.lon, locationType: LocationType(rawValue: row.locationType), parentStation: parent?.stopID,
             platformCode: row.platformCode, wheelchairBoarding: Accessibility(rawValue: wheelchair), distanceMetres: distance,
-            level: try level.step() ? StopLevel(levelID: level.string(0), index: level.double(1), name: level.optionalString(2)) : nil)
+            level: hasStopLevels ? try level(of: row.sid, db: db) : nil)
+    }
+
+    /// The level stop `sid` names (stop_levels), nil when none.
+    private func level(of sid: Int, db: SQLiteDatabase) throws -> StopLevel? {
+        let q = try db.cached(
+            "SELECT l.level_id, l.level_index, l.level_name FROM stop_levels s JOIN levels l ON l.level = s.level WHERE s.sid = ?1")
+        q.bind([sid])
+        return try q.step() ? StopLevel(levelID: q.string(0), index: q.double(1), name: q.optionalString(2)) : nil
     }
 }
 
