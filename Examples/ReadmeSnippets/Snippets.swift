@@ -16,7 +16,7 @@ func readmeBlock1() throws {
         print(d.departureTime, d.routeShortName ?? d.routeID, d.headsign, d.platformCode ?? "")
     }
     let trips = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-30T08:00"))
-    print(info.coverage, trips.first?.arrivalLocal as Any, trips.first?.fare?.amount as Any)  // fare: fares v1, when the feed has them
+    print(info.coverage, trips.first?.arrivalLocal as Any, trips.first?.fare?.amount as Any)  // fare: fares v2 or v1, when the feed has them
     _ = (bundle, info, trips)
 }
 
@@ -168,21 +168,29 @@ func readmeBlock13() throws {
     }
 }
 
-/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
 func readmeBlock14() throws {
+    let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
+    let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
+    print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
+    _ = (journey, senior)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
+func readmeBlock15() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock15() throws {
+func readmeBlock16() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock16() async throws {
+func readmeBlock17() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -192,14 +200,14 @@ func readmeBlock16() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock17() throws {
+func readmeBlock18() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -208,7 +216,7 @@ func readmeBlock18() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock19() throws {
+func readmeBlock20() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -249,7 +257,7 @@ func readmeBlock19() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock20() throws {
+func readmeBlock21() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -258,13 +266,13 @@ func readmeBlock20() throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock21() async throws {
+func readmeBlock22() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock22() async throws {
+func readmeBlock23() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -272,7 +280,7 @@ func readmeBlock22() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock23() async throws {
+func readmeBlock24() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -286,20 +294,20 @@ func readmeBlock23() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock24() async throws {
+func readmeBlock25() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock25() throws {
+func readmeBlock26() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock26() async throws {
+func readmeBlock27() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

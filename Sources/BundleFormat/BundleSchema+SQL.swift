@@ -2,7 +2,7 @@
 // Generated from schemas/bundle.sql by `make schema`. Do not edit.
 extension BundleSchema {
     package static let sql = #"""
--- Transit bundle schema, version 7 (PRAGMA user_version; PRAGMA application_id is
+-- Transit bundle schema, version 8 (PRAGMA user_version; PRAGMA application_id is
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once (stops,
 -- dict_route, trip_blocks, service_blocks, agencies); all other tables link by integer keys. Integer ids are
@@ -245,6 +245,91 @@ CREATE TABLE fare_rules (
 CREATE TABLE fare_zones (
   sid INTEGER PRIMARY KEY,
   zone_id TEXT NOT NULL
+);
+
+-- GTFS fares v2 (schema 8), only for feeds with fare_leg_rules.txt rows. The files are
+-- small, so their ids stay text, as the feed wrote them; amounts are decimals as written
+-- (leading zeros dropped; negative for a discount). Rows are numbered across the bundle
+-- in the feeds' order.
+CREATE TABLE fare_media (
+  medium INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  fare_media_id TEXT NOT NULL,
+  fare_media_name TEXT,
+  fare_media_type INTEGER NOT NULL
+);
+
+CREATE TABLE rider_categories (
+  category INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  rider_category_id TEXT NOT NULL,
+  rider_category_name TEXT NOT NULL,
+  is_default_fare_category INTEGER NOT NULL,
+  eligibility_url TEXT
+);
+
+-- One row per product, rider category (NULL: any) and fare medium (NULL: unknown).
+CREATE TABLE fare_products (
+  product INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  fare_product_id TEXT NOT NULL,
+  fare_product_name TEXT,
+  rider_category_id TEXT,
+  fare_media_id TEXT,
+  amount TEXT NOT NULL,
+  currency TEXT NOT NULL
+);
+
+-- rule_priority NULL: the feed's file has no rule_priority column (empty fields then match
+-- what no other rule names); a number: the column exists (an empty value is 0).
+CREATE TABLE fare_leg_rules (
+  rule INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  leg_group_id TEXT,
+  network_id TEXT,
+  from_area_id TEXT,
+  to_area_id TEXT,
+  from_timeframe_group_id TEXT,
+  to_timeframe_group_id TEXT,
+  fare_product_id TEXT NOT NULL,
+  rule_priority INTEGER
+);
+
+CREATE TABLE fare_transfer_rules (
+  rule INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  from_leg_group_id TEXT,
+  to_leg_group_id TEXT,
+  transfer_count INTEGER,
+  duration_limit INTEGER,
+  duration_limit_type INTEGER,
+  fare_transfer_type INTEGER NOT NULL,
+  fare_product_id TEXT
+);
+
+-- timeframes.txt: seconds after local midnight (start included, end excluded, 0-86400) on
+-- the days service sv runs.
+CREATE TABLE timeframes (
+  timeframe INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  timeframe_group_id TEXT NOT NULL,
+  start_time INTEGER NOT NULL,
+  end_time INTEGER NOT NULL,
+  sv INTEGER NOT NULL
+);
+
+-- stop_areas.txt resolved: each stop's areas (a platform without its own takes its
+-- station's, a boarding area its platform's).
+CREATE TABLE stop_areas (
+  sid INTEGER NOT NULL,
+  area_id TEXT NOT NULL,
+  PRIMARY KEY (sid, area_id)
+) WITHOUT ROWID;
+
+-- Each route's network (routes.txt network_id or route_networks.txt).
+CREATE TABLE route_networks (
+  rid INTEGER PRIMARY KEY,
+  network_id TEXT NOT NULL
 );
 
 -- translations.txt, resolved: the name `field` (1 stop name by sid, 2 route short name and 3

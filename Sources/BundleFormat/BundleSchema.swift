@@ -4,7 +4,7 @@ import TransitSQLite
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 7
+    package static let version = 8
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -27,6 +27,8 @@ package enum BundleSchema {
         "trip_blocks",
         "trip_ids", "frequencies", "fare_attributes", "fare_rules", "fare_zones", "attributions",
         "translations", "pathways", "levels", "stop_levels",
+        "fare_media", "rider_categories", "fare_products", "fare_leg_rules", "fare_transfer_rules", "timeframes", "stop_areas",
+        "route_networks",
         "calendar", "service_dates", "stops_fts",
         "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

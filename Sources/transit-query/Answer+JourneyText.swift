@@ -32,7 +32,7 @@ extension Answer {
     /// "fare 7.85 USD (fare_id 58: 7.85 for legs 1, 3)", legs counted from 1 as printed.
     static func describe(_ fare: JourneyFare) -> String {
         let parts = fare.components.map { c in
-            "fare_id \(c.fareID): \(c.amount) for leg\(c.legs.count == 1 ? "" : "s") \(c.legs.map { String($0 + 1) }.joined(separator: ", "))"
+            "\(c.paymentMethod == nil ? "product" : "fare_id") \(c.fareID)\(c.productName.map { " (\($0))" } ?? ""): \(c.amount) for leg\(c.legs.count == 1 ? "" : "s") \(c.legs.map { String($0 + 1) }.joined(separator: ", "))"
         }
         return "fare \(fare.amount) \(fare.currency) (\(parts.joined(separator: "; ")))"
     }

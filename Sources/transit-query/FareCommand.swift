@@ -25,6 +25,12 @@ struct FareCommand: ParsableCommand {
     @Option(help: "Leave at: YYYY-MM-DDTHH:MM[:SS], local to the feed, or with an offset (default: now).")
     var at: String?
 
+    @Option(help: "Fares v2: price for this rider_category_id (default: the feed's default category).")
+    var riderCategory: String?
+
+    @Option(help: "Fares v2: price on this fare_media_id (default: the cheapest medium).")
+    var fareMedia: String?
+
     /// Text: the ride and its fare; JSON: `{"fare": {...} or null, "journey": {...} or null}`.
     /// No ride found: status 1.
     func run() throws {
@@ -37,9 +43,13 @@ struct FareCommand: ParsableCommand {
                     walkSpeed: nil, transferDistance: nil, accessDistance: nil, wheelchair: false)
             else { return }
             request.options.maxTransfers = 0
-            let ride = try request.answer(from: bundle).first { journey in
+            var ride = try request.answer(from: bundle).first { journey in
                 let rides = journey.legs.filter { $0.kind == .ride }
                 return rides.count == 1 && (route == nil || rides[0].boarding?.routeID == route)
+            }
+            if var priced = ride, riderCategory != nil || fareMedia != nil {
+                priced.fare = try bundle.fare(of: priced, options: FareOptions(riderCategoryID: riderCategory, fareMediaID: fareMedia))
+                ride = priced
             }
             found = ride != nil
             if options.json {

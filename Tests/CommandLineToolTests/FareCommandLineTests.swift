@@ -50,4 +50,31 @@ extension CommandLineTests {
         let german = try run("transit-query", ["stops", "--bundle", bundle, "--search", "central", "--lang", "de-CH"])
         XCTAssertEqual(german.status, 0, german.stderr)
     }
+
+    /// Fares v2: the sample metro feed with a single ticket for adults (the default
+    /// category) and seniors; `--rider-category` asks for the senior price.
+    func testFareCommandPricesFaresV2ForARiderCategory() throws {
+        let folder = TemporaryFolders.make()
+        let feed = folder.appendingPathComponent("metro")
+        try FileManager.default.copyItem(atPath: TestSupport.samples + "/metro", toPath: feed.path)
+        let files = [
+            "rider_categories.txt": "rider_category_id,rider_category_name,is_default_fare_category\nadult,Adult,1\nsenior,Senior,0\n",
+            "fare_products.txt":
+                "fare_product_id,fare_product_name,rider_category_id,amount,currency\nsingle,Single,adult,3.40,CHF\nsingle,Single,senior,1.70,CHF\n",
+            "fare_leg_rules.txt": "fare_product_id\nsingle\n",
+        ]
+        for (name, text) in files { try text.write(to: feed.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let bundle = folder.appendingPathComponent("v2.db").path
+        let compiled = try run("gtfs-compile", [feed.path, "-o", bundle, "--quiet"])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let ride = ["fare", "--bundle", bundle, "--from", "CENTRAL", "--to", "BELLEVUE", "--at", "2026-03-30T08:00"]
+        let adult = try run("transit-query", ride)
+        XCTAssertTrue(adult.stdout.contains("fare 3.4 CHF (product single (Single): 3.4 for leg 1)"), adult.stdout)
+        let senior = try run("transit-query", ride + ["--rider-category", "senior", "--json"])
+        XCTAssertEqual(senior.status, 0, senior.stderr)
+        struct Answer: Decodable { let fare: JourneyFare? }
+        let fare = try XCTUnwrap(try JSONDecoder().decode(Answer.self, from: Data(senior.stdout.utf8)).fare)
+        XCTAssertEqual(fare.amount, Decimal(string: "1.7"))
+        XCTAssertEqual(fare.components.map(\.riderCategoryID), ["senior"])
+    }
 }

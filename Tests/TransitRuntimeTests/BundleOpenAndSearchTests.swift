@@ -37,14 +37,14 @@ final class BundleOpenAndSearchTests: XCTestCase {
         XCTAssertEqual(
             reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trip_blocks") }),
             "table trip_blocks is missing")
-        // A bundle of the previous schema (6: no fare or attribution tables) is named as such.
+        // A bundle of the previous schema (7: no fares v2 tables) is named as such.
         XCTAssertEqual(
             reason(
                 try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
                     try $0.execute(
-                        "DROP TABLE fare_attributes; DROP TABLE fare_rules; DROP TABLE fare_zones; DROP TABLE attributions; UPDATE metadata SET value = '6' WHERE key = 'schema_version'"
+                        "DROP TABLE fare_products; DROP TABLE fare_leg_rules; DROP TABLE fare_transfer_rules; UPDATE metadata SET value = '7' WHERE key = 'schema_version'"
                     )
-                }), "schema version 6 is older than this runtime reads (7)")
+                }), "schema version 7 is older than this runtime reads (8)")
         XCTAssertEqual(
             try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
                 try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")

@@ -147,4 +147,43 @@ final class HostileBundleTests: XCTestCase {
             }
         }
     }
+
+    /// Fares v2 rows no compiler writes: amounts that are not numbers, negative and huge
+    /// ids, unknown transfer and limit types, thousands of rules matching every ride (the
+    /// pricer bounds its combinations), services no calendar has.
+    func testCraftedFaresV2AnswerWithoutATrapOrAHang() throws {
+        let path = try crafted(
+            """
+            INSERT INTO fare_products VALUES (NULL, 1, 'p', NULL, NULL, NULL, 'not a price', 'CHF'),
+              (NULL, 1, 'p', NULL, NULL, NULL, '1e999999', 'CHF'), (NULL, 1, 'q', 'x', NULL, 'm', '-9999999999999999999999', 'CHF'),
+              (NULL, 1, 'r', NULL, 'ghost', NULL, '2.80', 'EUR');
+            INSERT INTO rider_categories VALUES (NULL, 1, 'ghost', 'Ghost', 7, NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+              INSERT INTO fare_products SELECT NULL, 1, 'p' || i, NULL, NULL, NULL, (i % 97) || '.5', 'CHF' FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+              INSERT INTO fare_leg_rules SELECT NULL, 1, 'g' || (i % 7), NULL, NULL, NULL, NULL, NULL, 'p' || i, NULL FROM n;
+            INSERT INTO fare_leg_rules VALUES (NULL, 1, 'g1', 'net', 'a', 'b', 'tf', 'tf', 'q', NULL),
+              (NULL, 1, NULL, NULL, NULL, NULL, 'none', NULL, 'r', NULL), (NULL, 99, 'g', NULL, NULL, NULL, NULL, NULL, 'p', NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+              INSERT INTO fare_transfer_rules SELECT NULL, 1, 'g' || (i % 7), 'g' || (i % 5), i - 10000, i * 1000, i % 9 - 4, i % 5 - 1,
+                CASE WHEN i % 3 = 0 THEN NULL ELSE 'p' || (i % 3000) END FROM n;
+            INSERT INTO timeframes VALUES (NULL, 1, 'tf', -86400, 999999999, -1), (NULL, 1, 'tf', 0, 86400, 4611686018427387904),
+              (NULL, 1, 'tf', 0, 86400, 0);
+            INSERT INTO stop_areas VALUES (99999999999, 'a'), (-1, 'b'), (1, 'a');
+            INSERT INTO route_networks VALUES (-5, 'net'), (99999999999, 'net');
+            """)
+        let bundle = try TransitBundle(path: path)
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        var pricedByProducts = 0
+        for journey in try bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at) {
+            for options in [FareOptions(), FareOptions(riderCategoryID: "x", fareMediaID: "m"), FareOptions(riderCategoryID: "ghost")] {
+                if let fare = try bundle.fare(of: journey, options: options) {
+                    XCTAssertEqual(fare.amount, fare.components.reduce(Decimal(0)) { $0 + $1.amount })
+                    if fare.components.allSatisfy({ $0.paymentMethod == nil }) { pricedByProducts += 1 }
+                }
+            }
+        }
+        // The catch-all rules price the rides with the crafted products.
+        XCTAssertGreaterThan(pricedByProducts, 0)
+    }
 }

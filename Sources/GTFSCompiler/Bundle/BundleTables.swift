@@ -53,6 +53,7 @@ enum BundleTables {
             try transfer.run(t.fromSid, t.toSid, t.type, t.minTime)
         }
         try insertFaresAndAttributions(m, db)
+        try FareProductTables.insert(m, db)
     }
 
     private static func insertFaresAndAttributions(_ m: BundleModel, _ db: SQLiteDatabase) throws {

@@ -122,7 +122,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .badCity:
             return
                 "a city lacks a required field, has a wrong type or an out-of-range value, repeats an id, or links to nothing: the value, link or city is dropped (the JSON path says which)"
-        case .unusedFile: return "a standard GTFS file the compiler does not need (fares, pathways, levels, ...): ignored"
+        case .unusedFile: return "a standard GTFS file the compiler does not read (fare_leg_join_rules, GTFS-Flex files): ignored"
         case .unusedTransfers:
             return
                 "transfers.txt rows between routes or trips, or in-seat (type 4): not used (stop-to-stop transfers are); one note per feed counts them"

@@ -141,6 +141,16 @@ struct BundleModel {
         var contains: String?
     }
 
+    /// A feed's fares v2 with bundle ids: each stop's areas (a platform without areas of its
+    /// own takes its station's), each route's network, each timeframe's service.
+    struct FareProducts {
+        var fid: Int
+        var data: FareProductData
+        var stopAreas: [(sid: Int, area: String)]
+        var routeNetworks: [(rid: Int, network: String)]
+        var timeframeServices: [Int]
+    }
+
     /// An attributions.txt row with bundle ids.
     struct Attribution {
         var fid: Int
@@ -174,6 +184,7 @@ struct BundleModel {
     var fareRules: [FareRule] = []
     /// The zone of each stop of a feed whose fare rules name zones, by sid.
     var fareZones: [(sid: Int, zone: String)] = []
+    var fareProducts: [FareProducts] = []
     var attributions: [Attribution] = []
     var agencies: [Agency] = []
     var stops: [Stop] = []

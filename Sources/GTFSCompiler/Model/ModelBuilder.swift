@@ -114,6 +114,7 @@ struct ModelBuilder {
         }
         addShapes(feed, fid: fid, kept: kept, firstTrip: firstTrip)
         addFares(feed, fid: fid, aidOf: aidOf, sidOf: sidOf, ridOf: ridOf)
+        addFareProducts(feed, fid: fid, sidOf: sidOf, ridOf: ridOf, svOf: svOf)
         if var translations {
             for text in 0..<Int32(feed.stopHeadsigns.count) {
                 translations.headsignTexts[feed.stopHeadsigns.string(text)] = Int(stopHeadsignHid[Int(text)])
@@ -195,6 +196,34 @@ struct ModelBuilder {
         for (local, zoneID) in feed.stopZones.enumerated() where zoneID >= 0 {
             model.fareZones.append((sidOf[local], feed.zoneIDs.string(zoneID)))
         }
+    }
+
+    /// The feed's fares v2, when it has fare leg rules. A stop without areas of its own lies
+    /// in its parent's (a platform in its station's, a boarding area in its platform's).
+    private mutating func addFareProducts(_ feed: FeedData, fid: Int, sidOf: [Int], ridOf: [Int], svOf: [Int]) {
+        let data = feed.fareProducts
+        guard !data.isEmpty else { return }
+        var own: [Int32: [String]] = [:]
+        for (area, stop) in data.stopAreas where own[stop]?.contains(area) != true { own[stop, default: []].append(area) }
+        var stopAreas: [(sid: Int, area: String)] = []
+        if !own.isEmpty {
+            for local in feed.stops.indices {
+                var stop = Int32(local)
+                var hops = 0
+                // Up the parents until a stop with areas (a chain is at most boarding area,
+                // platform, station; the bound guards a damaged chain).
+                while own[stop] == nil, feed.stops[Int(stop)].parent >= 0, hops < 3 {
+                    stop = feed.stops[Int(stop)].parent
+                    hops += 1
+                }
+                for area in own[stop] ?? [] { stopAreas.append((sidOf[local], area)) }
+            }
+        }
+        model.fareProducts.append(
+            .init(
+                fid: fid, data: data, stopAreas: stopAreas,
+                routeNetworks: data.routeNetworks.map { (ridOf[Int($0.key)], $0.value) }.sorted { $0.rid < $1.rid },
+                timeframeServices: data.timeframes.map { svOf[Int($0.service)] }))
     }
 
     /// The feed's stop-to-stop transfers; a pair of stops given twice keeps its first row.

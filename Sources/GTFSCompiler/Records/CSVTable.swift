@@ -134,6 +134,11 @@ final class CSVTable {
         return false
     }
 
+    /// A warning about the whole file, at its header (line 1), naming `field`.
+    func warnFile(_ code: DiagnosticCode, field: String, message: String) {
+        log.add(Diagnostic(code, feed: feed, file: fileName, line: 1, field: field, message: message))
+    }
+
     /// Reports a reference to an unknown id, unless a file it could point into is missing or
     /// failed to read: that file's error already explains every such row.
     func unknownReference(column: Int, to files: [String], entity: String? = nil, message: String) {

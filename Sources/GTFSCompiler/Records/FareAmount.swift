@@ -16,6 +16,14 @@ enum FareAmount {
         return fraction.isEmpty ? wholeText : wholeText + "." + String(decoding: fraction, as: UTF8.self)
     }
 
+    /// `text` as a fare product's amount: like `normalized`, with an optional leading minus
+    /// (a negative amount is a discount); "-0" reads as "0".
+    static func signedNormalized(_ text: String) -> String? {
+        guard text.hasPrefix("-") else { return normalized(text) }
+        guard let magnitude = normalized(String(text.dropFirst())) else { return nil }
+        return magnitude.allSatisfy { $0 == "0" || $0 == "." } ? "0" : "-" + magnitude
+    }
+
     /// Whether `code` has the form of an ISO 4217 currency code: three capital letters.
     static func isCurrencyCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }

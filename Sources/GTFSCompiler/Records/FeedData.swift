@@ -254,6 +254,8 @@ final class FeedData {
     var fareIDs = ByteInterner(capacity: 16)
     var fares: [Fare] = []
     var fareRules: [FareRule] = []
+    /// GTFS fares v2.
+    var fareProducts = FareProductData()
     var attributions: [Attribution] = []
     var translations: [Translation] = []
     var pathways: [Pathway] = []

@@ -5,15 +5,15 @@ enum FeedReader {
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
         "calendar_dates.txt", "frequencies.txt", "feed_info.txt", "shapes.txt", "transfers.txt",
         "fare_attributes.txt", "fare_rules.txt", "attributions.txt", "translations.txt", "pathways.txt", "levels.txt",
+        "fare_media.txt", "rider_categories.txt", "fare_products.txt", "areas.txt", "stop_areas.txt", "networks.txt",
+        "route_networks.txt", "timeframes.txt", "fare_leg_rules.txt", "fare_transfer_rules.txt",
     ]
     /// The files a trip needs to be kept (itself, its route, its service): when one is
     /// unavailable, rows naming unknown trips are not reported one by one.
     static let tripSources = ["trips.txt", "routes.txt", "calendar.txt", "calendar_dates.txt"]
     /// Files a feed may have that the compiler does not need.
     static let ignoredFiles: Set<String> = [
-        "fare_media.txt", "fare_products.txt", "fare_leg_rules.txt",
-        "fare_transfer_rules.txt", "areas.txt", "stop_areas.txt", "networks.txt", "route_networks.txt",
-        "timeframes.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt", "rider_categories.txt",
+        "fare_leg_join_rules.txt", "location_groups.txt", "location_group_stops.txt", "booking_rules.txt",
     ]
 
     /// Reads every file of the feed. An error in one file (a missing file or column, broken
@@ -33,7 +33,7 @@ enum FeedReader {
         }
         for file in source.fileNames.sorted() where !knownFiles.contains(file) {
             if ignoredFiles.contains(file) {
-                log.add(Diagnostic(.unusedFile, feed: name, file: file, message: "standard GTFS file the compiler does not need; ignored"))
+                log.add(Diagnostic(.unusedFile, feed: name, file: file, message: "standard GTFS file the compiler does not read; ignored"))
             } else {
                 log.add(Diagnostic(.unknownFile, feed: name, file: file, message: "not a file defined by GTFS; ignored"))
             }
@@ -88,6 +88,17 @@ enum FeedReader {
         read("translations.txt", required: [], TranslationsFile.read)
         read("pathways.txt", required: [], PathwaysFile.read)
         read("levels.txt", required: [], LevelsFile.read)
+        // GTFS fares v2, each file after the ones it refers to.
+        read("fare_media.txt", required: [], FareMediaFile.read)
+        read("rider_categories.txt", required: [], RiderCategoriesFile.read)
+        read("fare_products.txt", required: [], FareProductsFile.read)
+        read("areas.txt", required: [], AreasFile.read)
+        read("stop_areas.txt", required: [], StopAreasFile.read)
+        read("networks.txt", required: [], NetworksFile.read)
+        read("route_networks.txt", required: [], RouteNetworksFile.read)
+        read("timeframes.txt", required: [], TimeframesFile.read)
+        read("fare_leg_rules.txt", required: [], FareLegRulesFile.read)
+        read("fare_transfer_rules.txt", required: [], FareTransferRulesFile.read)
         // The fingerprint is computed on the second core while patterns are built and the
         // bundle is written (both single-threaded), not while the files are parsed. It opens
         // the input anew, so nothing is shared with this thread.

@@ -8,6 +8,8 @@ enum RoutesFile {
         let type = t.column("route_type")
         let color = t.column("route_color")
         let textColor = t.column("route_text_color")
+        let network = t.column("network_id")
+        feed.fareProducts.routesNameNetworks = network >= 0
         while try t.next() {
             guard let key = t.requiredID(id, "route_id") else { continue }
             let routeID = String(decoding: key, as: UTF8.self)
@@ -25,6 +27,11 @@ enum RoutesFile {
                         message: "agency_id names no agency; route kept without an agency")
                     agencyIndex = -1
                 }
+            }
+            if let networkID = t.text(network) {
+                // routes.txt's network_id defines the networks (networks.txt is then forbidden).
+                feed.fareProducts.networkIDs.insert(networkID)
+                feed.fareProducts.routeNetworks[Int32(feed.routes.count)] = networkID
             }
             let routeType = t.integer(type, in: 0...1702, default: 3, entity: routeID)
             if t.isEmpty(type) { t.warn(.missingValue, column: type, entity: routeID, message: "route_type is empty; using 3 (bus)") }

@@ -49,6 +49,7 @@ final class JourneyCaches: Sendable {
     let labelPool = Locked<[RaptorSearch.Labels]>([])
     /// Each feed's fares, by fid, read on the first journey priced.
     let fareTables = LockedCache<Int, FareTable>(limit: 64)
+    let fareProductTables = LockedCache<Int, FareProductTable>(limit: 64)
 
     func purge() {
         routing.withLock { $0 = nil }
@@ -57,6 +58,7 @@ final class JourneyCaches: Sendable {
         transferGraphs.removeAll()
         labelPool.withLock { $0 = [] }
         fareTables.removeAll()
+        fareProductTables.removeAll()
     }
 }
 

@@ -51,7 +51,7 @@ struct JourneyAssembler {
             throw TransitError.corruptBundle(reason: "a journey without legs")
         }
         var journey = Journey(departureLocal: first.departureLocal, arrivalLocal: last.arrivalLocal, rides: found.rides, legs: legs)
-        journey.fare = try FarePricer(bundle: bundle).fare(of: journey, db: db)
+        journey.fare = try FarePricer(bundle: bundle).fare(of: journey, options: FareOptions(), db: db)
         return journey
     }
 

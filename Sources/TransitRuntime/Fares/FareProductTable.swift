@@ -1,0 +1,160 @@
+import Foundation
+import TransitSQLite
+
+/// One feed's GTFS fares v2 as the pricer reads them: products, leg and transfer rules,
+/// timeframes, and its stops' areas and routes' networks, with the values each rule column
+/// names (an empty field matches the others). Read from the bundle once per feed.
+struct FareProductTable: Sendable {
+    /// A fare_products.txt row: the product for one rider category and medium (nil: any).
+    struct Product: Sendable {
+        var id: String
+        var name: String?
+        var riderCategory: String?
+        var medium: String?
+        var amount: Decimal
+        var currency: String
+    }
+
+    struct LegRule: Sendable {
+        var legGroup: String?
+        var network: String?
+        var fromArea: String?
+        var toArea: String?
+        var fromTimeframe: String?
+        var toTimeframe: String?
+        var product: String
+        var priority: Int
+    }
+
+    struct TransferRule: Sendable {
+        var fromLegGroup: String?
+        var toLegGroup: String?
+        /// -1 no limit; nil: the groups differ (one change).
+        var transferCount: Int?
+        var durationLimit: Int?
+        var durationLimitType: Int
+        var transferType: Int
+        var product: String?
+    }
+
+    struct Timeframe: Sendable {
+        var start: Int
+        var end: Int
+        var sv: Int
+    }
+
+    var products: [String: [Product]] = [:]
+    var legRules: [LegRule] = []
+    /// Whether fare_leg_rules.txt has a rule_priority column: then an empty field matches
+    /// any value; without it, an empty field matches only values no rule of the file names.
+    var usesPriority = false
+    var namedNetworks = Set<String>()
+    var namedFromAreas = Set<String>()
+    var namedToAreas = Set<String>()
+    var transferRules: [TransferRule] = []
+    var namedFromGroups = Set<String>()
+    var namedToGroups = Set<String>()
+    var timeframes: [String: [Timeframe]] = [:]
+    /// Rider categories marked is_default_fare_category.
+    var defaultCategories = Set<String>()
+    var knownCategories = Set<String>()
+    /// route_id -> network_id.
+    var networks: [String: String] = [:]
+    /// stop_id -> its areas.
+    var areas: [String: Set<String>] = [:]
+
+    /// Whether the feed prices with fares v2 (it has leg rules).
+    var isEmpty: Bool { legRules.isEmpty }
+
+    /// Reads feed `fid`'s fares v2 (empty for a feed without them).
+    init(fid: Int, db: SQLiteDatabase) throws {
+        let legs = try db.prepare(
+            """
+            SELECT leg_group_id, network_id, from_area_id, to_area_id, from_timeframe_group_id, to_timeframe_group_id,
+              fare_product_id, rule_priority FROM fare_leg_rules WHERE fid = ?1 ORDER BY rule
+            """)
+        legs.bind([fid])
+        while try legs.step() {
+            if !legs.isNull(7) { usesPriority = true }
+            let rule = LegRule(
+                legGroup: legs.optionalString(0), network: legs.optionalString(1), fromArea: legs.optionalString(2),
+                toArea: legs.optionalString(3), fromTimeframe: legs.optionalString(4), toTimeframe: legs.optionalString(5),
+                product: legs.string(6), priority: legs.isNull(7) ? 0 : legs.int(7))
+            if let n = rule.network { namedNetworks.insert(n) }
+            if let a = rule.fromArea { namedFromAreas.insert(a) }
+            if let a = rule.toArea { namedToAreas.insert(a) }
+            legRules.append(rule)
+        }
+        guard !legRules.isEmpty else { return }
+        let products = try db.prepare(
+            """
+            SELECT fare_product_id, fare_product_name, rider_category_id, fare_media_id, amount, currency
+            FROM fare_products WHERE fid = ?1 ORDER BY product
+            """)
+        products.bind([fid])
+        while try products.step() {
+            // An amount that does not read as a decimal (a damaged bundle) leaves the row out.
+            guard let amount = Decimal(string: products.string(4), locale: Locale(identifier: "en_US_POSIX")) else { continue }
+            let id = products.string(0)
+            self.products[id, default: []].append(
+                Product(
+                    id: id, name: products.optionalString(1), riderCategory: products.optionalString(2),
+                    medium: products.optionalString(3), amount: amount, currency: products.string(5)))
+        }
+        let transfers = try db.prepare(
+            """
+            SELECT from_leg_group_id, to_leg_group_id, transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
+              fare_product_id FROM fare_transfer_rules WHERE fid = ?1 ORDER BY rule
+            """)
+        transfers.bind([fid])
+        while try transfers.step() {
+            let rule = TransferRule(
+                fromLegGroup: transfers.optionalString(0), toLegGroup: transfers.optionalString(1),
+                transferCount: transfers.isNull(2) ? nil : transfers.int(2), durationLimit: transfers.isNull(3) ? nil : transfers.int(3),
+                durationLimitType: transfers.isNull(4) ? 0 : transfers.int(4), transferType: transfers.int(5),
+                product: transfers.optionalString(6))
+            if let g = rule.fromLegGroup { namedFromGroups.insert(g) }
+            if let g = rule.toLegGroup { namedToGroups.insert(g) }
+            transferRules.append(rule)
+        }
+        let frames = try db.prepare("SELECT timeframe_group_id, start_time, end_time, sv FROM timeframes WHERE fid = ?1")
+        frames.bind([fid])
+        while try frames.step() {
+            // A service id no service has (a damaged bundle) never runs.
+            guard frames.int(3) >= 0 else { continue }
+            timeframes[frames.string(0), default: []].append(Timeframe(start: frames.int(1), end: frames.int(2), sv: frames.int(3)))
+        }
+        let categories = try db.prepare(
+            "SELECT rider_category_id, is_default_fare_category FROM rider_categories WHERE fid = ?1")
+        categories.bind([fid])
+        while try categories.step() {
+            knownCategories.insert(categories.string(0))
+            if categories.int(1) == 1 { defaultCategories.insert(categories.string(0)) }
+        }
+        let routes = try db.prepare(
+            "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
+        routes.bind([fid])
+        while try routes.step() { networks[routes.string(0)] = routes.string(1) }
+        let stops = try db.prepare("SELECT s.stop_id, a.area_id FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
+        stops.bind([fid])
+        while try stops.step() { areas[stops.string(0), default: []].insert(stops.string(1)) }
+    }
+
+    /// The cheapest row of product `id` a rider of `options` may use: of their category (or
+    /// any rider's; without a category asked, the feed's default category's), on their
+    /// medium when one is asked (or a row that names none). nil when there is none.
+    func price(of id: String, for options: FareOptions) -> Product? {
+        let rows = (products[id] ?? []).filter { row in
+            if let category = row.riderCategory {
+                if let asked = options.riderCategoryID {
+                    guard category == asked else { return false }
+                } else {
+                    guard defaultCategories.contains(category) else { return false }
+                }
+            }
+            if let asked = options.fareMediaID, let medium = row.medium, medium != asked { return false }
+            return true
+        }
+        return rows.min { $0.amount < $1.amount }
+    }
+}
