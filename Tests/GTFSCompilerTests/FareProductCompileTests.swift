@@ -76,20 +76,8 @@ final class FareProductCompileTests: XCTestCase {
         """,
     ]
 
-    /// The (line, field, code) of each diagnostic of `file`.
-    private func problems(_ log: DiagnosticLog, _ file: String) -> [String] {
-        log.diagnostics.filter { $0.file == file }.map { "\($0.line ?? 0) \($0.field ?? "-") \($0.code.rawValue)" }
-    }
-
-    private func rows(_ path: String, _ sql: String) throws -> [String] {
-        let db = try SQLiteDatabase(path: path, writable: false)
-        let statement = try db.prepare(sql)
-        var rows: [String] = []
-        while try statement.step() {
-            rows.append((0..<Int32(statement.columnCount)).map { statement.isNull($0) ? "-" : statement.string($0) }.joined(separator: " "))
-        }
-        return rows
-    }
+    private func problems(_ log: DiagnosticLog, _ file: String) -> [String] { TestSupport.problems(log, file) }
+    private func rows(_ path: String, _ sql: String) throws -> [String] { try TestSupport.rows(path, sql) }
 
     func testFaresV2AreKeptAsWrittenAndBadRowsAreNamed() throws {
         let result = TestSupport.compile(Self.feed)

@@ -47,14 +47,7 @@ final class FareTests: XCTestCase {
 
     /// The network with `fares` (file name -> text), compiled.
     private func bundle(_ fares: [String: String]) throws -> TransitBundle {
-        let folder = TemporaryFolders.make()
-        let feed = folder.appendingPathComponent("feed")
-        try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
-        let output = folder.appendingPathComponent("fares.db").path
-        _ = try Compiler.compile(
-            CompileRequest(
-                feeds: [.init(name: "f", path: TestSupport.writeFeed(Self.network.merging(fares) { $1 }, in: feed))], outputPath: output))
-        return try TransitBundle(path: output)
+        try TransitBundle(path: TestSupport.compileFeed(Self.network.merging(fares) { $1 }))
     }
 
     /// The first journey from S1 to `stop` leaving at 07:55, with its trips checked.

@@ -24,6 +24,27 @@ enum FareAmount {
         return magnitude.allSatisfy { $0 == "0" || $0 == "." } ? "0" : "-" + magnitude
     }
 
+    /// The row's price in column `amount` and its currency in column `currency`, each
+    /// checked (a negative amount only when `signed`); nil after a warning naming the bad
+    /// field and what is dropped (`dropped`: "fare", "row").
+    static func read(_ t: CSVTable, amount: Int, currency: Int, entity: String, signed: Bool, dropped: String) -> (
+        amount: String, currency: String
+    )? {
+        let name = signed ? "amount" : "price"
+        guard let value = t.text(amount).flatMap(signed ? signedNormalized : normalized) else {
+            let kind = signed ? "a decimal number" : "a non-negative decimal number"
+            t.warn(.badValue, column: amount, entity: entity, message: "\(name) is not \(kind); \(dropped) dropped")
+            return nil
+        }
+        guard let code = t.text(currency), isCurrencyCode(code) else {
+            t.warn(
+                .badValue, column: currency, entity: entity,
+                message: "the currency is not an ISO 4217 code (three capital letters); \(dropped) dropped")
+            return nil
+        }
+        return (value, code)
+    }
+
     /// Whether `code` has the form of an ISO 4217 currency code: three capital letters.
     static func isCurrencyCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }

@@ -14,16 +14,8 @@ enum FareAttributesFile {
         while try t.next() {
             guard let key = t.requiredID(id, "fare_id") else { continue }
             let fareID = String(decoding: key, as: UTF8.self)
-            guard let amount = t.text(price).flatMap(FareAmount.normalized) else {
-                t.warn(.badValue, column: price, entity: fareID, message: "price is not a non-negative decimal number; fare dropped")
-                continue
-            }
-            guard let code = t.text(currency), FareAmount.isCurrencyCode(code) else {
-                t.warn(
-                    .badValue, column: currency, entity: fareID,
-                    message: "currency_type is not an ISO 4217 code (three capital letters); fare dropped")
-                continue
-            }
+            guard let (amount, code) = FareAmount.read(t, amount: price, currency: currency, entity: fareID, signed: false, dropped: "fare")
+            else { continue }
             var aid: Int32 = -1
             if let agencyID = t.text(agency) {
                 guard let found = feed.agencyIDs.find(agencyID) else {

@@ -14,16 +14,9 @@ enum FareProductsFile {
         while try t.next() {
             guard let key = t.requiredID(id, "fare_product_id") else { continue }
             let productID = String(decoding: key, as: UTF8.self)
-            guard let value = t.text(amount).flatMap(FareAmount.signedNormalized) else {
-                t.warn(.badValue, column: amount, entity: productID, message: "amount is not a decimal number; row dropped")
-                continue
-            }
-            guard let code = t.text(currency), FareAmount.isCurrencyCode(code) else {
-                t.warn(
-                    .badValue, column: currency, entity: productID,
-                    message: "currency is not an ISO 4217 code (three capital letters); row dropped")
-                continue
-            }
+            guard
+                let (value, code) = FareAmount.read(t, amount: amount, currency: currency, entity: productID, signed: true, dropped: "row")
+            else { continue }
             let categoryID = t.text(category)
             if let categoryID, !feed.fareProducts.riderCategoryIDs.contains(categoryID) {
                 t.unknownReference(
