@@ -43,6 +43,11 @@ for module in "${REALTIME_MODULES[@]}"; do build_module "$module"; REALTIME_LIBS
 swift build --product gtfs-compile >/dev/null
 [ -f "$SHARED/realtime/bart-rt.zip" ] || { echo "fuzz: needs $SHARED/realtime (set SHARED)" >&2; exit 1; }
 [ -f "$OUT/bart-rt.db" ] || .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" --quiet
+# bundle-v2: the same feed with a fares v2 set (Fuzz/add_fares_v2.py), so edits reach that pricer.
+if [ ! -f "$OUT/bart-rt-v2.db" ]; then
+  rm -rf "$OUT/bart-rt-v2" && mkdir -p "$OUT/bart-rt-v2" && unzip -q "$SHARED/realtime/bart-rt.zip" -d "$OUT/bart-rt-v2"
+  python3 Fuzz/add_fares_v2.py "$OUT/bart-rt-v2" && .build/debug/gtfs-compile "$OUT/bart-rt-v2" -o "$OUT/bart-rt-v2.db" --quiet
+fi
 [ -f "$OUT/samples.db" ] || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley -o "$OUT/samples.db" --quiet
 
 seed() {
@@ -56,20 +61,22 @@ seed() {
     fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
     packed) python3 Fuzz/packed_seeds.py "$OUT/samples.db" "$OUT/bart-rt.db" "$dir" ;;
     realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/"; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
-    bundle|realtime-extremes) python3 -c 'import random, sys; r = random.Random(7)
+    bundle|bundle-v2|realtime-extremes) python3 -c 'import random, sys; r = random.Random(7)
 for i in range(1, 17): open(f"{sys.argv[1]}/seed-{i}", "wb").write(bytes(r.randrange(256) for _ in range(12 * i)))' "$dir" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
 
-for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge realtime-extremes bundle}; do
+for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge realtime-extremes bundle bundle-v2}; do
   seed "$target"
   mkdir -p "Fuzz/findings/$target"
   echo "== $target: $SECONDS_PER_TARGET s"
   harness="$OUT/gtfs-fuzz"
-  case $target in realtime*|bundle) harness="$OUT/realtime-fuzz" ;; esac
+  bundle="$OUT/bart-rt.db"
+  name=$target
+  case $target in realtime*|bundle) harness="$OUT/realtime-fuzz" ;; bundle-v2) harness="$OUT/realtime-fuzz"; bundle="$OUT/bart-rt-v2.db"; name=bundle ;; esac
   [ -n "$(ls -A "$OUT/corpus-$target")" ] || { echo "fuzz: the $target corpus is empty" >&2; exit 1; }
-  FUZZ_TARGET=$target FUZZ_BUNDLE="$OUT/bart-rt.db" FUZZ_CAPTURE="$SHARED/realtime/bart-trip-updates.pb" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
+  FUZZ_TARGET=$name FUZZ_BUNDLE="$bundle" FUZZ_CAPTURE="$SHARED/realtime/bart-trip-updates.pb" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true
   summary=$(grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" "$OUT/$target.log" | tr '\n' ' ')
   echo "$(date -u +%Y-%m-%dT%H:%MZ) $target ${SECONDS_PER_TARGET}s $summary" | tee -a Fuzz/findings/log.txt
