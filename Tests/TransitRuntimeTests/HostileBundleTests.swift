@@ -117,7 +117,7 @@ final class HostileBundleTests: XCTestCase {
         let path = try crafted(
             """
             INSERT INTO fare_attributes VALUES (11, 1, 'a', 'not a price', 'CHF', 0, NULL, NULL, NULL);
-            INSERT INTO fare_attributes VALUES (12, 1, 'b', '1e999999', 'EUR', 0, -5, 99999, -1);
+            INSERT INTO fare_attributes VALUES (12, 1, 'b', '1e999999', 'EUR', 0, -5, 99999, -1), (14, 1, 'd', '9e127', 'CHF', 0, NULL, NULL, NULL);
             INSERT INTO fare_attributes VALUES (13, 1, 'c', '2.80', 'CHF', 7, 9223372036854775807, NULL, -9223372036854775807);
             INSERT INTO fare_rules VALUES (11, 13, 99999999999, 'z', NULL, 'y');
             INSERT INTO fare_rules VALUES (12, 77, NULL, NULL, NULL, NULL);
@@ -139,7 +139,7 @@ final class HostileBundleTests: XCTestCase {
                 var options = JourneyOptions()
                 options.wheelchair = wheelchair
                 for journey in try bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at, options: options) {
-                    _ = try bundle.fare(of: journey)
+                    if let fare = try bundle.fare(of: journey) { _ = try JSONEncoder().encode(fare) }
                 }
                 _ = try bundle.journeys(
                     from: .coordinate(Coordinate(latitude: 47.3779, longitude: 8.5403)), to: .stop("BELLEVUE"), arrivingBy: at,
@@ -155,7 +155,7 @@ final class HostileBundleTests: XCTestCase {
         let path = try crafted(
             """
             INSERT INTO fare_products VALUES (NULL, 1, 'p', NULL, NULL, NULL, 'not a price', 'CHF'),
-              (NULL, 1, 'p', NULL, NULL, NULL, '1e999999', 'CHF'), (NULL, 1, 'q', 'x', NULL, 'm', '-9999999999999999999999', 'CHF'),
+              (NULL, 1, 'p', NULL, NULL, NULL, '1e999999', 'CHF'), (NULL, 1, 'p1', NULL, NULL, NULL, '9e127', 'CHF'), (NULL, 1, 'q', 'x', NULL, 'm', '-9999999999999999999999', 'CHF'),
               (NULL, 1, 'r', NULL, 'ghost', NULL, '2.80', 'EUR');
             INSERT INTO rider_categories VALUES (NULL, 1, 'ghost', 'Ghost', 7, NULL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
@@ -179,6 +179,8 @@ final class HostileBundleTests: XCTestCase {
             for options in [FareOptions(), FareOptions(riderCategoryID: "x", fareMediaID: "m"), FareOptions(riderCategoryID: "ghost")] {
                 if let fare = try bundle.fare(of: journey, options: options) {
                     XCTAssertEqual(fare.amount, fare.components.reduce(Decimal(0)) { $0 + $1.amount })
+                    // A finite amount: the JSON of a NaN would not encode.
+                    _ = try JSONEncoder().encode(fare)
                     if fare.components.allSatisfy({ $0.paymentMethod == nil }) { pricedByProducts += 1 }
                 }
             }

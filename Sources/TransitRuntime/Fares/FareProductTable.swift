@@ -94,7 +94,7 @@ struct FareProductTable: Sendable {
         products.bind([fid])
         while try products.step() {
             // An amount that does not read as a decimal (a damaged bundle) leaves the row out.
-            guard let amount = Decimal(string: products.string(4), locale: Locale(identifier: "en_US_POSIX")) else { continue }
+            guard let amount = FareTable.amount(products.string(4)) else { continue }
             let id = products.string(0)
             self.products[id, default: []].append(
                 Product(

@@ -38,6 +38,15 @@ struct FareTable: Sendable {
     /// in several currencies (their amounts cannot be compared).
     var isUsable: Bool
 
+    /// `text` as an amount: a decimal of at most a billion in size, nil otherwise (a
+    /// damaged bundle's "9e127" would overflow a sum of fares into NaN).
+    static func amount(_ text: String) -> Decimal? {
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite,
+            value.magnitude < 1_000_000_000
+        else { return nil }
+        return value
+    }
+
     /// Reads feed `fid`'s fares.
     init(fid: Int, db: SQLiteDatabase) throws {
         var fares: [FareClass] = []
@@ -50,7 +59,7 @@ struct FareTable: Sendable {
         attributes.bind([fid])
         while try attributes.step() {
             // A price that does not read as a decimal (a damaged bundle) leaves the fare out.
-            guard let price = Decimal(string: attributes.string(2)), price >= 0 else { continue }
+            guard let price = Self.amount(attributes.string(2)), price >= 0 else { continue }
             indexOfFare[attributes.int(0)] = fares.count
             fares.append(
                 FareClass(
