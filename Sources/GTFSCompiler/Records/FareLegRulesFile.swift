@@ -36,13 +36,15 @@ enum FareLegRulesFile {
             }
             var rulePriority: Int?
             if priority >= 0 {
-                guard t.isEmpty(priority) || FieldParser.integer(t.bytes(priority)).map({ $0 >= 0 && $0 <= 1_000_000 }) == true else {
+                // The column exists: an empty value is 0.
+                guard let value = t.isEmpty(priority) ? 0 : FieldParser.integer(t.bytes(priority)), (0...1_000_000).contains(value)
+                else {
                     t.warn(
                         .badValue, column: priority, entity: productID, message: "rule_priority is not a non-negative integer; rule dropped"
                     )
                     continue
                 }
-                rulePriority = FieldParser.integer(t.bytes(priority)) ?? 0
+                rulePriority = value
             }
             let legGroup = t.text(group)
             if let legGroup { feed.fareProducts.legGroups.insert(legGroup) }

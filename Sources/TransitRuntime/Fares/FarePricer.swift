@@ -9,7 +9,6 @@ struct FarePricer {
     /// What a fare is matched against: one ride.
     struct Ride {
         var leg: Int
-        var fid: Int
         var routeID: String
         var agencyID: String?
         var originZone: String?
@@ -101,7 +100,7 @@ struct FarePricer {
             }
             rides.append(
                 Ride(
-                    leg: index, fid: fid, routeID: boarding.routeID, agencyID: boarding.agencyID,
+                    leg: index, routeID: boarding.routeID, agencyID: boarding.agencyID,
                     originZone: table.zones[boarding.stopID], destinationZone: table.zones[alighting.stopID], zonesPassed: passed,
                     boarding: Int(leg.departure.timeIntervalSince1970)))
         }

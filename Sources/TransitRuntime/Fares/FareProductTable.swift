@@ -57,7 +57,6 @@ struct FareProductTable: Sendable {
     var timeframes: [String: [Timeframe]] = [:]
     /// Rider categories marked is_default_fare_category.
     var defaultCategories = Set<String>()
-    var knownCategories = Set<String>()
     /// route_id -> network_id.
     var networks: [String: String] = [:]
     /// stop_id -> its areas.
@@ -125,12 +124,9 @@ struct FareProductTable: Sendable {
             timeframes[frames.string(0), default: []].append(Timeframe(start: frames.int(1), end: frames.int(2), sv: frames.int(3)))
         }
         let categories = try db.prepare(
-            "SELECT rider_category_id, is_default_fare_category FROM rider_categories WHERE fid = ?1")
+            "SELECT rider_category_id FROM rider_categories WHERE fid = ?1 AND is_default_fare_category = 1")
         categories.bind([fid])
-        while try categories.step() {
-            knownCategories.insert(categories.string(0))
-            if categories.int(1) == 1 { defaultCategories.insert(categories.string(0)) }
-        }
+        while try categories.step() { defaultCategories.insert(categories.string(0)) }
         let routes = try db.prepare(
             "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
         routes.bind([fid])

@@ -110,7 +110,7 @@ struct StationPathways: Sendable {
     /// Whether `sid`, of station `station`, is reached from the street only through the
     /// station's entrances.
     func isBehindEntrances(_ sid: Int, station: Int) -> Bool {
-        stationsWithEntrances.contains(Int32(station)) && (edges[Int32(sid)] != nil || backEdges[Int32(sid)] != nil)
+        stationsWithEntrances.contains(Int32(station)) && contains(sid)
     }
 
     /// The stops reached from a point through the entrances within `distance` metres of it
