@@ -174,10 +174,17 @@ final class ReferenceJourneys {
 
     /// The earliest arrival at `targets` with at most k rides, for k = 0...maxRides (nil:
     /// none before `horizonEnd`). `origins`: stop -> instant the rider can board there;
-    /// `walkOnly`: the arrival on foot alone, if any; `targets`: stop -> egress seconds.
-    func earliestArrivals(origins: [Int: Int], targets: [Int: Int], walkOnly: Int?, horizonEnd: Int, maxRides: Int) -> [Int?] {
+    /// `walkOnly`: the arrival on foot alone, if any; `targets`: stop -> egress seconds;
+    /// `leavingBefore`: the first ride boards at an origin before this instant (a range
+    /// query's window end: the journey leaves in the window).
+    func earliestArrivals(
+        origins: [Int: Int], targets: [Int: Int], walkOnly: Int?, horizonEnd: Int, maxRides: Int, leavingBefore: Int = .max
+    ) -> [Int?] {
+        // Where the rider can be at the origin (before any ride) and after rides, apart: only
+        // the first ride is bounded by `leavingBefore`.
+        var atOrigin = [Int](repeating: .max, count: names.count)
+        for (stop, t) in origins { atOrigin[stop] = min(atOrigin[stop], t) }
         var ready = [Int](repeating: .max, count: names.count)
-        for (stop, t) in origins { ready[stop] = min(ready[stop], t) }
         var best = walkOnly.map { min($0, horizonEnd) }
         var result: [Int?] = [walkOnly]
         var boarded = [Bool](repeating: false, count: instanceCount)
@@ -185,7 +192,8 @@ final class ReferenceJourneys {
             var arrival = [Int](repeating: .max, count: names.count)
             for i in boarded.indices { boarded[i] = false }
             for c in connections where c.departure >= (origins.values.min() ?? 0) {
-                if !boarded[c.instance] && c.boards && ready[c.from] <= c.departure { boarded[c.instance] = true }
+                let canBoard = ready[c.from] <= c.departure || (atOrigin[c.from] <= c.departure && c.departure < leavingBefore)
+                if !boarded[c.instance] && c.boards && canBoard { boarded[c.instance] = true }
                 if boarded[c.instance] && c.alights && c.arrival < arrival[c.to] { arrival[c.to] = c.arrival }
             }
             var next = ready
@@ -199,6 +207,12 @@ final class ReferenceJourneys {
             result.append(best)
         }
         return result
+    }
+
+    /// The instants a trip leaves one of `stops` (boarding allowed) in `[from, to)`, latest first.
+    func boardingInstants(at stops: Set<Int>, from: Int, to: Int) -> [Int] {
+        Set(connections.filter { $0.boards && stops.contains($0.from) && $0.departure >= from && $0.departure < to }.map(\.departure))
+            .sorted(by: >)
     }
 
     /// τ(a, b) by the document, nil when the rider cannot transfer from a to b.

@@ -62,6 +62,10 @@ struct RaptorSearch {
     var caps: [BestLabels] = []
 
     let stride: Int
+    /// The end of a range query's window (excluded): a ride from the origin boards before
+    /// it plus the stop's access seconds, so every journey found leaves in the window and
+    /// none leaving after it bounds those that do (journey-semantics.md, "Range").
+    var departureLimit = Self.never
     /// The search's labels (`Labels`), handed from one search to the next.
     private(set) var labels = Labels()
 
@@ -297,11 +301,13 @@ struct RaptorSearch {
             guard labels.readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
             let canBoard = labels.bestLabels[sid].ready
             guard canBoard < cut else { continue }
-            var limit = cut
+            // A range's window bounds the boardings from the origin (round 0's labels).
+            let windowEnd = labels.readyRound[sid] == 0 ? departureLimit + labels.accessSeconds[sid] : Self.never
+            var limit = min(cut, windowEnd)
             if let current = trip {
                 // A trip that passes this stop by is kept (the rider is on board).
                 if tripLive?.skipped[idx] == true { continue }
-                limit = tripBase + Int(tables.offsetDeparture[offsets + idx]) + Int(tripLive?.departureDelay[idx] ?? 0)
+                limit = min(windowEnd, tripBase + Int(tables.offsetDeparture[offsets + idx]) + Int(tripLive?.departureDelay[idx] ?? 0))
                 if canBoard > limit || !earlierTripPossible(route: route, current: current, idx: idx, from: canBoard) { continue }
             }
             if let earlier = earliestTrip(route: route, r, idx: idx, from: canBoard, before: limit) {
@@ -363,8 +369,9 @@ struct RaptorSearch {
                     label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
                 }
             }
+            let leavesInTime = labels.readyRound[sid] != 0 || route.departure[idx] < departureLimit + labels.accessSeconds[sid]
             if boardIdx < 0 && route.boards[idx] && labels.bestLabels[sid].ready <= route.departure[idx]
-                && labels.bestLabels[sid].ready < cut
+                && labels.bestLabels[sid].ready < cut && leavesInTime
             {
                 boardIdx = idx
                 boardRound = labels.readyRound[sid]

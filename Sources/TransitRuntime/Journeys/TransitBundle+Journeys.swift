@@ -156,6 +156,9 @@ extension TransitBundle {
     /// rRAPTOR's order without its label reuse: one search per instant a rider can leave
     /// the origin to catch a trip in the window, latest first, each bounded by what later
     /// departures already reach with as many rides; then only journeys no other beats.
+    /// Every ride from the origin boards in the window (`RaptorSearch.departureLimit`).
+    /// When the earliest instant reaches nothing, no later one can (its rider could wait):
+    /// that search alone answers.
     private func rangeSearch(
         _ search: inout RaptorSearch, network: RoutingNetwork, from: Endpoint, targets: [Int: Int], start: Int, window: Int,
         bound: Int, rounds: Int
@@ -166,7 +169,13 @@ extension TransitBundle {
                 instants.insert(boarding.time - stop.seconds)
             }
         }
+        search.departureLimit = start + window
+        defer { search.departureLimit = RaptorSearch.never }
         var bounds = [Int](repeating: bound, count: rounds + 1)
+        if let first = instants.min() {
+            let origins = from.stops.map { (sid: $0.sid, ready: first + $0.seconds, access: $0.seconds) }
+            if search.run(origins: origins, targets: targets, bound: bounds).isEmpty { return [] }
+        }
         var kept: [(departure: Int, result: RaptorSearch.Found)] = []
         for t in instants.sorted(by: >) {
             if Task.isCancelled { break }  // the caller throws
