@@ -84,6 +84,8 @@ final class EntityCache: Sendable {
 
     private let stops = LockedCache<Int, StopRow>()
     private let searchKeys = LockedCache<Int, String>()
+    /// Read on the first stop search.
+    private let nameLengths = Locked<StopNameLengths?>(nil)
     private let children = LockedCache<Int, [Int]>()
     private let routes = LockedCache<Int, RouteRow>()
     private let headsigns = LockedCache<Int, String>()
@@ -100,6 +102,7 @@ final class EntityCache: Sendable {
     func purge() {
         stops.removeAll()
         searchKeys.removeAll()
+        nameLengths.withLock { $0 = nil }
         children.removeAll()
         routes.removeAll()
         headsigns.removeAll()
@@ -129,6 +132,14 @@ final class EntityCache: Sendable {
     /// The normalized name of stop `sid` (see `SearchKey`), computed once.
     func searchKey(_ sid: Int, name: String) -> String {
         searchKeys.value(sid) { SearchKey.normalize(name) }
+    }
+
+    /// Every stop's name length, read on first use.
+    func stopNameLengths(db: SQLiteDatabase) throws -> StopNameLengths {
+        if let known = nameLengths.withLock({ $0 }) { return known }
+        let read = try StopNameLengths(db: db)
+        nameLengths.withLock { $0 = $0 ?? read }
+        return read
     }
 
     /// The stops whose parent_station is `sid`, in id order.

@@ -30,19 +30,14 @@ extension TransitBundle {
         return try pool.with { db in
             // The shortest matching names (an exact match is never longer than the other
             // matches), re-ranked: exact names, names starting with the query, shorter names.
-            let q = try db.cached(
-                """
-                SELECT f.rowid, s.name, s.location_type FROM stops_fts f JOIN stops s ON s.sid = f.rowid
-                WHERE stops_fts MATCH ?1 ORDER BY length(s.name), f.rowid LIMIT ?2
-                """)
-            q.bind([match, max(100, limit * 5)])
+            let candidates = try shortestMatches(match, count: max(100, limit * 5), db: db)
             var scored: [(closeness: Int, length: Int, station: Int, stop: EntityCache.StopRow)] = []
-            while try q.step() {
+            for sid in candidates {
                 // Ranked by the name the answer shows (in the bundle's language, if any).
-                let stop = try entities.stop(q.int(0), db: db)
+                let stop = try entities.stop(sid, db: db)
                 let name = entities.searchKey(stop.sid, name: stop.name)
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
-                scored.append((closeness, name.utf8.count, q.int(2) == 1 ? 0 : 1, stop))
+                scored.append((closeness, name.utf8.count, stop.locationType == 1 ? 0 : 1, stop))
             }
             // Ties by feed, then stop_id as text (ids follow the text only without --base).
             scored.sort {
@@ -52,6 +47,22 @@ extension TransitBundle {
             }
             return try scored.prefix(max(0, limit)).map { try publicStop($0.stop, distance: nil, db: db) }
         }
+    }
+
+    /// The sids of the `count` stops with the shortest names among those the full-text
+    /// query `match` finds, by name length then sid (the index's matches ranked by the
+    /// stops' name lengths in memory).
+    private func shortestMatches(_ match: String, count: Int, db: SQLiteDatabase) throws -> [Int] {
+        let lengths = try entities.stopNameLengths(db: db)
+        let q = try db.cached("SELECT rowid FROM stops_fts WHERE stops_fts MATCH ?1")
+        q.bind([match])
+        var hits: [(length: Int32, sid: Int)] = []
+        while try q.step() {
+            let sid = q.int(0)
+            if let length = lengths.length(of: sid) { hits.append((length, sid)) }
+        }
+        hits.sort { ($0.length, $0.sid) < ($1.length, $1.sid) }
+        return hits.prefix(count).map(\.sid)
     }
 
     /// Stops within `radius` metres (0 to 100 km, default 500 m) of a point, nearest first,
