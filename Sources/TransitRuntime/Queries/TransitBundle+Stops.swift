@@ -31,21 +31,26 @@ extension TransitBundle {
             // The shortest matching names (an exact match is never longer than the other
             // matches), re-ranked: exact names, names starting with the query, shorter names.
             let candidates = try shortestMatches(match, count: max(100, limit * 5), db: db)
-            var scored: [(closeness: Int, length: Int, station: Int, stop: EntityCache.StopRow)] = []
+            // Each candidate's rank as one integer (closeness, name length, station first,
+            // feed, in that order of bits): sorting compares integers, not rows.
+            var stops: [EntityCache.StopRow] = []
+            var ranked: [(rank: Int, index: Int)] = []
             for sid in candidates {
                 // Ranked by the name the answer shows (in the bundle's language, if any).
                 let stop = try entities.stop(sid, db: db)
                 let name = entities.searchKey(stop.sid, name: stop.name)
                 let closeness = name == wanted ? 0 : name.hasPrefix(wanted) ? 1 : 2
-                scored.append((closeness, name.utf8.count, stop.locationType == 1 ? 0 : 1, stop))
+                let rank =
+                    closeness << 60 | min(name.utf8.count, 1 << 28 - 1) << 32 | (stop.locationType == 1 ? 0 : 1) << 31
+                    | min(max(stop.fid, 0), 1 << 31 - 1)
+                ranked.append((rank, stops.count))
+                stops.append(stop)
             }
             // Ties by feed, then stop_id as text (ids follow the text only without --base).
-            scored.sort {
-                ($0.closeness, $0.length, $0.station, $0.stop.fid) != ($1.closeness, $1.length, $1.station, $1.stop.fid)
-                    ? ($0.closeness, $0.length, $0.station, $0.stop.fid) < ($1.closeness, $1.length, $1.station, $1.stop.fid)
-                    : $0.stop.stopID.utf8.lexicographicallyPrecedes($1.stop.stopID.utf8)
+            ranked.sort {
+                $0.rank != $1.rank ? $0.rank < $1.rank : stops[$0.index].stopID.utf8.lexicographicallyPrecedes(stops[$1.index].stopID.utf8)
             }
-            return try scored.prefix(max(0, limit)).map { try publicStop($0.stop, distance: nil, db: db) }
+            return try ranked.prefix(max(0, limit)).map { try publicStop(stops[$0.index], distance: nil, db: db) }
         }
     }
 
