@@ -32,14 +32,7 @@ final class RealFeedRangeTests: XCTestCase {
         let timetable = try ReferenceTimetable(zip: zip)
         let bundle = try RealFeeds.bundle(name).bundle
         let day = try RealFeedConformanceTests.days(try bundle.info().feeds[0], timetable.timeZone)[0]
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timetable.timeZone
-        let noon = calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2, hour: 12))!
-        let days = (-1...2).map { offset -> (Int, Int, Int) in
-            let c = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: noon)!)
-            return (c.year!, c.month!, c.day!)
-        }
-        let reference = try ReferenceJourneys(timetable: timetable, zip: zip, days: days)
+        let reference = try ReferenceJourneys(timetable: timetable, zip: zip, days: timetable.days(around: day, offsets: -1...2))
         let seed = SplitMix64.testSeed(UInt64(name.utf8.reduce(11) { $0 &* 31 &+ Int($1) }.magnitude))
         var random = SplitMix64(state: seed)
         let stops = reference.names

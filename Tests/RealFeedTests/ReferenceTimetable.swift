@@ -243,6 +243,17 @@ final class ReferenceTimetable {
         return Int(noon.timeIntervalSince1970) - 43_200
     }
 
+    /// The service days `offsets` days from `day` (year, month, day), in the feed's time zone.
+    func days(around day: (Int, Int, Int), offsets: ClosedRange<Int>) -> [(Int, Int, Int)] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let noon = calendar.date(from: DateComponents(year: day.0, month: day.1, day: day.2, hour: 12))!
+        return offsets.map { offset in
+            let c = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: offset, to: noon)!)
+            return (c.year!, c.month!, c.day!)
+        }
+    }
+
     /// Departures at `stop` (or a station's children) in [from, to), in the contract's order.
     func departures(stop: String, from: Int, to: Int) -> [Departure] { calls(stop: stop, from: from, to: to, arrivals: false) }
 

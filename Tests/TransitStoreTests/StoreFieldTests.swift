@@ -186,7 +186,8 @@ final class StoreFieldTests: XCTestCase {
         XCTAssertTrue(reason.contains("shorter"), reason)
         XCTAssertTrue(
             reason.contains("manifest lists \(try Data(contentsOf: URL(fileURLWithPath: site.path("metro-1.db"))).count)"), reason)
-        XCTAssertFalse(reason.contains("416"), reason)
+        // Not a 416 status (the server's port, which is random, may hold those digits).
+        XCTAssertFalse(reason.replacingOccurrences(of: "127.0.0.1:\(site.nginx.port)", with: "").contains("416"), reason)
         XCTAssertEqual(site.nginx.log().filter { $0.uri == "/truncated/metro-1.db" }.count, 1, "not retried")
     }
 
