@@ -14,13 +14,33 @@ extension RaptorSearch {
 
     /// A trip running on one day: a regular trip (`trip` >= 0, index in the network's trip
     /// arrays) or an instance of a frequency template (`trip` = -1 - template index).
+    /// A search keeps one per label (`Ride`), so what fits is kept in 32 bits: day numbers
+    /// of years 1 to 9999, GTFS seconds of at most a week and trip indexes are bounded when
+    /// a bundle opens (`BundleCheck`); the instant the day starts keeps 64.
     struct TripInstance {
-        let day: CivilDate
+        // The 64-bit field first: 24 bytes with no padding.
         let dayStart: Int
-        let startSecs: Int
-        let trip: Int
+        private let dayNumber: Int32
+        private let start32: Int32
+        private let trip32: Int32
+        private var dayIndex32: Int32
+
+        var day: CivilDate { CivilDate(dayNumber: Int(dayNumber)) }
+        var startSecs: Int { Int(start32) }
+        var trip: Int { Int(trip32) }
         /// The day's index in the search's days of the feed.
-        var dayIndex = 0
+        var dayIndex: Int {
+            get { Int(dayIndex32) }
+            set { dayIndex32 = Int32(clamping: newValue) }
+        }
+
+        init(day: CivilDate, dayStart: Int, startSecs: Int, trip: Int, dayIndex: Int = 0) {
+            dayNumber = Int32(clamping: day.dayNumber)
+            self.dayStart = dayStart
+            start32 = Int32(clamping: startSecs)
+            trip32 = Int32(clamping: trip)
+            dayIndex32 = Int32(clamping: dayIndex)
+        }
     }
 
     /// A trip the live data adds (NEW, DUPLICATED, REPLACEMENT): a route of its own with one
@@ -44,13 +64,18 @@ extension RaptorSearch {
     }
 
     /// How a stop's arrival label of a round was reached: a ride on `route` boarded at
-    /// `boardIdx` with the ready label of round `boardRound` there.
+    /// `boardIdx` with the ready label of round `boardRound` there. `none` (no ride) takes
+    /// no byte more than a ride, as an optional would (40 bytes a label instead of 64).
     struct Ride {
         let route: Int32
         let boardIdx: Int32
         let alightIdx: Int32
         let boardRound: Int32
         let trip: TripInstance
+
+        /// No ride: route `Int32.min` (added routes are -1 - their index, far above).
+        static let none = Ride(route: .min, boardIdx: 0, alightIdx: 0, boardRound: 0, trip: RaptorSearch.addedTrip)
+        var isNone: Bool { route == .min }
     }
 
     struct BestLabels {

@@ -78,7 +78,7 @@ struct RaptorSearch {
     struct Labels {
         fileprivate(set) var arrival: [Int] = []
         fileprivate(set) var ready: [Int] = []
-        fileprivate var rides: [Ride?] = []
+        fileprivate var rides: [Ride] = []
         /// Where a ready label's transfer started (a stop), -1 for the origin's access.
         fileprivate var walkedFrom: [Int32] = []
         fileprivate var accessSeconds: [Int] = []
@@ -252,7 +252,7 @@ struct RaptorSearch {
             labels = Labels()
             labels.arrival = [Int](repeating: Self.never, count: rounds * n)
             labels.ready = labels.arrival
-            labels.rides = [Ride?](repeating: nil, count: rounds * n)
+            labels.rides = [Ride](repeating: .none, count: rounds * n)
             labels.walkedFrom = [Int32](repeating: -1, count: rounds * n)
             labels.accessSeconds = [Int](repeating: 0, count: n)
             labels.bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
@@ -490,7 +490,7 @@ struct RaptorSearch {
         var reversed: [Step] = [.egress(from: target, seconds: egress)]
         var stop = target
         var k = round
-        while let ride = labels.rides[k * stride + stop] {
+        while case let ride = labels.rides[k * stride + stop], !ride.isNone {
             if ride.route < 0 {
                 let route = added[-1 - Int(ride.route)]
                 let board = route.sids[Int(ride.boardIdx)]

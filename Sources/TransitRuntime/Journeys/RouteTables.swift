@@ -117,19 +117,55 @@ struct RouteTables: Sendable {
     @inline(__always)
     func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetArrival[Int(tripOffsets[trip]) + idx]) }
 
-    /// A pattern of the bundle, decoded.
+    /// A pattern of the bundle as the routes need it: its stops, whether each can be
+    /// boarded and alighted, their time offsets, and its trips. Made from each pattern as
+    /// it is decoded: the decoded records are several times larger, and all of them held at
+    /// once were most of the first build's peak (on 40 x Strasbourg, 82,000 patterns).
     struct Pattern {
         let pid: Int
         let fid: Int
-        let stops: [PatternStopRecord]
-        let trips: [PatternTripRecord]
+        let sids: [Int32]
+        let boards: [Bool]
+        let alights: [Bool]
+        let departureOffsets: [Int32]
+        let arrivalOffsets: [Int32]
+        let trips: [Trip]
+
+        /// Values beyond 32 bits cannot come from a bundle that opened (`BundleCheck`).
+        init(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [PatternTripRecord]) {
+            self.pid = pid
+            self.fid = fid
+            let n = stops.count
+            sids = stops.map { Int32(clamping: $0.sid) }
+            boards = stops.indices.map { stops[$0].pickupType != 1 && $0 < n - 1 }
+            alights = stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 }
+            departureOffsets = stops.map { Int32(clamping: $0.departureOffset) }
+            arrivalOffsets = stops.map { Int32(clamping: $0.arrivalOffset) }
+            self.trips = trips.map {
+                Trip(
+                    tid: Int32(clamping: $0.tid), sv: Int32(clamping: $0.sv), start: Int32(clamping: $0.startTime),
+                    frequency: $0.frequency, accessible: $0.wheelchairAccessible == 1)
+            }
+        }
+
+        var stopCount: Int { sids.count }
+    }
+
+    /// A trip of a pattern: its tid, service, start (seconds of its day), whether it is a
+    /// frequency template, and whether it is marked wheelchair accessible.
+    struct Trip {
+        let tid: Int32
+        let sv: Int32
+        let start: Int32
+        let frequency: Bool
+        let accessible: Bool
     }
 
     /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
     init(patterns: [Pattern], windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
         struct Sequence: Hashable {
             let fid: Int
-            let sids: [Int]
+            let sids: [Int32]
             let boards: [Bool]
             let alights: [Bool]
         }
@@ -141,72 +177,64 @@ struct RouteTables: Sendable {
         // The trips of each (stop sequence, service), in the patterns' order.
         var sequences: [Sequence] = []
         var sequenceIndex: [Sequence: Int] = [:]
-        var groups: [Key: [(trip: PatternTripRecord, pattern: Int)]] = [:]
+        var groups: [Key: [(trip: Trip, pattern: Int)]] = [:]
         var order: [Key] = []
         for (p, pattern) in patterns.enumerated() {
-            let n = pattern.stops.count
-            let sequence = Sequence(
-                fid: pattern.fid, sids: pattern.stops.map(\.sid),
-                boards: pattern.stops.indices.map { pattern.stops[$0].pickupType != 1 && $0 < n - 1 },
-                alights: pattern.stops.indices.map { pattern.stops[$0].dropOffType != 1 && $0 > 0 })
+            let sequence = Sequence(fid: pattern.fid, sids: pattern.sids, boards: pattern.boards, alights: pattern.alights)
             let q = sequenceIndex[sequence] ?? sequences.count
             if q == sequences.count {
                 sequences.append(sequence)
                 sequenceIndex[sequence] = q
             }
             for trip in pattern.trips {
-                let key = Key(sequence: q, sv: trip.sv)
+                let key = Key(sequence: q, sv: Int(trip.sv))
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append((trip, p))
             }
             patternPid.append(pattern.pid)
-            for s in pattern.stops {
-                offsetDeparture.append(Int32(s.departureOffset))
-                offsetArrival.append(Int32(s.arrivalOffset))
-            }
+            offsetDeparture += pattern.departureOffsets
+            offsetArrival += pattern.arrivalOffsets
         }
         var patternOffsets: [Int] = []
         var next = 0
         for pattern in patterns {
             patternOffsets.append(next)
-            next += pattern.stops.count
+            next += pattern.stopCount
         }
         for key in order {
             let sequence = sequences[key.sequence]
-            var regular: [(trip: PatternTripRecord, pattern: Int)] = []
+            var regular: [(trip: Trip, pattern: Int)] = []
             var groupTemplates: [Template] = []
             for (trip, p) in groups[key]! {
                 if trip.frequency {
                     groupTemplates.append(
                         Template(
-                            tid: trip.tid, sv: trip.sv, accessible: trip.wheelchairAccessible == 1, offsets: patternOffsets[p], pattern: p,
-                            windows: windows[trip.tid] ?? []))
+                            tid: Int(trip.tid), sv: Int(trip.sv), accessible: trip.accessible, offsets: patternOffsets[p], pattern: p,
+                            windows: windows[Int(trip.tid)] ?? []))
                 } else {
                     regular.append((trip, p))
                 }
             }
             let n = sequence.sids.count
             // By start, then by arrival at the last stop: chains stay few.
-            let lastArrival = regular.map { $0.trip.startTime + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
+            let lastArrival = regular.map { Int($0.trip.start) + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
             let sorted = regular.indices.sorted {
-                (regular[$0].trip.startTime, lastArrival[$0], regular[$0].trip.tid)
-                    < (regular[$1].trip.startTime, lastArrival[$1], regular[$1].trip.tid)
+                (regular[$0].trip.start, lastArrival[$0], regular[$0].trip.tid)
+                    < (regular[$1].trip.start, lastArrival[$1], regular[$1].trip.tid)
             }.map { regular[$0] }
             /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
-            func neverOvertakes(_ later: (trip: PatternTripRecord, pattern: Int), _ earlier: (trip: PatternTripRecord, pattern: Int))
-                -> Bool
-            {
-                if later.pattern == earlier.pattern { return later.trip.startTime >= earlier.trip.startTime }
+            func neverOvertakes(_ later: (trip: Trip, pattern: Int), _ earlier: (trip: Trip, pattern: Int)) -> Bool {
+                if later.pattern == earlier.pattern { return later.trip.start >= earlier.trip.start }
                 let a = patternOffsets[later.pattern]
                 let b = patternOffsets[earlier.pattern]
-                let shift = later.trip.startTime - earlier.trip.startTime
+                let shift = Int(later.trip.start) - Int(earlier.trip.start)
                 return (0..<n).allSatisfy {
                     shift + Int(offsetDeparture[a + $0]) >= Int(offsetDeparture[b + $0])
                         && shift + Int(offsetArrival[a + $0]) >= Int(offsetArrival[b + $0])
                 }
             }
             // First fit: each trip joins the first chain whose last trip it never overtakes.
-            var chains: [[(trip: PatternTripRecord, pattern: Int)]] = []
+            var chains: [[(trip: Trip, pattern: Int)]] = []
             for t in sorted {
                 if let c = chains.firstIndex(where: { neverOvertakes(t, $0.last!) }) {
                     chains[c].append(t)
@@ -218,15 +246,15 @@ struct RouteTables: Sendable {
             for (c, chain) in chains.enumerated() {
                 let firstStop = stopSid.count
                 for idx in 0..<n {
-                    stopSid.append(Int32(sequence.sids[idx]))
+                    stopSid.append(sequence.sids[idx])
                     stopBoards.append(sequence.boards[idx])
                     stopAlights.append(sequence.alights[idx])
                 }
                 let firstTrip = tripStart.count
                 for t in chain {
-                    tripStart.append(Int32(t.trip.startTime))
-                    tripTid.append(Int32(t.trip.tid))
-                    tripAccessible.append(t.trip.wheelchairAccessible == 1)
+                    tripStart.append(t.trip.start)
+                    tripTid.append(t.trip.tid)
+                    tripAccessible.append(t.trip.accessible)
                     tripOffsets.append(Int32(patternOffsets[t.pattern]))
                     tripPattern.append(Int32(t.pattern))
                 }

@@ -89,8 +89,8 @@ final class RoutingNetwork: Sendable {
                     pid: pid, fid: patternRows.int(1), stops: try PatternStopsBlob.decode(patternRows.blob(2)),
                     trips: try PatternTripsBlob.decode(patternRows.blob(3)))
             }
-            guard pattern.stops.count >= 2 else { continue }
-            guard pattern.stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
+            guard pattern.stopCount >= 2 else { continue }
+            guard pattern.sids.allSatisfy({ $0 > 0 && Int($0) <= maxSid }) else {
                 throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
             }
             patterns.append(pattern)
