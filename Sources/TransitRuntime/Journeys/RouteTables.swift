@@ -132,7 +132,7 @@ struct RouteTables: Sendable {
         let trips: [Trip]
 
         /// Values beyond 32 bits cannot come from a bundle that opened (`BundleCheck`).
-        init(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [PatternTripRecord]) {
+        init(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [Trip]) {
             self.pid = pid
             self.fid = fid
             let n = stops.count
@@ -141,11 +141,7 @@ struct RouteTables: Sendable {
             alights = stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 }
             departureOffsets = stops.map { Int32(clamping: $0.departureOffset) }
             arrivalOffsets = stops.map { Int32(clamping: $0.arrivalOffset) }
-            self.trips = trips.map {
-                Trip(
-                    tid: Int32(clamping: $0.tid), sv: Int32(clamping: $0.sv), start: Int32(clamping: $0.startTime),
-                    frequency: $0.frequency, accessible: $0.wheelchairAccessible == 1)
-            }
+            self.trips = trips
         }
 
         var stopCount: Int { sids.count }
@@ -159,6 +155,14 @@ struct RouteTables: Sendable {
         let start: Int32
         let frequency: Bool
         let accessible: Bool
+
+        init(_ record: PatternTripRecord) {
+            tid = Int32(clamping: record.tid)
+            sv = Int32(clamping: record.sv)
+            start = Int32(clamping: record.startTime)
+            frequency = record.frequency
+            accessible = record.wheelchairAccessible == 1
+        }
     }
 
     /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
@@ -168,6 +172,15 @@ struct RouteTables: Sendable {
             let sids: [Int32]
             let boards: [Bool]
             let alights: [Bool]
+
+            /// The arrays' bytes at once (element by element, hashing the sequences of
+            /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(fid)
+                sids.withUnsafeBytes { hasher.combine(bytes: $0) }
+                boards.withUnsafeBytes { hasher.combine(bytes: $0) }
+                alights.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
         }
         struct Key: Hashable {
             /// Index in `sequences`.
@@ -177,8 +190,10 @@ struct RouteTables: Sendable {
         // The trips of each (stop sequence, service), in the patterns' order.
         var sequences: [Sequence] = []
         var sequenceIndex: [Sequence: Int] = [:]
-        var groups: [Key: [(trip: Trip, pattern: Int)]] = [:]
+        // Each (sequence, service) numbered in the order first met, and its trips.
+        var groupIndex: [Key: Int] = [:]
         var order: [Key] = []
+        var groups: [[(trip: Trip, pattern: Int)]] = []
         for (p, pattern) in patterns.enumerated() {
             let sequence = Sequence(fid: pattern.fid, sids: pattern.sids, boards: pattern.boards, alights: pattern.alights)
             let q = sequenceIndex[sequence] ?? sequences.count
@@ -186,10 +201,21 @@ struct RouteTables: Sendable {
                 sequences.append(sequence)
                 sequenceIndex[sequence] = q
             }
+            // A pattern's trips mostly share a service: one lookup for each run of them.
+            var last: (sv: Int32, group: Int)?
             for trip in pattern.trips {
-                let key = Key(sequence: q, sv: Int(trip.sv))
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append((trip, p))
+                if last?.sv != trip.sv {
+                    let key = Key(sequence: q, sv: Int(trip.sv))
+                    if let g = groupIndex[key] {
+                        last = (trip.sv, g)
+                    } else {
+                        groupIndex[key] = groups.count
+                        last = (trip.sv, groups.count)
+                        order.append(key)
+                        groups.append([])
+                    }
+                }
+                groups[last!.group].append((trip, p))
             }
             patternPid.append(pattern.pid)
             offsetDeparture += pattern.departureOffsets
@@ -201,11 +227,11 @@ struct RouteTables: Sendable {
             patternOffsets.append(next)
             next += pattern.stopCount
         }
-        for key in order {
+        for (g, key) in order.enumerated() {
             let sequence = sequences[key.sequence]
             var regular: [(trip: Trip, pattern: Int)] = []
             var groupTemplates: [Template] = []
-            for (trip, p) in groups[key]! {
+            for (trip, p) in groups[g] {
                 if trip.frequency {
                     groupTemplates.append(
                         Template(

@@ -85,9 +85,11 @@ final class RoutingNetwork: Sendable {
         while try patternRows.step() {
             let pid = patternRows.int(0)
             let pattern = try PatternCache.damagedAsError("pattern \(pid)") {
-                RouteTables.Pattern(
-                    pid: pid, fid: patternRows.int(1), stops: try PatternStopsBlob.decode(patternRows.blob(2)),
-                    trips: try PatternTripsBlob.decode(patternRows.blob(3)))
+                // The trips straight into their compact form (no array of decoded records).
+                var trips: [RouteTables.Trip] = []
+                try PatternTripsBlob.forEach(in: patternRows.blob(3)) { trips.append(RouteTables.Trip($0)) }
+                return RouteTables.Pattern(
+                    pid: pid, fid: patternRows.int(1), stops: try PatternStopsBlob.decode(patternRows.blob(2)), trips: trips)
             }
             guard pattern.stopCount >= 2 else { continue }
             guard pattern.sids.allSatisfy({ $0 > 0 && Int($0) <= maxSid }) else {
