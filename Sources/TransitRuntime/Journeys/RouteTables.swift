@@ -117,38 +117,9 @@ struct RouteTables: Sendable {
     @inline(__always)
     func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetArrival[Int(tripOffsets[trip]) + idx]) }
 
-    /// A pattern of the bundle as the routes need it: its stops, whether each can be
-    /// boarded and alighted, their time offsets, and its trips. Made from each pattern as
-    /// it is decoded: the decoded records are several times larger, and all of them held at
-    /// once were most of the first build's peak (on 40 x Strasbourg, 82,000 patterns).
-    struct Pattern {
-        let pid: Int
-        let fid: Int
-        let sids: [Int32]
-        let boards: [Bool]
-        let alights: [Bool]
-        let departureOffsets: [Int32]
-        let arrivalOffsets: [Int32]
-        let trips: [Trip]
-
-        /// Values beyond 32 bits cannot come from a bundle that opened (`BundleCheck`).
-        init(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [Trip]) {
-            self.pid = pid
-            self.fid = fid
-            let n = stops.count
-            sids = stops.map { Int32(clamping: $0.sid) }
-            boards = stops.indices.map { stops[$0].pickupType != 1 && $0 < n - 1 }
-            alights = stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 }
-            departureOffsets = stops.map { Int32(clamping: $0.departureOffset) }
-            arrivalOffsets = stops.map { Int32(clamping: $0.arrivalOffset) }
-            self.trips = trips
-        }
-
-        var stopCount: Int { sids.count }
-    }
-
     /// A trip of a pattern: its tid, service, start (seconds of its day), whether it is a
-    /// frequency template, and whether it is marked wheelchair accessible.
+    /// frequency template, and whether it is marked wheelchair accessible. Values beyond
+    /// 32 bits cannot come from a bundle that opened (`BundleCheck`).
     struct Trip {
         let tid: Int32
         let sv: Int32
@@ -165,47 +136,64 @@ struct RouteTables: Sendable {
         }
     }
 
-    /// Groups `patterns` by stop sequence into routes; `windows`: frequencies by tid.
-    init(patterns: [Pattern], windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
-        struct Sequence: Hashable {
-            let fid: Int
-            let sids: [Int32]
-            let boards: [Bool]
-            let alights: [Bool]
+    /// A stop sequence: the stops, and whether each can be boarded and alighted.
+    fileprivate struct Sequence: Hashable {
+        let fid: Int
+        let sids: [Int32]
+        let boards: [Bool]
+        let alights: [Bool]
 
-            /// The arrays' bytes at once (element by element, hashing the sequences of
-            /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
-            func hash(into hasher: inout Hasher) {
-                hasher.combine(fid)
-                sids.withUnsafeBytes { hasher.combine(bytes: $0) }
-                boards.withUnsafeBytes { hasher.combine(bytes: $0) }
-                alights.withUnsafeBytes { hasher.combine(bytes: $0) }
-            }
+        /// The arrays' bytes at once (element by element, hashing the sequences of
+        /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fid)
+            sids.withUnsafeBytes { hasher.combine(bytes: $0) }
+            boards.withUnsafeBytes { hasher.combine(bytes: $0) }
+            alights.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
-        struct Key: Hashable {
-            /// Index in `sequences`.
-            let sequence: Int
-            let sv: Int
-        }
-        // The trips of each (stop sequence, service), in the patterns' order.
-        var sequences: [Sequence] = []
-        var sequenceIndex: [Sequence: Int] = [:]
-        // Each (sequence, service) numbered in the order first met, and its trips.
-        var groupIndex: [Key: Int] = [:]
-        var order: [Key] = []
-        var groups: [[(trip: Trip, pattern: Int)]] = []
-        for (p, pattern) in patterns.enumerated() {
-            let sequence = Sequence(fid: pattern.fid, sids: pattern.sids, boards: pattern.boards, alights: pattern.alights)
+    }
+
+    /// A stop sequence (index in `Builder.sequences`) and a service: the trips of a route.
+    fileprivate struct GroupKey: Hashable {
+        let sequence: Int
+        let sv: Int
+    }
+
+    /// Takes the bundle's patterns one at a time as they are decoded, keeping none whole:
+    /// its offsets go to the flat offset arrays, its stop sequence is kept once, its trips
+    /// join the group of their (stop sequence, service). All patterns decoded and held at
+    /// once were most of the first build's peak (on 40 x Strasbourg, 82,000 patterns).
+    struct Builder {
+        fileprivate var tables = RouteTables()
+        fileprivate var sequences: [Sequence] = []
+        fileprivate var sequenceIndex: [Sequence: Int] = [:]
+        /// Each (sequence, service) numbered in the order first met, and its trips.
+        fileprivate var groupIndex: [GroupKey: Int] = [:]
+        fileprivate var order: [GroupKey] = []
+        fileprivate var groups: [[(trip: Trip, pattern: Int)]] = []
+        /// By pattern, the first of its offsets in the offset arrays.
+        fileprivate var patternOffsets: [Int] = []
+
+        init() {}
+
+        /// Adds pattern `pid` of feed `fid`: its stops in order and its trips.
+        mutating func add(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [Trip]) {
+            let n = stops.count
+            let sequence = Sequence(
+                fid: fid, sids: stops.map { Int32(clamping: $0.sid) },
+                boards: stops.indices.map { stops[$0].pickupType != 1 && $0 < n - 1 },
+                alights: stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 })
             let q = sequenceIndex[sequence] ?? sequences.count
             if q == sequences.count {
                 sequences.append(sequence)
                 sequenceIndex[sequence] = q
             }
+            let p = patternOffsets.count
             // A pattern's trips mostly share a service: one lookup for each run of them.
             var last: (sv: Int32, group: Int)?
-            for trip in pattern.trips {
+            for trip in trips {
                 if last?.sv != trip.sv {
-                    let key = Key(sequence: q, sv: Int(trip.sv))
+                    let key = GroupKey(sequence: q, sv: Int(trip.sv))
                     if let g = groupIndex[key] {
                         last = (trip.sv, g)
                     } else {
@@ -217,16 +205,19 @@ struct RouteTables: Sendable {
                 }
                 groups[last!.group].append((trip, p))
             }
-            patternPid.append(pattern.pid)
-            offsetDeparture += pattern.departureOffsets
-            offsetArrival += pattern.arrivalOffsets
+            tables.patternPid.append(pid)
+            patternOffsets.append(tables.offsetDeparture.count)
+            for stop in stops {
+                tables.offsetDeparture.append(Int32(clamping: stop.departureOffset))
+                tables.offsetArrival.append(Int32(clamping: stop.arrivalOffset))
+            }
         }
-        var patternOffsets: [Int] = []
-        var next = 0
-        for pattern in patterns {
-            patternOffsets.append(next)
-            next += pattern.stopCount
-        }
+    }
+
+    /// The routes of `builder`'s patterns; `windows`: frequencies by tid.
+    init(_ builder: Builder, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
+        self = builder.tables
+        let (sequences, order, groups, patternOffsets) = (builder.sequences, builder.order, builder.groups, builder.patternOffsets)
         for (g, key) in order.enumerated() {
             let sequence = sequences[key.sequence]
             var regular: [(trip: Trip, pattern: Int)] = []

@@ -79,25 +79,24 @@ final class RoutingNetwork: Sendable {
                 (frequencies.int(1), frequencies.int(2), max(1, frequencies.int(3)), frequencies.int(4) != 0))
         }
 
-        // Patterns, merged into routes.
-        var patterns: [RouteTables.Pattern] = []
+        // Patterns, merged into routes as they are read.
+        var builder = RouteTables.Builder()
         let patternRows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
         while try patternRows.step() {
             let pid = patternRows.int(0)
-            let pattern = try PatternCache.damagedAsError("pattern \(pid)") {
+            let (stops, trips) = try PatternCache.damagedAsError("pattern \(pid)") {
                 // The trips straight into their compact form (no array of decoded records).
                 var trips: [RouteTables.Trip] = []
                 try PatternTripsBlob.forEach(in: patternRows.blob(3)) { trips.append(RouteTables.Trip($0)) }
-                return RouteTables.Pattern(
-                    pid: pid, fid: patternRows.int(1), stops: try PatternStopsBlob.decode(patternRows.blob(2)), trips: trips)
+                return (try PatternStopsBlob.decode(patternRows.blob(2)), trips)
             }
-            guard pattern.stopCount >= 2 else { continue }
-            guard pattern.sids.allSatisfy({ $0 > 0 && Int($0) <= maxSid }) else {
+            guard stops.count >= 2 else { continue }
+            guard stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
                 throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
             }
-            patterns.append(pattern)
+            builder.add(pid: pid, fid: patternRows.int(1), stops: stops, trips: trips)
         }
-        tables = RouteTables(patterns: patterns, windows: windows, stopCount: maxSid + 1)
+        tables = RouteTables(builder, windows: windows, stopCount: maxSid + 1)
         let tables = self.tables
         // Only stops some route serves are places to walk to.
         var grid: [Int: [Int32]] = [:]
