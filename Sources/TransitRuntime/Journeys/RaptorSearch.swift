@@ -73,7 +73,7 @@ struct RaptorSearch {
     /// s), the rides and walks behind them, and by stop the best of any round. A finished
     /// search hands them to the next on a network of the same size
     /// (`TransitBundle.labelPool`): reused, a query neither allocates nor clears them (on
-    /// 10 x Strasbourg 15 MB per search, about a millisecond), and a run puts back only
+    /// 10 x Strasbourg 5 MB per search, about a millisecond), and a run puts back only
     /// what the run before it set.
     struct Labels {
         fileprivate(set) var arrival: [Int] = []
