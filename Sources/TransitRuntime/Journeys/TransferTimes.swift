@@ -110,19 +110,12 @@ final class TransferGraph: Sendable {
         for sid in 0..<times.network.stopCount {
             if times.network.serves(sid) {
                 times.transfers(from: sid, into: &reached)
-                // By τ, then sid: as one integer each (τ and sid below 2^31, which the
-                // bundle's and the options' bounds keep), sorted without a comparison closure.
+                // By τ, then sid: as one integer each, τ in the high half (sids are below
+                // 2^31, `BundleCheck`), sorted without a comparison closure.
                 keys.removeAll(keepingCapacity: true)
-                for (to, tau) in reached where (0..<(1 << 31)).contains(tau) && (0..<(1 << 31)).contains(to) {
-                    keys.append(tau << 32 | to)
-                }
-                if keys.count == reached.count {
-                    keys.sort()
-                    for key in keys { edges.append(Edge(to: Int32(key & 0x7FFF_FFFF), seconds: Int32(key >> 32))) }
-                } else {
-                    reached.sort { ($0.seconds, $0.sid) < ($1.seconds, $1.sid) }
-                    for (to, tau) in reached { edges.append(Edge(to: Int32(clamping: to), seconds: Int32(clamping: tau))) }
-                }
+                for (to, tau) in reached { keys.append(Int(Int32(clamping: tau)) << 32 | to) }
+                keys.sort()
+                for key in keys { edges.append(Edge(to: Int32(truncatingIfNeeded: key), seconds: Int32(key >> 32))) }
             }
             first.append(Int32(edges.count))
         }
