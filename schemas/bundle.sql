@@ -134,6 +134,27 @@ CREATE TABLE patterns (
   trips BLOB NOT NULL
 );
 
+-- The journey planner's routes (RoutePlan in Sources/BundleFormat/Planner/): each stop
+-- sequence once, and each route's trips in the order a search scans them, so the
+-- runtime reads its network instead of grouping and sorting every trip on the first
+-- journey. Written by the compiler from the patterns; a bundle without them (an earlier
+-- compiler's) still plans journeys, working the routes out on first use.
+CREATE TABLE planner_sequences (
+  qid INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  -- PlannerRoutesBlob: per stop the sid and whether it can be boarded, alighted.
+  stops BLOB NOT NULL
+);
+
+CREATE TABLE planner_routes (
+  prid INTEGER PRIMARY KEY,
+  qid INTEGER NOT NULL,
+  sv INTEGER NOT NULL,
+  -- PlannerRoutesBlob: per trip its start, tid, pattern and accessibility, in order at
+  -- every stop; then its frequency templates.
+  trips BLOB NOT NULL
+);
+
 -- The patterns each route's trips follow (IDListBlob: pids ascending), for a route's
 -- stops and lines and the routes at a stop.
 CREATE TABLE route_patterns (

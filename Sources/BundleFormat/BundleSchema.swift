@@ -34,6 +34,10 @@ package enum BundleSchema {
         "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
     ]
 
+    /// Tables a bundle may lack: a reader of this schema works without them (an earlier
+    /// compiler's bundle has none), and `ContentHash` skips them when absent.
+    package static let optionalTables: Set<String> = ["planner_sequences", "planner_routes"]
+
     /// The ordinary tables (not FTS5 or R*Tree, whose content is derived), sorted by name:
     /// what `ContentHash` reads.
     package static var contentTables: [String] {

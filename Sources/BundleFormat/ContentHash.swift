@@ -6,7 +6,7 @@ import TransitSQLite
 /// same hash whatever their page layout, history or the SQLite that wrote them.
 ///
 /// Left out: derived indexes (full-text, rebuilt from `stops` and `cities`),
-/// SQLite's statistics, and the metadata rows that describe the file rather than its content
+/// SQLite's statistics, optional tables the bundle does not have, and the metadata rows that describe the file rather than its content
 /// (`content_sha256` itself and `compiler_version`).
 ///
 /// ```swift
@@ -18,6 +18,7 @@ package enum ContentHash {
     package static func compute(_ db: SQLiteDatabase) throws -> String {
         var hasher = BufferedSHA256()
         for table in BundleSchema.contentTables {
+            if BundleSchema.optionalTables.contains(table), try !exists(table, in: db) { continue }
             hasher.append(byte: UInt8(ascii: "T"))
             SQLiteStatement.hashText(table, into: &hasher)
             let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
@@ -32,5 +33,12 @@ package enum ContentHash {
             }
         }
         return hasher.finalizeHex()
+    }
+
+    /// Whether `db` has a table named `table`.
+    package static func exists(_ table: String, in db: SQLiteDatabase) throws -> Bool {
+        let row = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        row.bind([table])
+        return try row.step()
     }
 }

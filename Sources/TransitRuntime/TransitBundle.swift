@@ -41,7 +41,6 @@ public final class TransitBundle: Sendable {
     var routeShapes: LockedCache<Int, [Shape]> { shapeCaches.routeShapes }
     var routing: Locked<RoutingNetwork?> { journeyCaches.routing }
     var mirroredRouting: Locked<RoutingNetwork?> { journeyCaches.mirroredRouting }
-    var footpaths: LockedCache<Int, TransferTimes.Footpaths> { journeyCaches.footpaths }
     var transferGraphs: LockedCache<TransferGraphKey, TransferGraph> { journeyCaches.transferGraphs }
     var labelPool: Locked<[RaptorSearch.Labels]> { journeyCaches.labelPool }
     var tripSchedules: LockedCache<TripScheduleKey, TripSchedule> { liveCaches.tripSchedules }

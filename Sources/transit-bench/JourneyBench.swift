@@ -22,19 +22,21 @@ extension TransitBench {
             return (.stop(stops[i].0, feed: stops[i].1), .stop(to.0, feed: to.1), .local(day, secondsOfDay: seconds))
         }
         var firsts: [Double] = []
-        var memory = 0
+        var memory = (resident: 0, anonymous: 0)
         for q in queries.prefix(5) {
-            let before = residentBytes()
+            let before = memoryBytes()
             let start = DispatchTime.now().uptimeNanoseconds
             let fresh = try TransitBundle(path: path)
             _ = try fresh.journeys(from: q.from, to: q.to, departingAt: q.at)
             firsts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            memory = max(memory, residentBytes() - before)
+            let after = memoryBytes()
+            memory = (max(memory.resident, after.resident - before.resident), max(memory.anonymous, after.anonymous - before.anonymous))
         }
         print(
             String(
-                format: "open + first journey     n=%6d  median %8.2f ms  max %8.2f ms  (+%.1f MB resident)", firsts.count,
-                firsts.sorted()[firsts.count / 2], firsts.max()!, Double(memory) / 1e6))
+                format: "open + first journey     n=%6d  median %8.2f ms  max %8.2f ms  (+%.1f MB resident, +%.1f MB not file-backed)",
+                firsts.count, firsts.sorted()[firsts.count / 2], firsts.max()!, Double(memory.resident) / 1e6,
+                Double(memory.anonymous) / 1e6))
         try measure("journeys, depart at", count) { i in
             try bundle.journeys(from: queries[i].from, to: queries[i].to, departingAt: queries[i].at).count
         }

@@ -132,9 +132,17 @@ extension TransitBench {
     }
 
     /// The process's resident set, from /proc (0 where there is none).
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    static func residentBytes() -> Int { memoryBytes().resident }
+
+    /// The process's resident set and the part of it that is not file-backed (the heap,
+    /// which cannot be paged out: on iOS the dirty memory an app is judged by), from
+    /// /proc/self/statm (zeros where there is none). The rest are pages of mapped files,
+    /// the bundle's among them: clean, evicted under pressure and read again.
+    static func memoryBytes() -> (resident: Int, anonymous: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return (0, 0) }
+        let fields = text.split(separator: " ").compactMap { Int($0) }
+        guard fields.count > 2 else { return (0, 0) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return (fields[1] * page, (fields[1] - fields[2]) * page)
     }
 }

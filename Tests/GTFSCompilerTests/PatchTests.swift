@@ -71,18 +71,19 @@ final class PatchTests: XCTestCase {
         let patch = folder.appendingPathComponent("v1-v2.patch").path
         let summary = try BundleDiff.write(old: v1, new: v2, to: patch)
         XCTAssertEqual(summary.toHash, try TransitBundle(path: v2).info().contentHash)
-        // New rows: the stop (stops, stop_patterns), A_NEW's headsign and pattern, and the
-        // stop_ids and trip_ids groups that now start at "AAA_NEW" and "A_NEW" (the old first
-        // groups' rows go).
+        // New rows: the stop (stops, stop_patterns), A_NEW's headsign and pattern, the
+        // planner's sequence and route for A_NEW (its stops, AAA_NEW then CENTRAL_1, are a
+        // sequence no trip had), and the stop_ids and trip_ids groups that now start at
+        // "AAA_NEW" and "A_NEW" (the old first groups' rows go).
         let decoded = try BundlePatch(decoding: [UInt8](try Data(contentsOf: URL(fileURLWithPath: patch))))
         func tables(_ kind: (BundlePatch.Operation) -> Bool) -> [String] {
             decoded.sections.filter { $0.operations.contains(where: kind) }.map(\.table)
         }
         XCTAssertEqual(
             tables { if case .put = $0 { return true } else { return false } },
-            ["headsigns", "patterns", "stop_ids", "stop_patterns", "stops", "trip_ids"])
+            ["headsigns", "patterns", "planner_routes", "planner_sequences", "stop_ids", "stop_patterns", "stops", "trip_ids"])
         XCTAssertEqual(tables { if case .delete = $0 { return true } else { return false } }, ["stop_ids", "trip_ids"])
-        XCTAssertEqual(summary.rowsPut, 6)
+        XCTAssertEqual(summary.rowsPut, 8)
         let before = try Data(contentsOf: URL(fileURLWithPath: v1))
         let patched = folder.appendingPathComponent("patched.db").path
         XCTAssertEqual(try BundleUpdate.apply(patch: patch, to: v1, output: patched), summary.toHash)

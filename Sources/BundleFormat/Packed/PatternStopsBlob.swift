@@ -114,10 +114,16 @@ package enum PatternStopsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternStopRecord] {
-        var r = PackedReader(bytes)
         var stops: [PatternStopRecord] = []
         // A stop takes at least 3 bytes: one allocation, never regrown.
         stops.reserveCapacity(bytes.count / 3)
+        try forEach(in: bytes) { stops.append($0) }
+        return stops.trimmedToCount()
+    }
+
+    /// Calls `body` with each stop in order, decoding into no array.
+    package static func forEach(in bytes: [UInt8], _ body: (PatternStopRecord) throws -> Void) throws {
+        var r = PackedReader(bytes)
         var sid = 0
         var departure = 0
         var sequence = 0
@@ -132,12 +138,11 @@ package enum PatternStopsBlob {
             guard PackedReader.fits32(sid), PackedReader.fits32(departure), PackedReader.fits32(arrival), PackedReader.fits32(sequence),
                 PackedReader.fits32(hid ?? 0)
             else { throw PackedReader.Damaged() }
-            stops.append(
+            try body(
                 PatternStopRecord(
                     stopSequence: sequence, sid: sid, arrivalOffset: arrival, departureOffset: departure,
                     pickupType: flags >> 4 & 3, dropOffType: flags >> 6 & 3, interpolated: flags & 8 != 0, approximate: flags & 256 != 0,
                     hid: hid))
         }
-        return stops.trimmedToCount()
     }
 }

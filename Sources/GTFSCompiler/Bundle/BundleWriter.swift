@@ -46,7 +46,8 @@ struct BundleWriter {
     }
 
     static let sideTables: Set<String> = [
-        "patterns", "stop_patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "trip_blocks", "trip_ids", "cities",
+        "patterns", "planner_sequences", "planner_routes", "stop_patterns", "route_patterns", "shapes", "shape_edges", "trip_names",
+        "trip_blocks", "trip_ids", "cities",
         "city_alternate_names",
         "categories", "city_categories",
         "city_attractions", "city_images", "city_related", "city_feeds", "city_cells",
@@ -55,8 +56,8 @@ struct BundleWriter {
     private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
         let statements = BundleSchema.statements
         let isIndex = { (sql: String) in sql.hasPrefix("CREATE INDEX") || sql.hasPrefix("CREATE UNIQUE INDEX") }
-        // Patterns and the city tables (all but their full-text index) are written on a
-        // second core, into a side file that is copied in afterwards.
+        // Patterns, the planner's routes and the city tables (all but their full-text
+        // index) are written on a second core, into a side file that is copied in afterwards.
         let sideStatements = statements.filter { Self.sideTables.contains(BundleSchema.tableName($0)) }
         let sideTablesPath = path + "-side-tables"
         try? FileManager.default.removeItem(atPath: sideTablesPath)
@@ -66,6 +67,7 @@ struct BundleWriter {
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
+            try PlannerTables.insert(into: db)
             if let cities { try CityTables.insertRows(cities, into: db) }
             try db.execute("COMMIT")
         }

@@ -34,15 +34,13 @@ final class ShapeCaches: Sendable {
     }
 }
 
-/// What the journey planner keeps: the timetable as RAPTOR routes (both ways), walks and
-/// transfers by the options they depend on, and label arrays of finished searches.
+/// What the journey planner keeps: the timetable as RAPTOR routes (both ways), transfers
+/// by the options they depend on, and label arrays of finished searches.
 final class JourneyCaches: Sendable {
     /// Built on the first journey query.
     let routing = Locked<RoutingNetwork?>(nil)
     /// The same run backwards, for arrive-by journeys, built on the first one.
     let mirroredRouting = Locked<RoutingNetwork?>(nil)
-    /// Walks between stops, by transfer distance (decimetres).
-    let footpaths = LockedCache<Int, TransferTimes.Footpaths>(limit: 4)
     /// Transfers with their times, by the options they depend on.
     let transferGraphs = LockedCache<TransferGraphKey, TransferGraph>(limit: 8)
     /// Label arrays of finished journey searches, for the next ones (a few at a time).
@@ -54,7 +52,6 @@ final class JourneyCaches: Sendable {
     func purge() {
         routing.withLock { $0 = nil }
         mirroredRouting.withLock { $0 = nil }
-        footpaths.removeAll()
         transferGraphs.removeAll()
         labelPool.withLock { $0 = [] }
         fareTables.removeAll()

@@ -8,7 +8,9 @@ import TransitSQLite
 /// SQL aggregates over its plain tables, so that the queries can rely on it:
 ///
 /// - every required table is an ordinary table (a view could compute anything: an endless
-///   recursive query, a gigabyte value), and the two FTS5 indexes are virtual tables;
+///   recursive query, a gigabyte value), and the two FTS5 indexes are virtual tables; the
+///   planner's optional tables, when present, are ordinary tables (their packed rows are
+///   checked as `PlannedNetwork` reads them);
 /// - feeds are numbered 1...n (at most `maxFeeds`), each with a `max_time_secs` of 0 to
 ///   `maxTimeSecs` (7 days) and a known time zone name;
 /// - stops are numbered from 1 to at most `maxStops` (ids may have gaps: a bundle compiled
@@ -66,6 +68,13 @@ package enum BundleCheck {
         var kinds: [String: (type: String, sql: String)] = [:]
         let list = try db.prepare("SELECT name, type, coalesce(sql, '') FROM sqlite_master WHERE type IN ('table', 'view')")
         while try list.step() { kinds[list.string(0)] = (list.string(1), list.string(2)) }
+        // The planner's tables may be missing (an earlier compiler's bundle); when there,
+        // they are tables too.
+        for name in BundleSchema.optionalTables.sorted() {
+            if let kind = kinds[name], kind.type != "table" || kind.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
+                throw damaged("\(name) is not a plain table")
+            }
+        }
         for name in BundleSchema.requiredTables {
             guard let kind = kinds[name] else {
                 // A bundle of an earlier schema lacks the tables added since: say so.

@@ -1,18 +1,15 @@
 import BundleFormat
 
 /// The timetable as RAPTOR's routes, in flat arrays: a route is a stop sequence (with the
-/// same boarding and alighting at each stop) whose trips never overtake one another.
+/// same boarding and alighting at each stop) and a service, whose trips never overtake one
+/// another (how trips are grouped into routes: `RoutePlan`). A trip keeps its pattern's
+/// offsets: its time at a stop is its start + its pattern's offset there. A route holds
+/// one service's trips, so a search skips the routes that do not run on its days and, on a
+/// route that runs, takes the first trip after a time without stepping over the trips of
+/// other services (on 10 x Strasbourg that stepping was a third of a query).
 ///
-/// The bundle's patterns already share their time offsets, so each would do as a route;
-/// but most stop sequences have many patterns (cts-strasbourg: 2,054 patterns on 184
-/// sequences), and a round scans every route. So the patterns of one sequence are merged:
-/// their trips of one service sorted by start, and put in as few chains as keep every trip
-/// at or after the one before it at every stop (first fit); each chain is a route. A trip
-/// keeps its pattern's offsets: its time at a stop is its start + its pattern's offset
-/// there. A route holds one service's trips, so a search skips the routes that do not run
-/// on its days and, on a route that runs, takes the first trip after a time without
-/// stepping over the trips of other services (on 10 x Strasbourg that stepping was a
-/// third of a query).
+/// Filled from the bundle's planned routes (`RouteTables+Bundle.swift`), or from a
+/// `RoutePlan` worked out from the patterns when the bundle has none.
 struct RouteTables: Sendable {
     struct Route: Sendable {
         // Stored as 32-bit integers: a round reads the headers of thousands of routes, and
@@ -66,8 +63,11 @@ struct RouteTables: Sendable {
     var stopSid: [Int32] = []
     var stopBoards: [Bool] = []
     var stopAlights: [Bool] = []
-    /// Per pattern: its pid; per pattern stop: seconds from the trip's start.
+    /// Per pattern: its pid, and the first of its stops in the offset arrays (one more at
+    /// the end: pattern p's stops are `patternFirst[p]..<patternFirst[p + 1]`); per pattern
+    /// stop: seconds from the trip's start.
     var patternPid: [Int] = []
+    var patternFirst: [Int32] = [0]
     var offsetDeparture: [Int32] = []
     var offsetArrival: [Int32] = []
     var tripStart: [Int32] = []
@@ -96,18 +96,23 @@ struct RouteTables: Sendable {
     /// Whether some route serves stop `sid`.
     func serves(_ sid: Int) -> Bool { placeFirst[sid] < placeFirst[sid + 1] }
 
-    /// Fills the places of each stop from the routes' stops.
+    /// Fills the places of each stop from the routes' stops: counted by stop, then placed,
+    /// each stop's by route and index.
     private mutating func indexPlaces(stopCount: Int) {
-        var byStop = [[Place]](repeating: [], count: stopCount)
+        var first = [Int32](repeating: 0, count: stopCount + 1)
+        for sid in stopSid { first[Int(sid) + 1] += 1 }
+        for s in 0..<stopCount { first[s + 1] += first[s] }
+        var next = first
+        var placed = [Place](repeating: Place(route: 0, idx: 0), count: stopSid.count)
         for (r, route) in routes.enumerated() {
-            for idx in 0..<route.stopCount { byStop[Int(stopSid[route.firstStop + idx])].append(Place(route: Int32(r), idx: Int32(idx))) }
+            for idx in 0..<route.stopCount {
+                let sid = Int(stopSid[route.firstStop + idx])
+                placed[Int(next[sid])] = Place(route: Int32(r), idx: Int32(idx))
+                next[sid] += 1
+            }
         }
-        placeFirst = [0]
-        places = []
-        for list in byStop {
-            places += list
-            placeFirst.append(Int32(places.count))
-        }
+        placeFirst = first
+        places = placed
     }
 
     /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
@@ -117,174 +122,68 @@ struct RouteTables: Sendable {
     @inline(__always)
     func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetArrival[Int(tripOffsets[trip]) + idx]) }
 
-    /// A trip of a pattern: its tid, service, start (seconds of its day), whether it is a
-    /// frequency template, and whether it is marked wheelchair accessible. Values beyond
-    /// 32 bits cannot come from a bundle that opened (`BundleCheck`).
-    struct Trip {
-        let tid: Int32
-        let sv: Int32
-        let start: Int32
-        let frequency: Bool
-        let accessible: Bool
-
-        init(_ record: PatternTripRecord) {
-            tid = Int32(clamping: record.tid)
-            sv = Int32(clamping: record.sv)
-            start = Int32(clamping: record.startTime)
-            frequency = record.frequency
-            accessible = record.wheelchairAccessible == 1
+    /// The routes of `plan`'s patterns; `windows`: frequencies by tid.
+    init(_ plan: RoutePlan, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
+        self.init(patternsOf: plan)
+        plan.forEachRoute { route in
+            append(route, sequence: plan.sequences[route.sequence], patternOffsets: plan.patternOffsets, windows: windows)
         }
+        finish(stopCount: stopCount)
     }
 
-    /// A stop sequence: the stops, and whether each can be boarded and alighted.
-    fileprivate struct Sequence: Hashable {
-        let fid: Int
-        let sids: [Int32]
-        let boards: [Bool]
-        let alights: [Bool]
+    /// Empty routes with `plan`'s patterns and offsets.
+    init(patternsOf plan: RoutePlan) {
+        patternPid = plan.patternPid
+        patternFirst = plan.patternOffsets.map { Int32($0) } + [Int32(plan.offsetDeparture.count)]
+        offsetDeparture = plan.offsetDeparture
+        offsetArrival = plan.offsetArrival
+    }
 
-        /// The arrays' bytes at once (element by element, hashing the sequences of
-        /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(fid)
-            sids.withUnsafeBytes { hasher.combine(bytes: $0) }
-            boards.withUnsafeBytes { hasher.combine(bytes: $0) }
-            alights.withUnsafeBytes { hasher.combine(bytes: $0) }
+    /// Appends one route of `plan`'s: its stops, trips and frequency templates (with their
+    /// windows from `windows`, by tid).
+    mutating func append(
+        _ route: RoutePlan.Route, sequence: RoutePlan.Sequence, patternOffsets: [Int],
+        windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+    ) {
+        let firstTrip = tripStart.count
+        for t in route.trips {
+            tripStart.append(t.trip.start)
+            tripTid.append(t.trip.tid)
+            tripAccessible.append(t.trip.accessible)
+            tripOffsets.append(Int32(patternOffsets[t.pattern]))
+            tripPattern.append(Int32(t.pattern))
         }
+        append(
+            sequence: sequence, sv: route.sv, trips: firstTrip..<tripStart.count, templates: route.templates,
+            patternOffsets: patternOffsets,
+            windows: windows)
     }
 
-    /// A stop sequence (index in `Builder.sequences`) and a service: the trips of a route.
-    fileprivate struct GroupKey: Hashable {
-        let sequence: Int
-        let sv: Int
-    }
-
-    /// Takes the bundle's patterns one at a time as they are decoded, keeping none whole:
-    /// its offsets go to the flat offset arrays, its stop sequence is kept once, its trips
-    /// join the group of their (stop sequence, service). All patterns decoded and held at
-    /// once were most of the first build's peak (on 40 x Strasbourg, 82,000 patterns).
-    struct Builder {
-        fileprivate var tables = RouteTables()
-        fileprivate var sequences: [Sequence] = []
-        fileprivate var sequenceIndex: [Sequence: Int] = [:]
-        /// Each (sequence, service) numbered in the order first met, and its trips.
-        fileprivate var groupIndex: [GroupKey: Int] = [:]
-        fileprivate var order: [GroupKey] = []
-        fileprivate var groups: [[(trip: Trip, pattern: Int)]] = []
-        /// By pattern, the first of its offsets in the offset arrays.
-        fileprivate var patternOffsets: [Int] = []
-
-        init() {}
-
-        /// Adds pattern `pid` of feed `fid`: its stops in order and its trips.
-        mutating func add(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [Trip]) {
-            let n = stops.count
-            let sequence = Sequence(
-                fid: fid, sids: stops.map { Int32(clamping: $0.sid) },
-                boards: stops.indices.map { stops[$0].pickupType != 1 && $0 < n - 1 },
-                alights: stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 })
-            let q = sequenceIndex[sequence] ?? sequences.count
-            if q == sequences.count {
-                sequences.append(sequence)
-                sequenceIndex[sequence] = q
-            }
-            let p = patternOffsets.count
-            // A pattern's trips mostly share a service: one lookup for each run of them.
-            var last: (sv: Int32, group: Int)?
-            for trip in trips {
-                if last?.sv != trip.sv {
-                    let key = GroupKey(sequence: q, sv: Int(trip.sv))
-                    if let g = groupIndex[key] {
-                        last = (trip.sv, g)
-                    } else {
-                        groupIndex[key] = groups.count
-                        last = (trip.sv, groups.count)
-                        order.append(key)
-                        groups.append([])
-                    }
-                }
-                groups[last!.group].append((trip, p))
-            }
-            tables.patternPid.append(pid)
-            patternOffsets.append(tables.offsetDeparture.count)
-            for stop in stops {
-                tables.offsetDeparture.append(Int32(clamping: stop.departureOffset))
-                tables.offsetArrival.append(Int32(clamping: stop.arrivalOffset))
-            }
+    /// Appends a route of `sequence` and service `sv` whose regular trips are already in
+    /// the trip arrays at `trips`, with its frequency templates.
+    mutating func append(
+        sequence: RoutePlan.Sequence, sv: Int, trips: Range<Int>, templates members: [RoutePlan.Member], patternOffsets: [Int],
+        windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+    ) {
+        let firstStop = stopSid.count
+        stopSid += sequence.sids
+        stopBoards += sequence.boards
+        stopAlights += sequence.alights
+        let firstTemplate = templates.count
+        for t in members {
+            templates.append(
+                Template(
+                    tid: Int(t.trip.tid), sv: sv, accessible: t.trip.accessible, offsets: patternOffsets[t.pattern], pattern: t.pattern,
+                    windows: windows[Int(t.trip.tid)] ?? []))
         }
+        routes.append(
+            Route(
+                fid: sequence.fid, sv: sv, firstStop: firstStop, stopCount: sequence.sids.count, firstTrip: trips.lowerBound,
+                tripCount: trips.count, templateRange: firstTemplate..<templates.count))
     }
 
-    /// The routes of `builder`'s patterns; `windows`: frequencies by tid.
-    init(_ builder: Builder, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
-        self = builder.tables
-        let (sequences, order, groups, patternOffsets) = (builder.sequences, builder.order, builder.groups, builder.patternOffsets)
-        for (g, key) in order.enumerated() {
-            let sequence = sequences[key.sequence]
-            var regular: [(trip: Trip, pattern: Int)] = []
-            var groupTemplates: [Template] = []
-            for (trip, p) in groups[g] {
-                if trip.frequency {
-                    groupTemplates.append(
-                        Template(
-                            tid: Int(trip.tid), sv: Int(trip.sv), accessible: trip.accessible, offsets: patternOffsets[p], pattern: p,
-                            windows: windows[Int(trip.tid)] ?? []))
-                } else {
-                    regular.append((trip, p))
-                }
-            }
-            let n = sequence.sids.count
-            // By start, then by arrival at the last stop: chains stay few.
-            let lastArrival = regular.map { Int($0.trip.start) + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
-            let sorted = regular.indices.sorted {
-                (regular[$0].trip.start, lastArrival[$0], regular[$0].trip.tid)
-                    < (regular[$1].trip.start, lastArrival[$1], regular[$1].trip.tid)
-            }.map { regular[$0] }
-            /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
-            func neverOvertakes(_ later: (trip: Trip, pattern: Int), _ earlier: (trip: Trip, pattern: Int)) -> Bool {
-                if later.pattern == earlier.pattern { return later.trip.start >= earlier.trip.start }
-                let a = patternOffsets[later.pattern]
-                let b = patternOffsets[earlier.pattern]
-                let shift = Int(later.trip.start) - Int(earlier.trip.start)
-                return (0..<n).allSatisfy {
-                    shift + Int(offsetDeparture[a + $0]) >= Int(offsetDeparture[b + $0])
-                        && shift + Int(offsetArrival[a + $0]) >= Int(offsetArrival[b + $0])
-                }
-            }
-            // First fit: each trip joins the first chain whose last trip it never overtakes.
-            var chains: [[(trip: Trip, pattern: Int)]] = []
-            for t in sorted {
-                if let c = chains.firstIndex(where: { neverOvertakes(t, $0.last!) }) {
-                    chains[c].append(t)
-                } else {
-                    chains.append([t])
-                }
-            }
-            if chains.isEmpty { chains = [[]] }
-            for (c, chain) in chains.enumerated() {
-                let firstStop = stopSid.count
-                for idx in 0..<n {
-                    stopSid.append(sequence.sids[idx])
-                    stopBoards.append(sequence.boards[idx])
-                    stopAlights.append(sequence.alights[idx])
-                }
-                let firstTrip = tripStart.count
-                for t in chain {
-                    tripStart.append(t.trip.start)
-                    tripTid.append(t.trip.tid)
-                    tripAccessible.append(t.trip.accessible)
-                    tripOffsets.append(Int32(patternOffsets[t.pattern]))
-                    tripPattern.append(Int32(t.pattern))
-                }
-                let firstTemplate = templates.count
-                if c == 0 { templates += groupTemplates }
-                routes.append(
-                    Route(
-                        fid: sequence.fid, sv: key.sv, firstStop: firstStop, stopCount: n, firstTrip: firstTrip, tripCount: chain.count,
-                        templateRange: firstTemplate..<templates.count))
-            }
-        }
-        indexPlaces(stopCount: stopCount)
-    }
+    /// Fills the places of each stop from the routes' stops (after the last `append`).
+    mutating func finish(stopCount: Int) { indexPlaces(stopCount: stopCount) }
 
     init() {}
 
@@ -302,15 +201,13 @@ struct RouteTables: Sendable {
         // Offsets per pattern: reversed and negated, at the same positions.
         m.offsetDeparture = offsetDeparture
         m.offsetArrival = offsetArrival
-        var seen = Set<Int>()
-        for route in routes {
-            for trip in route.trips where seen.insert(Int(tripOffsets[trip])).inserted {
-                mirrorOffsets(from: Int(tripOffsets[trip]), count: route.stopCount, into: &m)
-            }
-            for t in route.templateRange where seen.insert(templates[t].offsets).inserted {
-                mirrorOffsets(from: templates[t].offsets, count: route.stopCount, into: &m)
-            }
+        m.patternFirst = patternFirst
+        for p in 0..<patternPid.count {
+            mirrorOffsets(from: Int(patternFirst[p]), count: Int(patternFirst[p + 1] - patternFirst[p]), into: &m)
         }
+        m.stopSid.reserveCapacity(stopSid.count)
+        m.stopBoards.reserveCapacity(stopSid.count)
+        m.stopAlights.reserveCapacity(stopSid.count)
         for route in routes {
             for idx in 0..<route.stopCount {
                 let g = route.firstStop + route.stopCount - 1 - idx

@@ -7,8 +7,9 @@ import TransitSQLite
 /// its trips by start time in flat integer arrays, and every stop with its coordinates,
 /// station, accessibility, the routes through it and its `transfers.txt` rows.
 ///
-/// Built once per bundle on the first journey query (nothing is added to the bundle file),
-/// then shared by every query; immutable.
+/// Read once per bundle on the first journey query (the routes as the compiler planned
+/// them, or worked out from the patterns for a bundle without them), then shared by every
+/// query; immutable.
 final class RoutingNetwork: Sendable {
     /// A `transfers.txt` rule from one stop to another (or the same) stop.
     struct TransferRule: Sendable {
@@ -79,24 +80,30 @@ final class RoutingNetwork: Sendable {
                 (frequencies.int(1), frequencies.int(2), max(1, frequencies.int(3)), frequencies.int(4) != 0))
         }
 
-        // Patterns, merged into routes as they are read.
-        var builder = RouteTables.Builder()
-        let patternRows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
-        while try patternRows.step() {
-            let pid = patternRows.int(0)
-            let (stops, trips) = try PatternCache.damagedAsError("pattern \(pid)") {
-                // The trips straight into their compact form (no array of decoded records).
-                var trips: [RouteTables.Trip] = []
-                try PatternTripsBlob.forEach(in: patternRows.blob(3)) { trips.append(RouteTables.Trip($0)) }
-                return (try PatternStopsBlob.decode(patternRows.blob(2)), trips)
+        if try RouteTables.arePlanned(in: db) {
+            // The routes as the compiler planned them.
+            let feeds = try db.scalarInt("SELECT COUNT(*) FROM feeds") ?? 0
+            tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows)
+        } else {
+            // An earlier compiler's bundle: the patterns merged into routes as they are read.
+            var plan = RoutePlan()
+            let patternRows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
+            while try patternRows.step() {
+                let pid = patternRows.int(0)
+                let (stops, trips) = try PatternCache.damagedAsError("pattern \(pid)") {
+                    // The trips straight into their compact form (no array of decoded records).
+                    var trips: [RoutePlan.Trip] = []
+                    try PatternTripsBlob.forEach(in: patternRows.blob(3)) { trips.append(RoutePlan.Trip($0)) }
+                    return (try PatternStopsBlob.decode(patternRows.blob(2)), trips)
+                }
+                guard stops.count >= 2 else { continue }
+                guard stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
+                    throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
+                }
+                plan.add(pid: pid, fid: patternRows.int(1), stops: stops, trips: trips)
             }
-            guard stops.count >= 2 else { continue }
-            guard stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
-                throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
-            }
-            builder.add(pid: pid, fid: patternRows.int(1), stops: stops, trips: trips)
+            tables = RouteTables(plan, windows: windows, stopCount: maxSid + 1)
         }
-        tables = RouteTables(builder, windows: windows, stopCount: maxSid + 1)
         let tables = self.tables
         // Only stops some route serves are places to walk to.
         var grid: [Int: [Int32]] = [:]
@@ -190,7 +197,19 @@ final class RoutingNetwork: Sendable {
 
     /// Stops within `radius` metres of a point, with their straight-line distance, by sid.
     func stops(near latitude: Double, _ longitude: Double, within radius: Double) -> [(sid: Int, distance: Double)] {
-        guard !latitude.isNaN, radius >= 0 else { return [] }
+        var found: [(sid: Int, distance: Double)] = []
+        forEachCandidate(near: latitude, longitude, within: radius) { s in
+            let d = GeoDistance.metres(latitude, longitude, stopLatitude[s], stopLongitude[s])
+            if d <= radius { found.append((s, d)) }
+        }
+        return found.sorted { $0.sid < $1.sid }
+    }
+
+    /// Calls `body` with every served stop above sid `above` that may be within `radius`
+    /// metres of a point: all that are, and a few a little farther (the caller measures).
+    @inline(__always)
+    func forEachCandidate(near latitude: Double, _ longitude: Double, within radius: Double, above: Int = 0, _ body: (Int) -> Void) {
+        guard !latitude.isNaN, radius >= 0 else { return }
         // The box around the circle (a degree of latitude is at least 111 km; a degree of
         // longitude at least its cosine at the box's edge nearer the pole), and the cells it
         // touches: no margin beyond it (a cell of margin on each side read four times the
@@ -206,20 +225,24 @@ final class RoutingNetwork: Sendable {
             Int(
                 ((longitude - longitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
                 ((longitude + longitudeSpan) / Self.gridCellDegrees).rounded(.down))
-        var found: [(sid: Int, distance: Double)] = []
         for row in rows {
             for column in columns {
-                for sid in grid[row &* 100_000 &+ column] ?? [] {
+                guard let cell = grid[row &* 100_000 &+ column] else { continue }
+                // A cell's stops are in sid order: those above `above` from the first one.
+                var (low, high) = (0, cell.count)
+                while low < high {
+                    let mid = (low + high) / 2
+                    if Int(cell[mid]) <= above { low = mid + 1 } else { high = mid }
+                }
+                for sid in cell[low...] {
                     let s = Int(sid)
                     // A flat-Earth estimate (within 1 % at these distances) skips the far ones.
                     let dy = (stopLatitude[s] - latitude) * 111_195
                     let dx = (stopLongitude[s] - longitude) * 111_195 * cosine
                     if dx * dx + dy * dy > radius * radius * 1.05 + 100 { continue }
-                    let d = GeoDistance.metres(latitude, longitude, stopLatitude[s], stopLongitude[s])
-                    if d <= radius { found.append((s, d)) }
+                    body(s)
                 }
             }
         }
-        return found.sorted { $0.sid < $1.sid }
     }
 }

@@ -1,0 +1,119 @@
+/// The packed columns of the planner's tables (`schemas/bundle.sql`): a stop sequence in
+/// `planner_sequences.stops`, a route's trips in `planner_routes.trips`.
+///
+/// - stops: count, then per stop the sid as a signed difference from the one before (from
+///   0), and its flags (1: can be boarded, 2: can be alighted).
+/// - trips: count, then per trip (in the route's order, starts never decreasing) the start
+///   (the first as a signed value, then the unsigned difference), the tid as a signed
+///   difference, and the pattern's pid as a signed difference zigzagged, times 2, plus 1
+///   when the trip is marked wheelchair accessible; then the count of frequency templates
+///   and per template the tid and the pid-and-accessibility the same way.
+///
+/// ```swift
+/// let blob = PlannerRoutesBlob.encodeStops(sequence)
+/// let back = try PlannerRoutesBlob.decodeStops(blob, fid: sequence.fid)
+/// ```
+package enum PlannerRoutesBlob {
+    /// A trip as `planner_routes.trips` holds it.
+    package struct Entry: Equatable, Sendable {
+        package var tid: Int
+        package var start: Int
+        package var pid: Int
+        package var accessible: Bool
+
+        package init(tid: Int, start: Int, pid: Int, accessible: Bool) {
+            self.tid = tid
+            self.start = start
+            self.pid = pid
+            self.accessible = accessible
+        }
+    }
+
+    package static func encodeStops(_ sequence: RoutePlan.Sequence) -> [UInt8] {
+        var w = PackedWriter()
+        w.unsigned(sequence.sids.count)
+        var previous = 0
+        for i in sequence.sids.indices {
+            w.signed(Int(sequence.sids[i]) - previous)
+            previous = Int(sequence.sids[i])
+            w.unsigned((sequence.boards[i] ? 1 : 0) | (sequence.alights[i] ? 2 : 0))
+        }
+        return w.bytes
+    }
+
+    /// Throws `PackedReader.Damaged` for bytes `encodeStops` cannot have written, or a sid
+    /// outside 1...`maxSid`.
+    package static func decodeStops(_ bytes: [UInt8], fid: Int, maxSid: Int) throws -> RoutePlan.Sequence {
+        var r = PackedReader(bytes)
+        let n = try r.count()
+        var sids: [Int32] = []
+        var boards: [Bool] = []
+        var alights: [Bool] = []
+        sids.reserveCapacity(n)
+        boards.reserveCapacity(n)
+        alights.reserveCapacity(n)
+        var sid = 0
+        for _ in 0..<n {
+            sid += try r.signed()
+            let flags = try r.unsigned()
+            guard sid >= 1, sid <= maxSid, flags <= 3 else { throw PackedReader.Damaged() }
+            sids.append(Int32(sid))
+            boards.append(flags & 1 != 0)
+            alights.append(flags & 2 != 0)
+        }
+        guard r.isAtEnd else { throw PackedReader.Damaged() }
+        return RoutePlan.Sequence(fid: fid, sids: sids, boards: boards, alights: alights)
+    }
+
+    package static func encodeTrips(_ trips: [Entry], templates: [Entry]) -> [UInt8] {
+        var w = PackedWriter()
+        w.unsigned(trips.count)
+        var (tid, pid) = (0, 0)
+        for (i, t) in trips.enumerated() {
+            if i == 0 { w.signed(t.start) } else { w.unsigned(t.start - trips[i - 1].start) }
+            w.signed(t.tid - tid)
+            w.unsigned(zigzag(t.pid - pid) << 1 | (t.accessible ? 1 : 0))
+            (tid, pid) = (t.tid, t.pid)
+        }
+        w.unsigned(templates.count)
+        for t in templates {
+            w.signed(t.tid - tid)
+            w.unsigned(zigzag(t.pid - pid) << 1 | (t.accessible ? 1 : 0))
+            (tid, pid) = (t.tid, t.pid)
+        }
+        return w.bytes
+    }
+
+    /// Calls `trip` for each trip and `template` for each template (its start 0), in order.
+    /// Throws `PackedReader.Damaged` for bytes `encodeTrips` cannot have written: a start,
+    /// tid or pid beyond 32 bits, a tid or pid below 1.
+    package static func forEach(
+        in bytes: [UInt8], trip: (Entry) throws -> Void, template: (Entry) throws -> Void
+    ) throws {
+        var r = PackedReader(bytes)
+        var (tid, pid, start) = (0, 0, 0)
+        func member() throws -> (tid: Int, pid: Int, accessible: Bool) {
+            tid += try r.signed()
+            let packed = try r.unsigned()
+            let half = packed >> 1
+            pid += half & 1 == 0 ? half >> 1 : -(half >> 1) - 1
+            guard tid >= 1, PackedReader.fits32(tid), pid >= 1, PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
+            return (tid, pid, packed & 1 != 0)
+        }
+        let trips = try r.count()
+        for i in 0..<trips {
+            start = i == 0 ? try r.signed() : start + (try r.unsigned())
+            guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
+            let m = try member()
+            try trip(Entry(tid: m.tid, start: start, pid: m.pid, accessible: m.accessible))
+        }
+        let templates = try r.count()
+        for _ in 0..<templates {
+            let m = try member()
+            try template(Entry(tid: m.tid, start: 0, pid: m.pid, accessible: m.accessible))
+        }
+        guard r.isAtEnd else { throw PackedReader.Damaged() }
+    }
+
+    private static func zigzag(_ value: Int) -> Int { value >= 0 ? value << 1 : (-value - 1) << 1 | 1 }
+}

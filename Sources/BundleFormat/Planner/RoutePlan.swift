@@ -1,0 +1,246 @@
+/// How the journey planner groups the bundle's trips into RAPTOR routes: a route is a stop
+/// sequence (with the same boarding and alighting at each stop) and one service, whose
+/// trips never overtake one another.
+///
+/// The bundle's patterns already share their time offsets, so each would do as a route;
+/// but most stop sequences have many patterns (cts-strasbourg: 2,054 patterns on 184
+/// sequences), and a round scans every route. So the patterns of one sequence are merged:
+/// their trips of one service sorted by start, and put in as few chains as keep every trip
+/// at or after the one before it at every stop (first fit); each chain is a route. A trip
+/// keeps its pattern's offsets: its time at a stop is its start + its pattern's offset
+/// there.
+///
+/// The compiler works the plan out once and writes it (`planner_sequences`,
+/// `planner_routes`, see `PlannerRoutesBlob`); the runtime works it out the same way for a
+/// bundle without those tables. Patterns are added one at a time as they are decoded,
+/// none kept whole: offsets go to flat arrays, each stop sequence is kept once, trips join
+/// the group of their (sequence, service).
+///
+/// ```swift
+/// var plan = RoutePlan()
+/// plan.add(pid: 1, fid: 1, stops: stops, trips: trips.map(RoutePlan.Trip.init))
+/// plan.forEachRoute { route in print(route.sequence, route.sv, route.trips.count) }
+/// ```
+package struct RoutePlan {
+    /// A trip of a pattern: its tid, service, start (seconds of its day), whether it is a
+    /// frequency template, and whether it is marked wheelchair accessible. Values beyond
+    /// 32 bits cannot come from a checked bundle.
+    package struct Trip: Sendable {
+        package let tid: Int32
+        package let sv: Int32
+        package let start: Int32
+        package let frequency: Bool
+        package let accessible: Bool
+
+        package init(_ record: PatternTripRecord) {
+            tid = Int32(clamping: record.tid)
+            sv = Int32(clamping: record.sv)
+            start = Int32(clamping: record.startTime)
+            frequency = record.frequency
+            accessible = record.wheelchairAccessible == 1
+        }
+
+        package init(tid: Int32, sv: Int32, start: Int32, frequency: Bool, accessible: Bool) {
+            self.tid = tid
+            self.sv = sv
+            self.start = start
+            self.frequency = frequency
+            self.accessible = accessible
+        }
+    }
+
+    /// A stop sequence of one feed: the stops, and whether each can be boarded and alighted.
+    package struct Sequence: Hashable, Sendable {
+        package let fid: Int
+        package let sids: [Int32]
+        package let boards: [Bool]
+        package let alights: [Bool]
+
+        package init(fid: Int, sids: [Int32], boards: [Bool], alights: [Bool]) {
+            self.fid = fid
+            self.sids = sids
+            self.boards = boards
+            self.alights = alights
+        }
+
+        /// The arrays' bytes at once (element by element, hashing the sequences of
+        /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(fid)
+            sids.withUnsafeBytes { hasher.combine(bytes: $0) }
+            boards.withUnsafeBytes { hasher.combine(bytes: $0) }
+            alights.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// A trip and its pattern (an index in `patternPid`).
+    package typealias Member = (trip: Trip, pattern: Int)
+
+    /// One route: a sequence (index in `sequences`), a service, its regular trips in order
+    /// at every stop, and its frequency templates (on the first route of a group only).
+    package struct Route {
+        package let sequence: Int
+        package let sv: Int
+        package let trips: [Member]
+        package let templates: [Member]
+
+        package init(sequence: Int, sv: Int, trips: [Member], templates: [Member]) {
+            self.sequence = sequence
+            self.sv = sv
+            self.trips = trips
+            self.templates = templates
+        }
+    }
+
+    /// A stop sequence (index in `sequences`) and a service: the trips of a route.
+    private struct GroupKey: Hashable {
+        let sequence: Int
+        let sv: Int
+    }
+
+    /// By pattern (in the order added): its pid, and the first of its offsets in
+    /// `offsetDeparture` and `offsetArrival` (seconds from the trip's start, per stop).
+    package private(set) var patternPid: [Int] = []
+    package private(set) var patternOffsets: [Int] = []
+    package private(set) var offsetDeparture: [Int32] = []
+    package private(set) var offsetArrival: [Int32] = []
+    /// The stop sequences, each once.
+    package private(set) var sequences: [Sequence] = []
+    private var sequenceIndex: [Sequence: Int] = [:]
+    /// Each (sequence, service) numbered in the order first met, and its trips.
+    private var groupIndex: [GroupKey: Int] = [:]
+    private var order: [GroupKey] = []
+    private var groups: [[Member]] = []
+
+    package init() {}
+
+    /// Adds pattern `pid` of feed `fid`: its stops in order and its trips. Patterns are
+    /// added by ascending pid.
+    package mutating func add(pid: Int, fid: Int, stops: [PatternStopRecord], trips: [Trip]) {
+        let n = stops.count
+        let sequence = Sequence(
+            fid: fid, sids: stops.map { Int32(clamping: $0.sid) },
+            boards: stops.indices.map { stops[$0].pickupType != 1 && $0 < n - 1 },
+            alights: stops.indices.map { stops[$0].dropOffType != 1 && $0 > 0 })
+        let q = sequenceIndex[sequence] ?? sequences.count
+        if q == sequences.count {
+            sequences.append(sequence)
+            sequenceIndex[sequence] = q
+        }
+        let p = addOffsets(pid: pid, stops: stops)
+        // A pattern's trips mostly share a service: one lookup for each run of them.
+        var last: (sv: Int32, group: Int)?
+        for trip in trips {
+            if last?.sv != trip.sv {
+                let key = GroupKey(sequence: q, sv: Int(trip.sv))
+                if let g = groupIndex[key] {
+                    last = (trip.sv, g)
+                } else {
+                    groupIndex[key] = groups.count
+                    last = (trip.sv, groups.count)
+                    order.append(key)
+                    groups.append([])
+                }
+            }
+            groups[last!.group].append((trip, p))
+        }
+    }
+
+    /// Adds pattern `pid`'s offsets only (a bundle whose routes are planned already), and
+    /// returns its index.
+    @discardableResult
+    package mutating func addOffsets(pid: Int, stops: [PatternStopRecord]) -> Int {
+        patternPid.append(pid)
+        patternOffsets.append(offsetDeparture.count)
+        for stop in stops {
+            offsetDeparture.append(Int32(clamping: stop.departureOffset))
+            offsetArrival.append(Int32(clamping: stop.arrivalOffset))
+        }
+        return patternPid.count - 1
+    }
+
+    /// Adds pattern `pid`'s offsets straight from its packed stops (`patterns.stops`) and
+    /// returns its index; nil, adding nothing, for a pattern of fewer than 2 stops. Throws
+    /// `PackedReader.Damaged` for damaged bytes or a stop outside 1...`maxSid`.
+    package mutating func addOffsets(pid: Int, packedStops bytes: [UInt8], maxSid: Int) throws -> Int? {
+        let first = offsetDeparture.count
+        do {
+            try PatternStopsBlob.forEach(in: bytes) { stop in
+                guard stop.sid > 0, stop.sid <= maxSid else { throw PackedReader.Damaged() }
+                offsetDeparture.append(Int32(clamping: stop.departureOffset))
+                offsetArrival.append(Int32(clamping: stop.arrivalOffset))
+            }
+        } catch {
+            offsetDeparture.removeSubrange(first...)
+            offsetArrival.removeSubrange(first...)
+            throw error
+        }
+        guard offsetDeparture.count - first >= 2 else {
+            offsetDeparture.removeSubrange(first...)
+            offsetArrival.removeSubrange(first...)
+            return nil
+        }
+        patternPid.append(pid)
+        patternOffsets.append(first)
+        return patternPid.count - 1
+    }
+
+    /// The index of pattern `pid`, if it was added.
+    package func pattern(ofPid pid: Int) -> Int? {
+        var (low, high) = (0, patternPid.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if patternPid[mid] < pid { low = mid + 1 } else { high = mid }
+        }
+        return low < patternPid.count && patternPid[low] == pid ? low : nil
+    }
+
+    /// The number of stops of pattern `p`.
+    package func stopCount(ofPattern p: Int) -> Int {
+        (p + 1 < patternOffsets.count ? patternOffsets[p + 1] : offsetDeparture.count) - patternOffsets[p]
+    }
+
+    /// The routes, group by group in the order their (sequence, service) was first met,
+    /// each group's chains in order.
+    package func forEachRoute(_ body: (Route) throws -> Void) rethrows {
+        for (g, key) in order.enumerated() {
+            let n = sequences[key.sequence].sids.count
+            var regular: [Member] = []
+            var templates: [Member] = []
+            for member in groups[g] {
+                if member.trip.frequency { templates.append(member) } else { regular.append(member) }
+            }
+            // By start, then by arrival at the last stop: chains stay few.
+            let lastArrival = regular.map { Int($0.trip.start) + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
+            let sorted = regular.indices.sorted {
+                (regular[$0].trip.start, lastArrival[$0], regular[$0].trip.tid)
+                    < (regular[$1].trip.start, lastArrival[$1], regular[$1].trip.tid)
+            }.map { regular[$0] }
+            // First fit: each trip joins the first chain whose last trip it never overtakes.
+            var chains: [[Member]] = []
+            for t in sorted {
+                if let c = chains.firstIndex(where: { neverOvertakes(t, $0.last!, stops: n) }) {
+                    chains[c].append(t)
+                } else {
+                    chains.append([t])
+                }
+            }
+            if chains.isEmpty { chains = [[]] }
+            for (c, chain) in chains.enumerated() {
+                try body(Route(sequence: key.sequence, sv: key.sv, trips: chain, templates: c == 0 ? templates : []))
+            }
+        }
+    }
+
+    /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
+    private func neverOvertakes(_ later: Member, _ earlier: Member, stops n: Int) -> Bool {
+        if later.pattern == earlier.pattern { return later.trip.start >= earlier.trip.start }
+        let a = patternOffsets[later.pattern]
+        let b = patternOffsets[earlier.pattern]
+        let shift = Int(later.trip.start) - Int(earlier.trip.start)
+        return (0..<n).allSatisfy {
+            shift + Int(offsetDeparture[a + $0]) >= Int(offsetDeparture[b + $0])
+                && shift + Int(offsetArrival[a + $0]) >= Int(offsetArrival[b + $0])
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import BundleFormat
+import TransitSQLite
+
+extension RouteTables {
+    /// The most route stops and trips a bundle's planned routes may make: 50 million each
+    /// (200 MB of stop ids alone), far above a country's timetable (40 x Strasbourg: 3.3
+    /// million route stops, 945,000 trips), so that a crafted bundle cannot make the first
+    /// journey allocate without bound.
+    static let maxPlannedEntries = 50_000_000
+
+    /// Whether `db` holds the planner's routes (`planner_sequences`, `planner_routes`).
+    static func arePlanned(in db: SQLiteDatabase) throws -> Bool {
+        try ContentHash.exists("planner_sequences", in: db) && ContentHash.exists("planner_routes", in: db)
+    }
+
+    /// The routes the compiler planned, read from `planner_sequences` and `planner_routes`,
+    /// with the patterns' offsets: no trip is grouped or sorted here. Every value read is
+    /// checked before it indexes anything (sids within 1...`maxSid`, feeds within
+    /// 1...`feeds`, services within `BundleCheck.maxServices`, each trip's pattern present
+    /// with as many stops as its route); anything else is `TransitError.corruptBundle`.
+    init(
+        plannedIn db: SQLiteDatabase, maxSid: Int, feeds: Int, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+    ) throws {
+        func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's routes: \(what)") }
+        // The patterns' offsets, in pid order.
+        var plan = RoutePlan()
+        let patterns = try db.prepare("SELECT pid, stops FROM patterns ORDER BY pid")
+        while try patterns.step() {
+            let pid = patterns.int(0)
+            _ = try PatternCache.damagedAsError("pattern \(pid)") {
+                try plan.addOffsets(pid: pid, packedStops: patterns.blob(1), maxSid: maxSid)
+            }
+        }
+        self.init(patternsOf: plan)
+        let patternIndex = PatternIndex(plan)
+
+        var sequences: [RoutePlan.Sequence] = []
+        let sequenceRows = try db.prepare("SELECT qid, fid, stops FROM planner_sequences ORDER BY qid")
+        while try sequenceRows.step() {
+            let (qid, fid) = (sequenceRows.int(0), sequenceRows.int(1))
+            guard qid == sequences.count + 1 else { throw damaged("sequence \(qid) out of order (expected \(sequences.count + 1))") }
+            guard fid >= 1, fid <= feeds else { throw damaged("sequence \(qid) names feed \(fid)") }
+            let sequence = try PatternCache.damagedAsError("planner sequence \(qid)") {
+                try PlannerRoutesBlob.decodeStops(sequenceRows.blob(2), fid: fid, maxSid: maxSid)
+            }
+            guard sequence.sids.count >= 2 else { throw damaged("sequence \(qid) has fewer than 2 stops") }
+            sequences.append(sequence)
+        }
+
+        var templates: [RoutePlan.Member] = []
+        let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
+        while try routeRows.step() {
+            let (qid, sv) = (routeRows.int(0), routeRows.int(1))
+            guard qid >= 1, qid <= sequences.count else { throw damaged("a route names sequence \(qid)") }
+            guard sv >= 0, sv <= BundleCheck.maxServices else { throw damaged("a route names service \(sv)") }
+            let sequence = sequences[qid - 1]
+            /// The pattern of `entry`, which must have as many stops as the route.
+            func pattern(_ entry: PlannerRoutesBlob.Entry) throws -> Int {
+                guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == sequence.sids.count else {
+                    throw damaged("trip \(entry.tid) names pattern \(entry.pid), missing or of another length")
+                }
+                return p
+            }
+            // The trips straight into the flat arrays; the few templates through `append`.
+            let firstTrip = tripStart.count
+            templates.removeAll(keepingCapacity: true)
+            try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
+                try PlannerRoutesBlob.forEach(
+                    in: routeRows.blob(2),
+                    trip: { entry in
+                        let p = try pattern(entry)
+                        tripStart.append(Int32(entry.start))
+                        tripTid.append(Int32(entry.tid))
+                        tripAccessible.append(entry.accessible)
+                        tripOffsets.append(Int32(plan.patternOffsets[p]))
+                        tripPattern.append(Int32(p))
+                    },
+                    template: { entry in
+                        let trip = RoutePlan.Trip(
+                            tid: Int32(entry.tid), sv: Int32(sv), start: 0, frequency: true, accessible: entry.accessible)
+                        templates.append((trip, try pattern(entry)))
+                    })
+            }
+            guard stopSid.count + sequence.sids.count <= Self.maxPlannedEntries, tripStart.count + templates.count <= Self.maxPlannedEntries
+            else { throw damaged("more than \(Self.maxPlannedEntries) route stops or trips") }
+            append(
+                sequence: sequence, sv: sv, trips: firstTrip..<tripStart.count, templates: templates, patternOffsets: plan.patternOffsets,
+                windows: windows)
+        }
+        finish(stopCount: maxSid + 1)
+    }
+}
+
+/// Pattern indexes by pid: an array when pids are dense (a compiled bundle's are), else a
+/// binary search (pids are checked to stay within `BundleCheck.maxIDs`, but a crafted
+/// bundle's sparse pids must not size an array).
+private struct PatternIndex {
+    private let plan: RoutePlan
+    private let dense: [Int32]
+
+    init(_ plan: RoutePlan) {
+        self.plan = plan
+        let maxPid = plan.patternPid.last ?? 0
+        if maxPid >= 0, maxPid <= 2 * plan.patternPid.count + 1024 {
+            var dense = [Int32](repeating: -1, count: maxPid + 1)
+            for (p, pid) in plan.patternPid.enumerated() where pid >= 0 { dense[pid] = Int32(p) }
+            self.dense = dense
+        } else {
+            dense = []
+        }
+    }
+
+    subscript(pid: Int) -> Int? {
+        if !dense.isEmpty {
+            guard pid >= 0, pid < dense.count, dense[pid] >= 0 else { return nil }
+            return Int(dense[pid])
+        }
+        return plan.pattern(ofPid: pid)
+    }
+}
