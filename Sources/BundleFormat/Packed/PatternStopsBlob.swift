@@ -121,6 +121,34 @@ package enum PatternStopsBlob {
         return stops.trimmedToCount()
     }
 
+    /// Appends the stops' departure and arrival offsets to `departures` and `arrivals`
+    /// and returns how many stops there were: the journey planner's read, without records.
+    /// Throws `PackedReader.Damaged` as `decode` does, and for a stop outside 1...`maxSid`
+    /// (what was appended before the damage stays: the caller drops it).
+    package static func appendOffsets(
+        of bytes: [UInt8], departures: inout [Int32], arrivals: inout [Int32], maxSid: Int
+    ) throws -> Int {
+        var r = PackedReader(bytes)
+        var sid = 0
+        var departure = 0
+        var count = 0
+        while !r.isAtEnd {
+            let flags = try r.unsigned()
+            sid += try r.signed()
+            departure += try r.signed()
+            let arrival = flags & 1 != 0 ? departure - (try r.signed()) : departure
+            if flags & 2 != 0 { _ = try r.signed() }
+            if flags & 4 != 0 { _ = try r.unsigned() }
+            guard sid >= 1, sid <= maxSid, PackedReader.fits32(departure), PackedReader.fits32(arrival) else {
+                throw PackedReader.Damaged()
+            }
+            departures.append(Int32(departure))
+            arrivals.append(Int32(arrival))
+            count += 1
+        }
+        return count
+    }
+
     /// Calls `body` with each stop in order, decoding into no array.
     package static func forEach(in bytes: [UInt8], _ body: (PatternStopRecord) throws -> Void) throws {
         var r = PackedReader(bytes)

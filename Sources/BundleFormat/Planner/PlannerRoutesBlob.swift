@@ -84,6 +84,14 @@ package enum PlannerRoutesBlob {
         return w.bytes
     }
 
+    /// Replaces the contents of `trips` and `templates` with what `bytes` holds (a
+    /// template's start is 0). Throws as `forEach` does.
+    package static func decode(_ bytes: [UInt8], trips: inout [Entry], templates: inout [Entry]) throws {
+        trips.removeAll(keepingCapacity: true)
+        templates.removeAll(keepingCapacity: true)
+        try forEach(in: bytes, trip: { trips.append($0) }, template: { templates.append($0) })
+    }
+
     /// Calls `trip` for each trip and `template` for each template (its start 0), in order.
     /// Throws `PackedReader.Damaged` for bytes `encodeTrips` cannot have written: a start,
     /// tid or pid beyond 32 bits, a tid or pid below 1.

@@ -164,18 +164,15 @@ package struct RoutePlan {
     /// `PackedReader.Damaged` for damaged bytes or a stop outside 1...`maxSid`.
     package mutating func addOffsets(pid: Int, packedStops bytes: [UInt8], maxSid: Int) throws -> Int? {
         let first = offsetDeparture.count
+        let count: Int
         do {
-            try PatternStopsBlob.forEach(in: bytes) { stop in
-                guard stop.sid > 0, stop.sid <= maxSid else { throw PackedReader.Damaged() }
-                offsetDeparture.append(Int32(clamping: stop.departureOffset))
-                offsetArrival.append(Int32(clamping: stop.arrivalOffset))
-            }
+            count = try PatternStopsBlob.appendOffsets(of: bytes, departures: &offsetDeparture, arrivals: &offsetArrival, maxSid: maxSid)
         } catch {
             offsetDeparture.removeSubrange(first...)
             offsetArrival.removeSubrange(first...)
             throw error
         }
-        guard offsetDeparture.count - first >= 2 else {
+        guard count >= 2 else {
             offsetDeparture.removeSubrange(first...)
             offsetArrival.removeSubrange(first...)
             return nil

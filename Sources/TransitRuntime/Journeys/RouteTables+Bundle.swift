@@ -48,38 +48,41 @@ extension RouteTables {
         }
 
         var templates: [RoutePlan.Member] = []
+        var (entries, templateEntries) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
+        var last = (pid: -1, p: 0)
         let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
         while try routeRows.step() {
             let (qid, sv) = (routeRows.int(0), routeRows.int(1))
             guard qid >= 1, qid <= sequences.count else { throw damaged("a route names sequence \(qid)") }
             guard sv >= 0, sv <= BundleCheck.maxServices else { throw damaged("a route names service \(sv)") }
             let sequence = sequences[qid - 1]
-            /// The pattern of `entry`, which must have as many stops as the route.
-            func pattern(_ entry: PlannerRoutesBlob.Entry) throws -> Int {
-                guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == sequence.sids.count else {
-                    throw damaged("trip \(entry.tid) names pattern \(entry.pid), missing or of another length")
-                }
-                return p
+            func wrongPattern(_ entry: PlannerRoutesBlob.Entry) -> TransitError {
+                damaged("trip \(entry.tid) names pattern \(entry.pid), missing or of another length")
             }
             // The trips straight into the flat arrays; the few templates through `append`.
-            let firstTrip = tripStart.count
-            templates.removeAll(keepingCapacity: true)
             try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
-                try PlannerRoutesBlob.forEach(
-                    in: routeRows.blob(2),
-                    trip: { entry in
-                        let p = try pattern(entry)
-                        tripStart.append(Int32(entry.start))
-                        tripTid.append(Int32(entry.tid))
-                        tripAccessible.append(entry.accessible)
-                        tripOffsets.append(Int32(plan.patternOffsets[p]))
-                        tripPattern.append(Int32(p))
-                    },
-                    template: { entry in
-                        let trip = RoutePlan.Trip(
-                            tid: Int32(entry.tid), sv: Int32(sv), start: 0, frequency: true, accessible: entry.accessible)
-                        templates.append((trip, try pattern(entry)))
-                    })
+                try PlannerRoutesBlob.decode(routeRows.blob(2), trips: &entries, templates: &templateEntries)
+            }
+            let firstTrip = tripStart.count
+            let stopCount = sequence.sids.count
+            for entry in entries {
+                // Trips of one pattern mostly follow one another.
+                if entry.pid != last.pid {
+                    guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
+                    last = (entry.pid, p)
+                }
+                tripStart.append(Int32(entry.start))
+                tripTid.append(Int32(entry.tid))
+                tripAccessible.append(entry.accessible)
+                tripOffsets.append(Int32(plan.patternOffsets[last.p]))
+                tripPattern.append(Int32(last.p))
+            }
+            last = (-1, 0)
+            templates.removeAll(keepingCapacity: true)
+            for entry in templateEntries {
+                guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
+                templates.append(
+                    (RoutePlan.Trip(tid: Int32(entry.tid), sv: Int32(sv), start: 0, frequency: true, accessible: entry.accessible), p))
             }
             guard stopSid.count + sequence.sids.count <= Self.maxPlannedEntries, tripStart.count + templates.count <= Self.maxPlannedEntries
             else { throw damaged("more than \(Self.maxPlannedEntries) route stops or trips") }
