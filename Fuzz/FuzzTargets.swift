@@ -103,6 +103,15 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     damagedOnly("ShapeEdgesBlob") { _ = try ShapeEdgesBlob.decode(bytes) }
     damagedOnly("ShapeBlob") { _ = try ShapeBlob.decode(bytes) }
     damagedOnly("ShapeBlob row") { _ = try ShapeBlob.decodeRow(bytes) }
+    damagedOnly("PlannerRoutesBlob stops") { _ = try PlannerRoutesBlob.decodeStops(bytes, fid: 1, maxSid: 1_000_000) }
+    damagedOnly("PlannerRoutesBlob trips") {
+        var (trips, templates) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
+        try PlannerRoutesBlob.decode(bytes, trips: &trips, templates: &templates)
+    }
+    damagedOnly("PatternStopsBlob offsets") {
+        var (departures, arrivals) = ([Int32](), [Int32]())
+        _ = try PatternStopsBlob.appendOffsets(of: bytes, departures: &departures, arrivals: &arrivals, maxSid: 1_000_000)
+    }
     // Service blocks are deflated: the raw bytes reach the inflater, their deflated form the
     // parser. Their errors are the inflater's `ServiceBlock.Damaged` and the parser's
     // `PackedReader.Damaged`.

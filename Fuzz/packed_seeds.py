@@ -3,7 +3,7 @@
 
 Usage: packed_seeds.py BUNDLE [BUNDLE ...] CORPUS_DIR
 Writes each distinct blob (pattern stops and trips, stop patterns, trip id blocks, shapes,
-service dates) as one file named by its hash; fails when no blob was found, so that the
+service dates, the planner's sequences and routes) as one file named by its hash; fails when no blob was found, so that the
 target never runs on a token corpus.
 """
 import hashlib
@@ -22,6 +22,8 @@ COLUMNS = [
     ("trip_ids", "tids"),
     ("service_dates", "added"),
     ("service_dates", "removed"),
+    ("planner_sequences", "stops"),
+    ("planner_routes", "trips"),
 ]
 
 

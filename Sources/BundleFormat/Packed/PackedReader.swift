@@ -28,7 +28,25 @@ package struct PackedReader {
     }
 
     /// Any 64-bit varint (for data other than the bundle's packed columns, e.g. a patch).
+    @inline(__always)
     package mutating func unsigned64() throws -> UInt64 {
+        // Most values take one or two bytes (ids and times as differences).
+        if offset + 1 < bytes.count {
+            let first = bytes[offset]
+            if first < 0x80 {
+                offset += 1
+                return UInt64(first)
+            }
+            let second = bytes[offset + 1]
+            if second < 0x80 {
+                offset += 2
+                return UInt64(first & 0x7F) | UInt64(second) << 7
+            }
+        }
+        return try unsigned64Slowly()
+    }
+
+    private mutating func unsigned64Slowly() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

@@ -37,7 +37,7 @@ final class ShapeCaches: Sendable {
 /// What the journey planner keeps: the timetable as RAPTOR routes (both ways), transfers
 /// by the options they depend on, and label arrays of finished searches.
 final class JourneyCaches: Sendable {
-    /// Built on the first journey query.
+    /// Read on the first journey query (the routes the compiler planned, or worked out).
     let routing = Locked<RoutingNetwork?>(nil)
     /// The same run backwards, for arrive-by journeys, built on the first one.
     let mirroredRouting = Locked<RoutingNetwork?>(nil)

@@ -194,7 +194,7 @@ extension TransitBundle {
         return kept
     }
 
-    /// The routing network, built on first use and kept.
+    /// The routing network, read on first use and kept.
     private func routingNetwork(db: SQLiteDatabase) throws -> RoutingNetwork {
         if let network = routing.withLock({ $0 }) { return network }
         let network = try RoutingNetwork(db: db)
