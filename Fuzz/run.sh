@@ -42,13 +42,15 @@ for module in "${REALTIME_MODULES[@]}"; do build_module "$module"; REALTIME_LIBS
 # would reach nothing: stop here instead.
 swift build --product gtfs-compile >/dev/null
 [ -f "$SHARED/realtime/bart-rt.zip" ] || { echo "fuzz: needs $SHARED/realtime (set SHARED)" >&2; exit 1; }
-[ -f "$OUT/bart-rt.db" ] || .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" --quiet
+# A bundle older than the compiler is compiled again (a new table must reach the targets).
+current() { [ -f "$1" ] && [ "$1" -nt .build/debug/gtfs-compile ]; }
+current "$OUT/bart-rt.db" || .build/debug/gtfs-compile "$SHARED/realtime/bart-rt.zip" -o "$OUT/bart-rt.db" --quiet
 # bundle-v2: the same feed with a fares v2 set (Fuzz/add_fares_v2.py), so edits reach that pricer.
-if [ ! -f "$OUT/bart-rt-v2.db" ]; then
+if ! current "$OUT/bart-rt-v2.db"; then
   rm -rf "$OUT/bart-rt-v2" && mkdir -p "$OUT/bart-rt-v2" && unzip -q "$SHARED/realtime/bart-rt.zip" -d "$OUT/bart-rt-v2"
   python3 Fuzz/add_fares_v2.py "$OUT/bart-rt-v2" && .build/debug/gtfs-compile "$OUT/bart-rt-v2" -o "$OUT/bart-rt-v2.db" --quiet
 fi
-[ -f "$OUT/samples.db" ] || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley -o "$OUT/samples.db" --quiet
+current "$OUT/samples.db" || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley -o "$OUT/samples.db" --quiet
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"
