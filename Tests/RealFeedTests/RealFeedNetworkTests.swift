@@ -40,7 +40,6 @@ final class RealFeedNetworkTests: XCTestCase {
             XCTAssertEqual(planned.tripTid, worked.tripTid, name)
             XCTAssertEqual(planned.tripAccessible, worked.tripAccessible, name)
             XCTAssertEqual(planned.tripOffsets, worked.tripOffsets, name)
-            XCTAssertEqual(planned.tripPattern, worked.tripPattern, name)
             XCTAssertEqual(planned.offsetDeparture, worked.offsetDeparture, name)
             XCTAssertEqual(planned.offsetArrival, worked.offsetArrival, name)
             XCTAssertEqual(planned.placeFirst, worked.placeFirst, name)

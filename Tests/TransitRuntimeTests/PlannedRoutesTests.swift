@@ -43,7 +43,6 @@ final class PlannedRoutesTests: XCTestCase {
         XCTAssertEqual(a.tripTid, b.tripTid, "\(name): trip ids", file: file, line: line)
         XCTAssertEqual(a.tripAccessible, b.tripAccessible, "\(name): accessibility", file: file, line: line)
         XCTAssertEqual(a.tripOffsets, b.tripOffsets, "\(name): trip offsets", file: file, line: line)
-        XCTAssertEqual(a.tripPattern, b.tripPattern, "\(name): trip patterns", file: file, line: line)
         XCTAssertEqual(a.placeFirst, b.placeFirst, "\(name): places by stop", file: file, line: line)
         XCTAssertEqual(a.places.map(\.route), b.places.map(\.route), "\(name): places", file: file, line: line)
         XCTAssertEqual(a.places.map(\.idx), b.places.map(\.idx), "\(name): places", file: file, line: line)

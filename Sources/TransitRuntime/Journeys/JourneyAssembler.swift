@@ -99,7 +99,7 @@ struct JourneyAssembler {
         var frequencyBased = false
         if trip.trip >= 0 {
             tid = Int(tables.tripTid[trip.trip])
-            pid = tables.patternPid[Int(tables.tripPattern[trip.trip])]
+            pid = tables.patternPid[tables.pattern(ofTrip: trip.trip)]
         } else {
             let template = tables.templates[-1 - trip.trip]
             tid = template.tid

@@ -75,7 +75,6 @@ extension RouteTables {
                 tripTid.append(Int32(entry.tid))
                 tripAccessible.append(entry.accessible)
                 tripOffsets.append(Int32(plan.patternOffsets[last.p]))
-                tripPattern.append(Int32(last.p))
             }
             last = (-1, 0)
             templates.removeAll(keepingCapacity: true)

@@ -73,9 +73,8 @@ struct RouteTables: Sendable {
     var tripStart: [Int32] = []
     var tripTid: [Int32] = []
     var tripAccessible: [Bool] = []
-    /// The first of the trip's pattern offsets, and the pattern.
+    /// The first of the trip's pattern offsets (its pattern: `pattern(ofTrip:)`).
     var tripOffsets: [Int32] = []
-    var tripPattern: [Int32] = []
     var templates: [Template] = []
     /// A stop's place in a route: the route and the stop's index in it.
     struct Place: Sendable {
@@ -115,6 +114,20 @@ struct RouteTables: Sendable {
         places = placed
     }
 
+    /// The pattern (index in `patternPid`) of regular trip `trip`: the one whose offsets
+    /// start where the trip's do (found by halving `patternFirst`, which only grows; read
+    /// when a journey is told, not in a search, so not kept per trip: 3.8 MB each way on
+    /// 40 x Strasbourg).
+    func pattern(ofTrip trip: Int) -> Int {
+        let first = tripOffsets[trip]
+        var (low, high) = (0, patternPid.count - 1)
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if patternFirst[mid] <= first { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
     /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
     @inline(__always)
     func departure(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetDeparture[Int(tripOffsets[trip]) + idx]) }
@@ -151,7 +164,6 @@ struct RouteTables: Sendable {
             tripTid.append(t.trip.tid)
             tripAccessible.append(t.trip.accessible)
             tripOffsets.append(Int32(patternOffsets[t.pattern]))
-            tripPattern.append(Int32(t.pattern))
         }
         append(
             sequence: sequence, sv: route.sv, trips: firstTrip..<tripStart.count, templates: route.templates,
@@ -221,13 +233,11 @@ struct RouteTables: Sendable {
         m.tripTid = tripTid
         m.tripAccessible = tripAccessible
         m.tripOffsets = tripOffsets
-        m.tripPattern = tripPattern
         for route in routes {
             m.tripStart[route.trips].reverse()
             m.tripTid[route.trips].reverse()
             m.tripAccessible[route.trips].reverse()
             m.tripOffsets[route.trips].reverse()
-            m.tripPattern[route.trips].reverse()
         }
         m.templates = templates.map { t in
             Template(
