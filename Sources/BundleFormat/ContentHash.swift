@@ -18,7 +18,7 @@ package enum ContentHash {
     package static func compute(_ db: SQLiteDatabase) throws -> String {
         var hasher = BufferedSHA256()
         for table in BundleSchema.contentTables {
-            if BundleSchema.optionalTables.contains(table), try !exists(table, in: db) { continue }
+            if BundleSchema.optionalTables.contains(table), try !db.hasTable(table) { continue }
             hasher.append(byte: UInt8(ascii: "T"))
             SQLiteStatement.hashText(table, into: &hasher)
             let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
@@ -33,12 +33,5 @@ package enum ContentHash {
             }
         }
         return hasher.finalizeHex()
-    }
-
-    /// Whether `db` has a table named `table`.
-    package static func exists(_ table: String, in db: SQLiteDatabase) throws -> Bool {
-        let row = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
-        row.bind([table])
-        return try row.step()
     }
 }

@@ -50,6 +50,13 @@ package final class SQLiteDatabase {
         return try prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(parameters))")
     }
 
+    /// Whether the database has a table named `table`.
+    package func hasTable(_ table: String) throws -> Bool {
+        let row = try prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        row.bind([table])
+        return try row.step()
+    }
+
     /// A prepared statement kept for reuse on this connection, reset and unbound.
     package func cached(_ sql: String) throws -> SQLiteStatement {
         if let statement = cache[sql] {

@@ -2,6 +2,7 @@ import Foundation
 import GTFSCompiler
 import TestKit
 import TransitRuntime
+import TransitSQLite
 import XCTest
 
 /// Paths and helpers shared by the unit tests.
@@ -20,6 +21,14 @@ package enum TestSupport {
     }()
 
     package static let sampleBundle: TransitBundle = try! TransitBundle(path: sampleBundlePath)
+
+    /// A copy of the sample bundle in a new folder, edited by `sql` (a crafted bundle).
+    package static func sampleBundleCopy(editedBy sql: String) throws -> String {
+        let path = TemporaryFolders.make().appendingPathComponent("edited.db").path
+        try FileManager.default.copyItem(atPath: sampleBundlePath, toPath: path)
+        try SQLiteDatabase(path: path, writable: true).execute(sql)
+        return path
+    }
 
     /// Writes a feed folder from file name -> CSV text.
     package static func writeFeed(_ files: [String: String], in directory: URL) -> String {

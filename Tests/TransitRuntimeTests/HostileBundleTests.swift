@@ -11,13 +11,7 @@ import XCTest
 /// `TransitError.corruptBundle` naming the table and value (docs: `BundleCheck`).
 final class HostileBundleTests: XCTestCase {
     /// A copy of the sample bundle (metro, valley, cities) edited by `sql`.
-    private func crafted(_ sql: String) throws -> String {
-        let path = TemporaryFolders.make().appendingPathComponent("hostile.db").path
-        try FileManager.default.copyItem(atPath: TestSupport.sampleBundlePath, toPath: path)
-        let db = try SQLiteDatabase(path: path, writable: true)
-        try db.execute(sql)
-        return path
-    }
+    private func crafted(_ sql: String) throws -> String { try TestSupport.sampleBundleCopy(editedBy: sql) }
 
     /// The reason the bundle at `path` is refused as damaged ("opened" when it opens).
     private func refusal(_ path: String) -> String {

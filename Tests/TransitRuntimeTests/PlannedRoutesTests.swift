@@ -13,13 +13,7 @@ import XCTest
 /// rows in those tables are refused as damage on the first journey, never a trap.
 final class PlannedRoutesTests: XCTestCase {
     /// A copy of the sample bundle edited by `sql`.
-    private func copy(_ sql: String) throws -> String {
-        let path = TemporaryFolders.make().appendingPathComponent("planned.db").path
-        try FileManager.default.copyItem(atPath: TestSupport.sampleBundlePath, toPath: path)
-        let db = try SQLiteDatabase(path: path, writable: true)
-        try db.execute(sql)
-        return path
-    }
+    private func copy(_ sql: String) throws -> String { try TestSupport.sampleBundleCopy(editedBy: sql) }
 
     private static let metroStops = ["CENTRAL", "BELLEVUE", "OPERA", "TIEFENBRUNNEN", "OERLIKON", "AIRPORT", "HUB"]
 

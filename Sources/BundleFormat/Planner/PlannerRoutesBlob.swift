@@ -84,42 +84,28 @@ package enum PlannerRoutesBlob {
         return w.bytes
     }
 
-    /// Replaces the contents of `trips` and `templates` with what `bytes` holds (a
-    /// template's start is 0). Throws as `forEach` does.
+    /// Replaces the contents of `trips` and `templates` with what `bytes` holds, in order
+    /// (a template's start is 0). Throws `PackedReader.Damaged` for bytes `encodeTrips`
+    /// cannot have written: a start, tid or pid beyond 32 bits, a tid or pid below 1.
     package static func decode(_ bytes: [UInt8], trips: inout [Entry], templates: inout [Entry]) throws {
         trips.removeAll(keepingCapacity: true)
         templates.removeAll(keepingCapacity: true)
-        try forEach(in: bytes, trip: { trips.append($0) }, template: { templates.append($0) })
-    }
-
-    /// Calls `trip` for each trip and `template` for each template (its start 0), in order.
-    /// Throws `PackedReader.Damaged` for bytes `encodeTrips` cannot have written: a start,
-    /// tid or pid beyond 32 bits, a tid or pid below 1.
-    package static func forEach(
-        in bytes: [UInt8], trip: (Entry) throws -> Void, template: (Entry) throws -> Void
-    ) throws {
         var r = PackedReader(bytes)
         var (tid, pid, start) = (0, 0, 0)
-        func member() throws -> (tid: Int, pid: Int, accessible: Bool) {
+        func member(start: Int) throws -> Entry {
             tid += try r.signed()
             let packed = try r.unsigned()
             let half = packed >> 1
             pid += half & 1 == 0 ? half >> 1 : -(half >> 1) - 1
             guard tid >= 1, PackedReader.fits32(tid), pid >= 1, PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
-            return (tid, pid, packed & 1 != 0)
+            return Entry(tid: tid, start: start, pid: pid, accessible: packed & 1 != 0)
         }
-        let trips = try r.count()
-        for i in 0..<trips {
+        for i in 0..<(try r.count()) {
             start = i == 0 ? try r.signed() : start + (try r.unsigned())
             guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
-            let m = try member()
-            try trip(Entry(tid: m.tid, start: start, pid: m.pid, accessible: m.accessible))
+            trips.append(try member(start: start))
         }
-        let templates = try r.count()
-        for _ in 0..<templates {
-            let m = try member()
-            try template(Entry(tid: m.tid, start: 0, pid: m.pid, accessible: m.accessible))
-        }
+        for _ in 0..<(try r.count()) { templates.append(try member(start: 0)) }
         guard r.isAtEnd else { throw PackedReader.Damaged() }
     }
 

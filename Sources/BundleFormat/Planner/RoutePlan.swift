@@ -1,3 +1,5 @@
+import TransitSQLite
+
 /// How the journey planner groups the bundle's trips into RAPTOR routes: a route is a stop
 /// sequence (with the same boarding and alighting at each stop) and one service, whose
 /// trips never overtake one another.
@@ -98,10 +100,11 @@ package struct RoutePlan {
         let sv: Int
     }
 
-    /// By pattern (in the order added): its pid, and the first of its offsets in
-    /// `offsetDeparture` and `offsetArrival` (seconds from the trip's start, per stop).
+    /// By pattern (in the order added): its pid, and the first of its stops in
+    /// `offsetDeparture` and `offsetArrival` (seconds from the trip's start, per stop), one
+    /// more at the end: pattern p's stops are `patternFirst[p]..<patternFirst[p + 1]`.
     package private(set) var patternPid: [Int] = []
-    package private(set) var patternOffsets: [Int] = []
+    package private(set) var patternFirst: [Int32] = [0]
     package private(set) var offsetDeparture: [Int32] = []
     package private(set) var offsetArrival: [Int32] = []
     /// The stop sequences, each once.
@@ -113,6 +116,34 @@ package struct RoutePlan {
     private var groups: [[Member]] = []
 
     package init() {}
+
+    /// A `patterns` row `init(patternsIn:maxSid:)` could not read: damaged, or naming a stop
+    /// outside 1...maxSid.
+    package struct DamagedPattern: Error {
+        package let pid: Int
+        package let namesMissingStop: Bool
+    }
+
+    /// The plan of `db`'s patterns, read in pid order as the compiler reads them once it has
+    /// written them and the runtime for a bundle without planned routes (patterns of fewer
+    /// than 2 stops have no route).
+    package init(patternsIn db: SQLiteDatabase, maxSid: Int) throws {
+        let rows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
+        while try rows.step() {
+            let pid = rows.int(0)
+            let stops: [PatternStopRecord]
+            var trips: [Trip] = []
+            do {
+                stops = try PatternStopsBlob.decode(rows.blob(2))
+                try PatternTripsBlob.forEach(in: rows.blob(3)) { trips.append(Trip($0)) }
+            } catch is PackedReader.Damaged {
+                throw DamagedPattern(pid: pid, namesMissingStop: false)
+            }
+            guard stops.count >= 2 else { continue }
+            guard stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else { throw DamagedPattern(pid: pid, namesMissingStop: true) }
+            add(pid: pid, fid: rows.int(1), stops: stops, trips: trips)
+        }
+    }
 
     /// Adds pattern `pid` of feed `fid`: its stops in order and its trips. Patterns are
     /// added by ascending pid.
@@ -146,55 +177,31 @@ package struct RoutePlan {
         }
     }
 
-    /// Adds pattern `pid`'s offsets only (a bundle whose routes are planned already), and
-    /// returns its index.
-    @discardableResult
-    package mutating func addOffsets(pid: Int, stops: [PatternStopRecord]) -> Int {
-        patternPid.append(pid)
-        patternOffsets.append(offsetDeparture.count)
+    /// Adds pattern `pid`'s offsets and returns its index.
+    private mutating func addOffsets(pid: Int, stops: [PatternStopRecord]) -> Int {
         for stop in stops {
             offsetDeparture.append(Int32(clamping: stop.departureOffset))
             offsetArrival.append(Int32(clamping: stop.arrivalOffset))
         }
+        patternPid.append(pid)
+        patternFirst.append(Int32(offsetDeparture.count))
         return patternPid.count - 1
     }
 
     /// Adds pattern `pid`'s offsets straight from its packed stops (`patterns.stops`) and
     /// returns its index; nil, adding nothing, for a pattern of fewer than 2 stops. Throws
-    /// `PackedReader.Damaged` for damaged bytes or a stop outside 1...`maxSid`.
+    /// `PackedReader.Damaged` for damaged bytes or a stop outside 1...`maxSid` (the plan is
+    /// then of no use: the caller drops it).
     package mutating func addOffsets(pid: Int, packedStops bytes: [UInt8], maxSid: Int) throws -> Int? {
-        let first = offsetDeparture.count
-        let count: Int
-        do {
-            count = try PatternStopsBlob.appendOffsets(of: bytes, departures: &offsetDeparture, arrivals: &offsetArrival, maxSid: maxSid)
-        } catch {
-            offsetDeparture.removeSubrange(first...)
-            offsetArrival.removeSubrange(first...)
-            throw error
-        }
+        let count = try PatternStopsBlob.appendOffsets(of: bytes, departures: &offsetDeparture, arrivals: &offsetArrival, maxSid: maxSid)
         guard count >= 2 else {
-            offsetDeparture.removeSubrange(first...)
-            offsetArrival.removeSubrange(first...)
+            offsetDeparture.removeLast(count)
+            offsetArrival.removeLast(count)
             return nil
         }
         patternPid.append(pid)
-        patternOffsets.append(first)
+        patternFirst.append(Int32(offsetDeparture.count))
         return patternPid.count - 1
-    }
-
-    /// The index of pattern `pid`, if it was added.
-    package func pattern(ofPid pid: Int) -> Int? {
-        var (low, high) = (0, patternPid.count)
-        while low < high {
-            let mid = (low + high) / 2
-            if patternPid[mid] < pid { low = mid + 1 } else { high = mid }
-        }
-        return low < patternPid.count && patternPid[low] == pid ? low : nil
-    }
-
-    /// The number of stops of pattern `p`.
-    package func stopCount(ofPattern p: Int) -> Int {
-        (p + 1 < patternOffsets.count ? patternOffsets[p + 1] : offsetDeparture.count) - patternOffsets[p]
     }
 
     /// The routes, group by group in the order their (sequence, service) was first met,
@@ -208,7 +215,7 @@ package struct RoutePlan {
                 if member.trip.frequency { templates.append(member) } else { regular.append(member) }
             }
             // By start, then by arrival at the last stop: chains stay few.
-            let lastArrival = regular.map { Int($0.trip.start) + Int(offsetArrival[patternOffsets[$0.pattern] + n - 1]) }
+            let lastArrival = regular.map { Int($0.trip.start) + Int(offsetArrival[Int(patternFirst[$0.pattern]) + n - 1]) }
             let sorted = regular.indices.sorted {
                 (regular[$0].trip.start, lastArrival[$0], regular[$0].trip.tid)
                     < (regular[$1].trip.start, lastArrival[$1], regular[$1].trip.tid)
@@ -232,8 +239,8 @@ package struct RoutePlan {
     /// True when `later` is at or after `earlier` at every stop (same offsets: by start).
     private func neverOvertakes(_ later: Member, _ earlier: Member, stops n: Int) -> Bool {
         if later.pattern == earlier.pattern { return later.trip.start >= earlier.trip.start }
-        let a = patternOffsets[later.pattern]
-        let b = patternOffsets[earlier.pattern]
+        let a = Int(patternFirst[later.pattern])
+        let b = Int(patternFirst[earlier.pattern])
         let shift = Int(later.trip.start) - Int(earlier.trip.start)
         return (0..<n).allSatisfy {
             shift + Int(offsetDeparture[a + $0]) >= Int(offsetDeparture[b + $0])

@@ -6,15 +6,7 @@ import TransitSQLite
 /// to `planner_sequences` and `planner_routes` (see `RoutePlan`, `PlannerRoutesBlob`).
 enum PlannerTables {
     static func insert(into db: SQLiteDatabase) throws {
-        var plan = RoutePlan()
-        let patterns = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
-        while try patterns.step() {
-            let stops = try PatternStopsBlob.decode(patterns.blob(2))
-            guard stops.count >= 2 else { continue }
-            var trips: [RoutePlan.Trip] = []
-            try PatternTripsBlob.forEach(in: patterns.blob(3)) { trips.append(RoutePlan.Trip($0)) }
-            plan.add(pid: patterns.int(0), fid: patterns.int(1), stops: stops, trips: trips)
-        }
+        let plan = try RoutePlan(patternsIn: db, maxSid: Int(Int32.max))
         let sequences = try db.prepareInsert(into: "planner_sequences", columns: ["qid", "fid", "stops"])
         for (q, sequence) in plan.sequences.enumerated() {
             try sequences.run(q + 1, sequence.fid, PlannerRoutesBlob.encodeStops(sequence))

@@ -10,7 +10,7 @@ import TransitSQLite
 /// - every required table is an ordinary table (a view could compute anything: an endless
 ///   recursive query, a gigabyte value), and the two FTS5 indexes are virtual tables; the
 ///   planner's optional tables, when present, are ordinary tables (their packed rows are
-///   checked as `PlannedNetwork` reads them);
+///   checked as `RouteTables+Bundle.swift` reads them);
 /// - feeds are numbered 1...n (at most `maxFeeds`), each with a `max_time_secs` of 0 to
 ///   `maxTimeSecs` (7 days) and a known time zone name;
 /// - stops are numbered from 1 to at most `maxStops` (ids may have gaps: a bundle compiled

@@ -10,7 +10,7 @@ extension RouteTables {
 
     /// Whether `db` holds the planner's routes (`planner_sequences`, `planner_routes`).
     static func arePlanned(in db: SQLiteDatabase) throws -> Bool {
-        try ContentHash.exists("planner_sequences", in: db) && ContentHash.exists("planner_routes", in: db)
+        try db.hasTable("planner_sequences") && db.hasTable("planner_routes")
     }
 
     /// The routes the compiler planned, read from `planner_sequences` and `planner_routes`,
@@ -32,7 +32,7 @@ extension RouteTables {
             }
         }
         self.init(patternsOf: plan)
-        let patternIndex = PatternIndex(plan)
+        let patternIndex = PatternIndex(pids: patternPid)
 
         var sequences: [RoutePlan.Sequence] = []
         let sequenceRows = try db.prepare("SELECT qid, fid, stops FROM planner_sequences ORDER BY qid")
@@ -68,44 +68,42 @@ extension RouteTables {
             for entry in entries {
                 // Trips of one pattern mostly follow one another.
                 if entry.pid != last.pid {
-                    guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
+                    guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
                     last = (entry.pid, p)
                 }
                 tripStart.append(Int32(entry.start))
                 tripTid.append(Int32(entry.tid))
                 tripAccessible.append(entry.accessible)
-                tripOffsets.append(Int32(plan.patternOffsets[last.p]))
+                tripOffsets.append(patternFirst[last.p])
             }
             last = (-1, 0)
             templates.removeAll(keepingCapacity: true)
             for entry in templateEntries {
-                guard let p = patternIndex[entry.pid], plan.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
+                guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
                 templates.append(
                     (RoutePlan.Trip(tid: Int32(entry.tid), sv: Int32(sv), start: 0, frequency: true, accessible: entry.accessible), p))
             }
             guard stopSid.count + sequence.sids.count <= Self.maxPlannedEntries, tripStart.count + templates.count <= Self.maxPlannedEntries
             else { throw damaged("more than \(Self.maxPlannedEntries) route stops or trips") }
-            append(
-                sequence: sequence, sv: sv, trips: firstTrip..<tripStart.count, templates: templates, patternOffsets: plan.patternOffsets,
-                windows: windows)
+            append(sequence: sequence, sv: sv, trips: firstTrip..<tripStart.count, templates: templates, windows: windows)
         }
         finish(stopCount: maxSid + 1)
     }
 }
 
 /// Pattern indexes by pid: an array when pids are dense (a compiled bundle's are), else a
-/// binary search (pids are checked to stay within `BundleCheck.maxIDs`, but a crafted
-/// bundle's sparse pids must not size an array).
+/// binary search of the pids, which ascend (pids are checked to stay within
+/// `BundleCheck.maxIDs`, but a crafted bundle's sparse pids must not size an array).
 private struct PatternIndex {
-    private let plan: RoutePlan
+    private let pids: [Int]
     private let dense: [Int32]
 
-    init(_ plan: RoutePlan) {
-        self.plan = plan
-        let maxPid = plan.patternPid.last ?? 0
-        if maxPid >= 0, maxPid <= 2 * plan.patternPid.count + 1024 {
+    init(pids: [Int]) {
+        self.pids = pids
+        let maxPid = pids.last ?? 0
+        if maxPid >= 0, maxPid <= 2 * pids.count + 1024 {
             var dense = [Int32](repeating: -1, count: maxPid + 1)
-            for (p, pid) in plan.patternPid.enumerated() where pid >= 0 { dense[pid] = Int32(p) }
+            for (p, pid) in pids.enumerated() where pid >= 0 { dense[pid] = Int32(p) }
             self.dense = dense
         } else {
             dense = []
@@ -117,6 +115,11 @@ private struct PatternIndex {
             guard pid >= 0, pid < dense.count, dense[pid] >= 0 else { return nil }
             return Int(dense[pid])
         }
-        return plan.pattern(ofPid: pid)
+        var (low, high) = (0, pids.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if pids[mid] < pid { low = mid + 1 } else { high = mid }
+        }
+        return low < pids.count && pids[low] == pid ? low : nil
     }
 }

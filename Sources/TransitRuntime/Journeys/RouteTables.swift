@@ -128,6 +128,9 @@ struct RouteTables: Sendable {
         return low
     }
 
+    /// The number of stops of pattern `p`.
+    func stopCount(ofPattern p: Int) -> Int { Int(patternFirst[p + 1] - patternFirst[p]) }
+
     /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
     @inline(__always)
     func departure(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetDeparture[Int(tripOffsets[trip]) + idx]) }
@@ -139,7 +142,7 @@ struct RouteTables: Sendable {
     init(_ plan: RoutePlan, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
         self.init(patternsOf: plan)
         plan.forEachRoute { route in
-            append(route, sequence: plan.sequences[route.sequence], patternOffsets: plan.patternOffsets, windows: windows)
+            append(route, sequence: plan.sequences[route.sequence], windows: windows)
         }
         finish(stopCount: stopCount)
     }
@@ -147,7 +150,7 @@ struct RouteTables: Sendable {
     /// Empty routes with `plan`'s patterns and offsets.
     init(patternsOf plan: RoutePlan) {
         patternPid = plan.patternPid
-        patternFirst = plan.patternOffsets.map { Int32($0) } + [Int32(plan.offsetDeparture.count)]
+        patternFirst = plan.patternFirst
         offsetDeparture = plan.offsetDeparture
         offsetArrival = plan.offsetArrival
     }
@@ -155,26 +158,22 @@ struct RouteTables: Sendable {
     /// Appends one route of `plan`'s: its stops, trips and frequency templates (with their
     /// windows from `windows`, by tid).
     mutating func append(
-        _ route: RoutePlan.Route, sequence: RoutePlan.Sequence, patternOffsets: [Int],
-        windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+        _ route: RoutePlan.Route, sequence: RoutePlan.Sequence, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
     ) {
         let firstTrip = tripStart.count
         for t in route.trips {
             tripStart.append(t.trip.start)
             tripTid.append(t.trip.tid)
             tripAccessible.append(t.trip.accessible)
-            tripOffsets.append(Int32(patternOffsets[t.pattern]))
+            tripOffsets.append(patternFirst[t.pattern])
         }
-        append(
-            sequence: sequence, sv: route.sv, trips: firstTrip..<tripStart.count, templates: route.templates,
-            patternOffsets: patternOffsets,
-            windows: windows)
+        append(sequence: sequence, sv: route.sv, trips: firstTrip..<tripStart.count, templates: route.templates, windows: windows)
     }
 
     /// Appends a route of `sequence` and service `sv` whose regular trips are already in
     /// the trip arrays at `trips`, with its frequency templates.
     mutating func append(
-        sequence: RoutePlan.Sequence, sv: Int, trips: Range<Int>, templates members: [RoutePlan.Member], patternOffsets: [Int],
+        sequence: RoutePlan.Sequence, sv: Int, trips: Range<Int>, templates members: [RoutePlan.Member],
         windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
     ) {
         let firstStop = stopSid.count
@@ -185,7 +184,7 @@ struct RouteTables: Sendable {
         for t in members {
             templates.append(
                 Template(
-                    tid: Int(t.trip.tid), sv: sv, accessible: t.trip.accessible, offsets: patternOffsets[t.pattern], pattern: t.pattern,
+                    tid: Int(t.trip.tid), sv: sv, accessible: t.trip.accessible, offsets: Int(patternFirst[t.pattern]), pattern: t.pattern,
                     windows: windows[Int(t.trip.tid)] ?? []))
         }
         routes.append(

@@ -86,21 +86,13 @@ final class RoutingNetwork: Sendable {
             tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows)
         } else {
             // An earlier compiler's bundle: the patterns merged into routes as they are read.
-            var plan = RoutePlan()
-            let patternRows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
-            while try patternRows.step() {
-                let pid = patternRows.int(0)
-                let (stops, trips) = try PatternCache.damagedAsError("pattern \(pid)") {
-                    // The trips straight into their compact form (no array of decoded records).
-                    var trips: [RoutePlan.Trip] = []
-                    try PatternTripsBlob.forEach(in: patternRows.blob(3)) { trips.append(RoutePlan.Trip($0)) }
-                    return (try PatternStopsBlob.decode(patternRows.blob(2)), trips)
-                }
-                guard stops.count >= 2 else { continue }
-                guard stops.allSatisfy({ $0.sid > 0 && $0.sid <= maxSid }) else {
-                    throw TransitError.corruptBundle(reason: "pattern \(pid) names a missing stop")
-                }
-                plan.add(pid: pid, fid: patternRows.int(1), stops: stops, trips: trips)
+            let plan: RoutePlan
+            do {
+                plan = try RoutePlan(patternsIn: db, maxSid: maxSid)
+            } catch let damaged as RoutePlan.DamagedPattern {
+                throw TransitError.corruptBundle(
+                    reason: damaged.namesMissingStop
+                        ? "pattern \(damaged.pid) names a missing stop" : "pattern \(damaged.pid) is damaged in the bundle")
             }
             tables = RouteTables(plan, windows: windows, stopCount: maxSid + 1)
         }

@@ -26,8 +26,6 @@ struct TransferTimes {
 
         /// Whether `sid` has a walk to `to`.
         func contains(_ sid: Int, _ to: Int) -> Bool { range(of: sid).contains { Int(sids[$0]) == to } }
-
-        var count: Int { first.count - 1 }
     }
 
     let network: RoutingNetwork
