@@ -230,10 +230,10 @@ extension RaptorSearch {
         let offsets = self.offsets(of: ride.trip)
         let times = live.isEmpty ? nil : liveTimes(of: ride.trip)
         for idx in (ride.boardIdx + 1)..<route.stopCount {
-            let g = route.firstStop + idx
+            let g = tables.stop(idx, of: route)
             let sid = Int(tables.stopSid[g])
             guard tables.stopAlights[g], !wheelchair || network.stopAccessible[sid], times?.skipped[idx] != true else { continue }
-            let t = base + Int(tables.offsetArrival[offsets + idx]) + Int(times?.arrivalDelay[idx] ?? 0)
+            let t = base + tables.arrivalOffset(offsets, idx) + Int(times?.arrivalDelay[idx] ?? 0)
             if t <= latest.latestAlighting(at: sid, rides: ridesAfter) { result.append((idx, sid, t)) }
         }
         return result
@@ -249,10 +249,9 @@ extension RaptorSearch {
             if departure >= from && departure < to { result.append((-1 - place.route, place.idx, Self.addedTrip, departure)) }
         }
         for place in tables.places(of: sid) {
-            let r = Int(tables.places[place].route)
+            let (r, idx) = tables.place(place)
             let route = tables.routes[r]
-            let idx = Int(tables.places[place].idx)
-            guard tables.stopBoards[route.firstStop + idx] else { continue }
+            guard tables.stopBoards[tables.stop(idx, of: route)] else { continue }
             let trips = route.trips
             for day in days[route.fid - 1] where day.active.contains(route.sv) {
                 if !trips.isEmpty {
@@ -270,7 +269,7 @@ extension RaptorSearch {
                 for t in route.templateRange {
                     let template = tables.templates[t]
                     guard !wheelchair || template.accessible else { continue }
-                    let base = day.start + Int(tables.offsetDeparture[template.offsets + idx])
+                    let base = day.start + tables.departureOffset(template.offsets, idx)
                     for w in template.windows {
                         let need = from - maxLate - base - w.start
                         var start = w.start + (need > 0 ? need / w.headway : 0) * w.headway

@@ -63,19 +63,15 @@ extension RaptorSearch {
         }
     }
 
-    /// How a stop's arrival label of a round was reached: a ride on `route` boarded at
-    /// `boardIdx` with the ready label of round `boardRound` there. `none` (no ride) takes
-    /// no byte more than a ride, as an optional would (40 bytes a label instead of 64).
+    /// How a stop's arrival label of a round was reached: a ride on `route` (an added
+    /// route: -1 - its index) boarded at `boardIdx` with the ready label of round
+    /// `boardRound` there.
     struct Ride {
         let route: Int32
         let boardIdx: Int32
         let alightIdx: Int32
         let boardRound: Int32
         let trip: TripInstance
-
-        /// No ride: route `Int32.min` (added routes are -1 - their index, far above).
-        static let none = Ride(route: .min, boardIdx: 0, alightIdx: 0, boardRound: 0, trip: RaptorSearch.addedTrip)
-        var isNone: Bool { route == .min }
     }
 
     struct BestLabels {

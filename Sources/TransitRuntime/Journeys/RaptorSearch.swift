@@ -78,6 +78,10 @@ struct RaptorSearch {
     struct Labels {
         fileprivate(set) var arrival: [Int] = []
         fileprivate(set) var ready: [Int] = []
+        /// By label: its ride's index in `rides`, -1 for none. The rides are appended as
+        /// labels are set (a run sets a few of the rounds x stops labels: a ride of 40 bytes
+        /// for each would take 13 MB a search on 40 x Strasbourg).
+        fileprivate var rideOf: [Int32] = []
         fileprivate var rides: [Ride] = []
         /// Where a ready label's transfer started (a stop), -1 for the origin's access.
         fileprivate var walkedFrom: [Int32] = []
@@ -180,9 +184,9 @@ struct RaptorSearch {
             // The routes through stops marked in the last round, from the first such stop.
             for sid in marked {
                 for place in tables.places(of: sid) {
-                    let r = Int(tables.places[place].route)
+                    let (r, i) = tables.place(place)
                     guard routeRuns[r] else { continue }
-                    let idx = tables.places[place].idx
+                    let idx = Int32(truncatingIfNeeded: i)
                     if queueIdx[r] < 0 || idx < queueIdx[r] {
                         queueIdx[r] = idx
                         queue.insert(r)
@@ -252,7 +256,7 @@ struct RaptorSearch {
             labels = Labels()
             labels.arrival = [Int](repeating: Self.never, count: rounds * n)
             labels.ready = labels.arrival
-            labels.rides = [Ride](repeating: .none, count: rounds * n)
+            labels.rideOf = [Int32](repeating: -1, count: rounds * n)
             labels.walkedFrom = [Int32](repeating: -1, count: rounds * n)
             labels.accessSeconds = [Int](repeating: 0, count: n)
             labels.bestLabels = [BestLabels](repeating: BestLabels(arrival: Self.never, ready: Self.never), count: n)
@@ -260,7 +264,11 @@ struct RaptorSearch {
             labels.egress = [Int32](repeating: -1, count: n)
             return
         }
-        for i in labels.setArrivals { labels.arrival[i] = Self.never }
+        for i in labels.setArrivals {
+            labels.arrival[i] = Self.never
+            labels.rideOf[i] = -1
+        }
+        labels.rides.removeAll(keepingCapacity: true)
         for i in labels.setReadies { labels.ready[i] = Self.never }
         for sid in labels.setStops { labels.bestLabels[sid] = BestLabels(arrival: Self.never, ready: Self.never) }
         labels.setArrivals.removeAll(keepingCapacity: true)
@@ -281,11 +289,11 @@ struct RaptorSearch {
         var boardIdx = 0
         var boardRound: Int32 = 0
         for idx in first..<route.stopCount {
-            let g = route.firstStop + idx
+            let g = tables.stop(idx, of: route)
             let sid = Int(tables.stopSid[g])
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
-                let t = tripBase + Int(tables.offsetArrival[offsets + idx]) + Int(tripLive?.arrivalDelay[idx] ?? 0)
+                let t = tripBase + tables.arrivalOffset(offsets, idx) + Int(tripLive?.arrivalDelay[idx] ?? 0)
                 if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival) {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
@@ -307,7 +315,7 @@ struct RaptorSearch {
             if let current = trip {
                 // A trip that passes this stop by is kept (the rider is on board).
                 if tripLive?.skipped[idx] == true { continue }
-                limit = min(windowEnd, tripBase + Int(tables.offsetDeparture[offsets + idx]) + Int(tripLive?.departureDelay[idx] ?? 0))
+                limit = min(windowEnd, tripBase + tables.departureOffset(offsets, idx) + Int(tripLive?.departureDelay[idx] ?? 0))
                 if canBoard > limit || !earlierTripPossible(route: route, current: current, idx: idx, from: canBoard) { continue }
             }
             if let earlier = earliestTrip(route: route, r, idx: idx, from: canBoard, before: limit) {
@@ -333,7 +341,8 @@ struct RaptorSearch {
         labels.arrival[i] = t
         if labels.bestLabels[sid].arrival == Self.never && labels.bestLabels[sid].ready == Self.never { labels.setStops.append(sid) }
         labels.bestLabels[sid].arrival = t
-        labels.rides[k * stride + sid] = ride
+        labels.rideOf[i] = Int32(truncatingIfNeeded: labels.rides.count)
+        labels.rides.append(ride)
         let egress = labels.egress[sid]
         if egress >= 0 { cut = min(cut, t + Int(egress) + 1) }
         if stamp[sid] != Int32(k) {
@@ -394,7 +403,7 @@ struct RaptorSearch {
         return scheduled + Int(times.departureDelay[idx])
     }
 
-    /// The first of a trip's offsets in `tables.offsetDeparture`/`offsetArrival`.
+    /// Where a trip's offsets begin (`RouteTables.departureOffset(_:_:)`).
     func offsets(of trip: TripInstance) -> Int {
         trip.trip >= 0 ? Int(tables.tripOffsets[trip.trip]) : tables.templates[-1 - trip.trip].offsets
     }
@@ -456,7 +465,7 @@ struct RaptorSearch {
                 for t in route.templateRange {
                     let template = tables.templates[t]
                     guard !wheelchair || template.accessible else { continue }
-                    let base = dayStart + Int(tables.offsetDeparture[template.offsets + idx])
+                    let base = dayStart + tables.departureOffset(template.offsets, idx)
                     for w in template.windows {
                         let need = time - base - w.start
                         let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
@@ -490,7 +499,8 @@ struct RaptorSearch {
         var reversed: [Step] = [.egress(from: target, seconds: egress)]
         var stop = target
         var k = round
-        while case let ride = labels.rides[k * stride + stop], !ride.isNone {
+        while case let r = labels.rideOf[k * stride + stop], r >= 0 {
+            let ride = labels.rides[Int(r)]
             if ride.route < 0 {
                 let route = added[-1 - Int(ride.route)]
                 let board = route.sids[Int(ride.boardIdx)]
@@ -505,7 +515,7 @@ struct RaptorSearch {
                 break
             }
             let route = tables.routes[Int(ride.route)]
-            let board = Int(tables.stopSid[route.firstStop + Int(ride.boardIdx)])
+            let board = Int(tables.stopSid[tables.stop(Int(ride.boardIdx), of: route)])
             let base = ride.trip.dayStart + ride.trip.startSecs
             let offsets = self.offsets(of: ride.trip)
             let times = live.isEmpty ? nil : liveTimes(of: ride.trip)
@@ -514,9 +524,9 @@ struct RaptorSearch {
             reversed.append(
                 .ride(
                     ride, board: board,
-                    boardTime: base + Int(tables.offsetDeparture[offsets + boardIdx]) + Int(times?.departureDelay[boardIdx] ?? 0),
+                    boardTime: base + tables.departureOffset(offsets, boardIdx) + Int(times?.departureDelay[boardIdx] ?? 0),
                     alight: stop,
-                    alightTime: base + Int(tables.offsetArrival[offsets + alightIdx]) + Int(times?.arrivalDelay[alightIdx] ?? 0)))
+                    alightTime: base + tables.arrivalOffset(offsets, alightIdx) + Int(times?.arrivalDelay[alightIdx] ?? 0)))
             guard let walk = walkBack(from: board, round: Int(ride.boardRound), into: &reversed) else { break }
             (stop, k) = walk
         }

@@ -25,7 +25,8 @@ struct RouteTables: Sendable {
         var fid: Int { Int(fid32) }
         /// The service (sv) of all its trips and frequency templates.
         var sv: Int { Int(sv32) }
-        /// The route's stops: `firstStop..<firstStop + stopCount` in the `stop*` arrays.
+        /// Where the route's first stop is in the `stop*` arrays: its stop `idx` is at
+        /// `stop(idx, of:)` (in the mirror its last stop, the arrays read backwards).
         var firstStop: Int { Int(firstStop32) }
         var stopCount: Int { Int(stopCount32) }
         /// Its regular trips, in order at every stop: `firstTrip..<firstTrip + tripCount`.
@@ -35,6 +36,14 @@ struct RouteTables: Sendable {
         var templateRange: Range<Int> { Int(templates32.0)..<Int(templates32.1) }
 
         var trips: Range<Int> { firstTrip..<(firstTrip + tripCount) }
+
+        /// The mirror of this route's header, `step` the tables' (`RouteTables.step`): its
+        /// stops counted from the other end.
+        func mirrored(step: Int) -> Route {
+            Route(
+                fid: fid, sv: sv, firstStop: firstStop + step * (stopCount - 1), stopCount: stopCount, firstTrip: firstTrip,
+                tripCount: tripCount, templateRange: templateRange)
+        }
 
         init(fid: Int, sv: Int, firstStop: Int, stopCount: Int, firstTrip: Int, tripCount: Int, templateRange: Range<Int>) {
             fid32 = Int32(fid)
@@ -52,7 +61,7 @@ struct RouteTables: Sendable {
         let tid: Int
         let sv: Int
         let accessible: Bool
-        /// The first of its pattern's offsets in `offsetDeparture`/`offsetArrival`.
+        /// Where its offsets begin (`departureOffset(_:_:)`).
         let offsets: Int
         let pattern: Int
         /// (start, end, headway, exact_times) in GTFS seconds, end excluded, by start.
@@ -60,20 +69,30 @@ struct RouteTables: Sendable {
     }
 
     var routes: [Route] = []
-    var stopSid: [Int32] = []
-    var stopBoards: [Bool] = []
-    var stopAlights: [Bool] = []
+    /// By route stop (`stop(_:of:)`): its sid, whether riders board and alight there. The
+    /// mirror holds the same arrays, boarding and alighting swapped, read backwards.
+    private(set) var stopSid: [Int32] = []
+    private(set) var stopBoards: [Bool] = []
+    private(set) var stopAlights: [Bool] = []
     /// Per pattern: its pid, and the first of its stops in the offset arrays (one more at
     /// the end: pattern p's stops are `patternFirst[p]..<patternFirst[p + 1]`); per pattern
     /// stop: seconds from the trip's start.
     var patternPid: [Int] = []
     var patternFirst: [Int32] = [0]
-    var offsetDeparture: [Int32] = []
-    var offsetArrival: [Int32] = []
+    /// Read through `departureOffset(_:_:)` and `arrivalOffset(_:_:)`: the mirror holds the
+    /// same arrays (arrivals as its departures and departures as its arrivals) and reads
+    /// them backwards with their values negated, so the two directions share their largest
+    /// arrays (16.6 MB on 40 x Strasbourg).
+    private(set) var offsetDeparture: [Int32] = []
+    private(set) var offsetArrival: [Int32] = []
+    /// 1 forwards; -1 in the mirror, which reads the stop, offset and place arrays it
+    /// shares with the forward tables backwards (a route's `firstStop` and a trip's
+    /// `offsets` are then their last).
+    private(set) var step = 1
     var tripStart: [Int32] = []
     var tripTid: [Int32] = []
     var tripAccessible: [Bool] = []
-    /// The first of the trip's pattern offsets (its pattern: `pattern(ofTrip:)`).
+    /// Where the trip's offsets begin (`departureOffset(_:_:)`; its pattern: `pattern(ofTrip:)`).
     var tripOffsets: [Int32] = []
     var templates: [Template] = []
     /// A stop's place in a route: the route and the stop's index in it.
@@ -85,12 +104,24 @@ struct RouteTables: Sendable {
     /// By sid: the routes through the stop and the stop's index in each, at
     /// `places[placeFirst[sid]..<placeFirst[sid + 1]]` (one array, so a round that marks
     /// thousands of stops reads each place from one cache line).
-    var placeFirst: [Int32] = []
-    var places: [Place] = []
+    private(set) var placeFirst: [Int32] = []
+    private(set) var places: [Place] = []
 
-    /// The places of stop `sid` in routes (indexes into `places`).
+    /// The places of stop `sid` in routes (indexes into `places`, read with `place(_:)`).
     @inline(__always)
     func places(of sid: Int) -> Range<Int> { Int(placeFirst[sid])..<Int(placeFirst[sid + 1]) }
+
+    /// Place `i`: a route and the stop's index in it.
+    @inline(__always)
+    func place(_ i: Int) -> (route: Int, idx: Int) {
+        let p = places[i]
+        let r = Int(p.route)
+        return (r, step == 1 ? Int(p.idx) : routes[r].stopCount - 1 - Int(p.idx))
+    }
+
+    /// Where the `idx`th stop of `route` is in the `stop*` arrays.
+    @inline(__always)
+    func stop(_ idx: Int, of route: Route) -> Int { route.firstStop &+ step &* idx }
 
     /// Whether some route serves stop `sid`.
     func serves(_ sid: Int) -> Bool { placeFirst[sid] < placeFirst[sid + 1] }
@@ -115,7 +146,7 @@ struct RouteTables: Sendable {
     }
 
     /// The pattern (index in `patternPid`) of regular trip `trip`: the one whose offsets
-    /// start where the trip's do (found by halving `patternFirst`, which only grows; read
+    /// hold where the trip's begin (found by halving `patternFirst`, which only grows; read
     /// when a journey is told, not in a search, so not kept per trip: 3.8 MB each way on
     /// 40 x Strasbourg).
     func pattern(ofTrip trip: Int) -> Int {
@@ -131,12 +162,21 @@ struct RouteTables: Sendable {
     /// The number of stops of pattern `p`.
     func stopCount(ofPattern p: Int) -> Int { Int(patternFirst[p + 1] - patternFirst[p]) }
 
+    /// Seconds after a trip's start that it leaves its `idx`th stop, for a trip whose
+    /// offsets begin at `offsets` (`tripOffsets`, `Template.offsets`).
+    @inline(__always)
+    func departureOffset(_ offsets: Int, _ idx: Int) -> Int { Int(offsetDeparture[offsets &+ step &* idx]) &* step }
+
+    /// Seconds after a trip's start that it reaches its `idx`th stop (`departureOffset`).
+    @inline(__always)
+    func arrivalOffset(_ offsets: Int, _ idx: Int) -> Int { Int(offsetArrival[offsets &+ step &* idx]) &* step }
+
     /// Seconds after its service day's start that regular trip `trip` leaves stop `idx`.
     @inline(__always)
-    func departure(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetDeparture[Int(tripOffsets[trip]) + idx]) }
+    func departure(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + departureOffset(Int(tripOffsets[trip]), idx) }
 
     @inline(__always)
-    func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + Int(offsetArrival[Int(tripOffsets[trip]) + idx]) }
+    func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + arrivalOffset(Int(tripOffsets[trip]), idx) }
 
     /// The routes of `plan`'s patterns; `windows`: frequencies by tid.
     init(_ plan: RoutePlan, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
@@ -205,33 +245,32 @@ struct RouteTables: Sendable {
 
     /// The same routes run backwards in time, for arrive-by queries: each route's stops in
     /// reverse order with instants negated (a departure at t becomes an arrival at -t), its
-    /// trips in reverse order (still never overtaking), boarding and alighting swapped.
+    /// trips in reverse order (still never overtaking), boarding and alighting swapped. The
+    /// stops, places and offsets are not copied: the mirror reads the same arrays backwards
+    /// (`step`); its trips are its own.
     func mirrored() -> RouteTables {
         var m = RouteTables()
+        m.step = -step
         m.patternPid = patternPid
-        // Offsets per pattern: reversed and negated, at the same positions.
-        m.offsetDeparture = offsetDeparture
-        m.offsetArrival = offsetArrival
         m.patternFirst = patternFirst
-        for p in 0..<patternPid.count {
-            mirrorOffsets(from: Int(patternFirst[p]), count: Int(patternFirst[p + 1] - patternFirst[p]), into: &m)
-        }
-        m.stopSid.reserveCapacity(stopSid.count)
-        m.stopBoards.reserveCapacity(stopSid.count)
-        m.stopAlights.reserveCapacity(stopSid.count)
+        m.offsetDeparture = offsetArrival
+        m.offsetArrival = offsetDeparture
+        m.stopSid = stopSid
+        m.stopBoards = stopAlights
+        m.stopAlights = stopBoards
+        m.placeFirst = placeFirst
+        m.places = places
+        m.routes.reserveCapacity(routes.count)
+        m.tripOffsets = tripOffsets
         for route in routes {
-            for idx in 0..<route.stopCount {
-                let g = route.firstStop + route.stopCount - 1 - idx
-                m.stopSid.append(stopSid[g])
-                m.stopBoards.append(stopAlights[g])
-                m.stopAlights.append(stopBoards[g])
-            }
-            m.routes.append(route)
+            m.routes.append(route.mirrored(step: step))
+            // A trip's offsets start at its pattern's other end (a route has its patterns' length).
+            let toOtherEnd = Int32(step * (route.stopCount - 1))
+            for trip in route.trips { m.tripOffsets[trip] += toOtherEnd }
         }
         m.tripStart = tripStart.map { -$0 }
         m.tripTid = tripTid
         m.tripAccessible = tripAccessible
-        m.tripOffsets = tripOffsets
         for route in routes {
             m.tripStart[route.trips].reverse()
             m.tripTid[route.trips].reverse()
@@ -240,18 +279,11 @@ struct RouteTables: Sendable {
         }
         m.templates = templates.map { t in
             Template(
-                tid: t.tid, sv: t.sv, accessible: t.accessible, offsets: t.offsets, pattern: t.pattern,
+                tid: t.tid, sv: t.sv, accessible: t.accessible, offsets: t.offsets + step * (stopCount(ofPattern: t.pattern) - 1),
+                pattern: t.pattern,
                 windows: t.windows.map { w in (-Self.lastStart(of: w), -w.start + 1, w.headway, w.exact) }.sorted { $0.start < $1.start })
         }
-        m.indexPlaces(stopCount: placeFirst.count - 1)
         return m
-    }
-
-    private func mirrorOffsets(from base: Int, count n: Int, into m: inout RouteTables) {
-        for j in 0..<n {
-            m.offsetDeparture[base + j] = -offsetArrival[base + n - 1 - j]
-            m.offsetArrival[base + j] = -offsetDeparture[base + n - 1 - j]
-        }
     }
 
     /// A regular trip's index in the mirror of its route (and back).
