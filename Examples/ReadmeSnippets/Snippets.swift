@@ -147,8 +147,16 @@ func readmeBlock11() throws {
     _ = (home, arriving, range)
 }
 
-/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
 func readmeBlock12() throws {
+    let budget = JourneyOptions(rangeSearches: 4)
+    let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
+    print(next.journeys.count, "journeys leaving before", next.end)
+    _ = (budget, next)
+}
+
+/// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
+func readmeBlock13() throws {
 
     let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
     let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
@@ -158,7 +166,7 @@ func readmeBlock12() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock13() throws {
+func readmeBlock14() throws {
     for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
         if let fare = journey.fare {
             print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
@@ -169,7 +177,7 @@ func readmeBlock13() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock14() throws {
+func readmeBlock15() throws {
     let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
     let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
     print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
@@ -177,20 +185,20 @@ func readmeBlock14() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
-func readmeBlock15() throws {
+func readmeBlock16() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock16() throws {
+func readmeBlock17() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock17() async throws {
+func readmeBlock18() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -200,14 +208,14 @@ func readmeBlock17() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock19() throws {
+func readmeBlock20() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -216,7 +224,7 @@ func readmeBlock19() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock20() throws {
+func readmeBlock21() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -257,7 +265,7 @@ func readmeBlock20() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock21() throws {
+func readmeBlock22() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -266,13 +274,13 @@ func readmeBlock21() throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock22() async throws {
+func readmeBlock23() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock23() async throws {
+func readmeBlock24() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -280,7 +288,7 @@ func readmeBlock23() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock24() async throws {
+func readmeBlock25() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -294,20 +302,20 @@ func readmeBlock24() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock25() async throws {
+func readmeBlock26() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock26() throws {
+func readmeBlock27() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock27() async throws {
+func readmeBlock28() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

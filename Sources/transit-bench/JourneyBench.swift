@@ -6,7 +6,7 @@ extension TransitBench {
     /// Journeys between random stops of the bundle at random daytime moments (06:00 to
     /// 21:00 local) of its timetable: the first on a freshly opened bundle (with the memory
     /// routing then holds), then earliest arrival (depart-at), arrive-by and 2-hour range
-    /// queries, one thread.
+    /// queries (without and with a budget of four searches), one thread.
     static func journeys(_ path: String, _ count: Int) throws {
         let bundle = try TransitBundle(path: path)
         let stops = try randomStopsAndTimes(bundle, 2 * count)
@@ -45,6 +45,12 @@ extension TransitBench {
         }
         try measure("journeys, 2-hour range", max(1, count / 10)) { i in
             try bundle.journeys(from: queries[i].from, to: queries[i].to, departingAt: queries[i].at, within: 7200).count
+        }
+        // The same windows with a budget of four searches (`JourneyOptions.rangeSearches`).
+        let budget = JourneyOptions(rangeSearches: 4)
+        try measure("journeys, 2-hour range, 4 searches", max(1, count / 10)) { i in
+            try bundle.journeyRange(from: queries[i].from, to: queries[i].to, departingAt: queries[i].at, within: 7200, options: budget)
+                .journeys.count
         }
     }
 }

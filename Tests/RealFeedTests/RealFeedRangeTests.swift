@@ -6,8 +6,13 @@ import XCTest
 /// Range queries (`within:`) on real feeds against `ReferenceJourneys`, the connection scan
 /// that shares no code with the planner: every journey Pareto-optimal over (departure
 /// later, arrival earlier, fewer rides) among departures in `[T, T + window)`
-/// (journey-semantics.md, "Range"), and nothing else.
+/// (journey-semantics.md, "Range"), and nothing else. With a budget of searches
+/// (`JourneyOptions.rangeSearches`), the answer is the same set for the window up to the
+/// first instant left out.
 final class RealFeedRangeTests: XCTestCase {
+    /// The budget the second answer of each query is asked with.
+    static let budget = 3
+
     /// Bus networks, a regional rail network with stations, transfers.txt rules (bart,
     /// nyc-subway) and the feeds where a departure after the window once hid a journey
     /// leaving in it (cairns, saskatoon, sacramento-rt, hart-tampa).
@@ -22,10 +27,13 @@ final class RealFeedRangeTests: XCTestCase {
             queries += q
             journeys += j
         }
-        print("range: \(queries) queries compared, \(journeys) journeys")
+        print("range: \(queries) queries compared, \(journeys) journeys, \(budgetsCut) cut short by a budget of \(Self.budget) searches")
         XCTAssertGreaterThan(queries, 60)
         XCTAssertGreaterThan(journeys, 120)
+        XCTAssertGreaterThan(budgetsCut, 15, "windows holding more than \(Self.budget) instants")
     }
+
+    private var budgetsCut = 0
 
     private func check(_ name: String, queries: Int) throws -> (Int, Int) {
         let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
@@ -48,37 +56,51 @@ final class RealFeedRangeTests: XCTestCase {
             // 05:00 to 20:59: a window in the day's service.
             let start = dayStart + 5 * 3600 + Int(random.next() % UInt64(16 * 3600))
             let context = "\(name) range \(q) (seed \(seed)): \(from) -> \(to) from \(start) for \(window) s"
-            let answer = try bundle.journeys(
-                from: .stop(from), to: .stop(to), departingAt: .instant(Date(timeIntervalSince1970: TimeInterval(start))),
-                within: TimeInterval(window))
+            let at = QueryTime.instant(Date(timeIntervalSince1970: TimeInterval(start)))
+            let answer = try bundle.journeys(from: .stop(from), to: .stop(to), departingAt: at, within: TimeInterval(window))
             // On foot alone is an answer of its own that every ride must beat: another rule.
             guard !answer.contains(where: { $0.rides == 0 }) else { continue }
-            let got = answer.map {
-                Triple(departure: Int($0.departure.timeIntervalSince1970), arrival: Int($0.arrival.timeIntervalSince1970), rides: $0.rides)
-            }
             let origins = reference.stops(for: from)
             let targets = Dictionary(reference.stops(for: to).map { ($0, 0) }, uniquingKeysWith: min)
-            // Each instant a trip leaves the origin in the window: the earliest arrival with at
-            // most k rides leaving then, the first ride boarding before the window ends.
-            var expected: [Triple] = []
-            var latestBest = [Int](repeating: .max, count: 6)  // by k: the best arrival leaving later
-            for t in reference.boardingInstants(at: Set(origins), from: start, to: start + window) {
-                let arrivals = reference.earliestArrivals(
-                    origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil,
-                    horizonEnd: start + horizon, maxRides: 5, leavingBefore: start + window)
-                for k in 1...5 {
-                    guard let arrival = arrivals[k] else { continue }
-                    // Beaten by fewer rides leaving then, or by as many leaving later.
-                    let fewer = arrivals[k - 1].map { $0 <= arrival } ?? false
-                    if !fewer && arrival < latestBest[k] { expected.append(Triple(departure: t, arrival: arrival, rides: k)) }
+            /// Each instant a trip leaves the origin before `end`: the earliest arrival with at
+            /// most k rides leaving then, the first ride boarding before `end`.
+            func expected(until end: Int) -> [Triple] {
+                var expected: [Triple] = []
+                var latestBest = [Int](repeating: .max, count: 6)  // by k: the best arrival leaving later
+                for t in reference.boardingInstants(at: Set(origins), from: start, to: end) {
+                    let arrivals = reference.earliestArrivals(
+                        origins: Dictionary(origins.map { ($0, t) }, uniquingKeysWith: min), targets: targets, walkOnly: nil,
+                        horizonEnd: start + horizon, maxRides: 5, leavingBefore: end)
+                    for k in 1...5 {
+                        guard let arrival = arrivals[k] else { continue }
+                        // Beaten by fewer rides leaving then, or by as many leaving later.
+                        let fewer = arrivals[k - 1].map { $0 <= arrival } ?? false
+                        if !fewer && arrival < latestBest[k] { expected.append(Triple(departure: t, arrival: arrival, rides: k)) }
+                    }
+                    for k in 1...5 { latestBest[k] = min(latestBest[k], arrivals[k] ?? .max) }
                 }
-                for k in 1...5 { latestBest[k] = min(latestBest[k], arrivals[k] ?? .max) }
+                return expected.sorted()
             }
-            XCTAssertEqual(got.sorted(), expected.sorted(), context)
+            XCTAssertEqual(Self.triples(answer), expected(until: start + window), context)
+            // With a budget: the window up to the first instant it leaves out.
+            let range = try bundle.journeyRange(
+                from: .stop(from), to: .stop(to), departingAt: at, within: TimeInterval(window),
+                options: JourneyOptions(rangeSearches: Self.budget))
+            let instants = reference.boardingInstants(at: Set(origins), from: start, to: start + window).sorted()
+            let end = instants.count > Self.budget ? instants[Self.budget] : start + window
+            XCTAssertEqual(Int(range.end.timeIntervalSince1970), end, "\(context): the end of a budget of \(Self.budget)")
+            XCTAssertEqual(Self.triples(range.journeys), expected(until: end), "\(context) with a budget of \(Self.budget)")
+            if end < start + window { budgetsCut += 1 }
             compared += 1
-            journeys += got.count
+            journeys += answer.count
         }
         return (compared, journeys)
+    }
+
+    private static func triples(_ journeys: [Journey]) -> [Triple] {
+        journeys.map {
+            Triple(departure: Int($0.departure.timeIntervalSince1970), arrival: Int($0.arrival.timeIntervalSince1970), rides: $0.rides)
+        }.sorted()
     }
 
     private struct Triple: Comparable, CustomStringConvertible {

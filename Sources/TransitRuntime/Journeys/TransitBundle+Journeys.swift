@@ -27,7 +27,27 @@ extension TransitBundle {
         from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
         within window: TimeInterval = 0, options: JourneyOptions = JourneyOptions()
     ) throws -> [Journey] {
-        try journeys(from: origin, to: destination, departingAt: time, within: window, options: options, live: nil)
+        try journeyRange(from: origin, to: destination, departingAt: time, within: window, options: options, live: nil).journeys
+    }
+
+    /// The journeys of a range query, as `journeys(from:to:departingAt:within:options:)`
+    /// answers them, with the end of the part of the window they answer for: the window's
+    /// end, or an earlier instant when `options.rangeSearches` left some out.
+    ///
+    /// ```swift
+    /// var options = JourneyOptions()
+    /// options.rangeSearches = 4
+    /// let range = try bundle.journeyRange(
+    ///     from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-29T08:00"),
+    ///     within: 7200, options: options)
+    /// print(range.journeys.count, "journeys leaving before", range.end)
+    /// ```
+    /// - Throws: as `journeys(from:to:departingAt:within:options:)`.
+    public func journeyRange(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
+        within window: TimeInterval, options: JourneyOptions = JourneyOptions()
+    ) throws -> JourneyRange {
+        try journeyRange(from: origin, to: destination, departingAt: time, within: window, options: options, live: nil)
     }
 
     /// Journeys leaving at `time` that ride the predicted times of `live` (TransitRealtime's
@@ -36,6 +56,14 @@ extension TransitBundle {
         from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime, within window: TimeInterval,
         options: JourneyOptions, live: JourneyLiveData?
     ) throws -> [Journey] {
+        try journeyRange(from: origin, to: destination, departingAt: time, within: window, options: options, live: live).journeys
+    }
+
+    /// A range (or, with no window, a depart-at) query on the predicted times of `live`.
+    package func journeyRange(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime, within window: TimeInterval,
+        options: JourneyOptions, live: JourneyLiveData?
+    ) throws -> JourneyRange {
         try Self.check(options)
         guard window >= 0, window <= 86_400 else { throw TransitError.badArgument("the window must be 0 to 1 day") }
         return try pool.with { db in
@@ -64,6 +92,7 @@ extension TransitBundle {
             }
             let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
             var found: [(departure: Int, result: RaptorSearch.Found)] = []
+            var end = start + windowSeconds
             if windowSeconds == 0 {
                 let origins = from.stops.map { (sid: $0.sid, ready: start + $0.seconds, access: $0.seconds) }
                 let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
@@ -74,11 +103,12 @@ extension TransitBundle {
             } else {
                 let range = rangeSearch(
                     &search, network: network, from: from, targets: targets, start: start, window: windowSeconds, bound: bound,
-                    rounds: options.maxTransfers + 1)
+                    rounds: options.maxTransfers + 1, searches: options.rangeSearches)
+                end = range.end
                 // A later departure that keeps a journey's arrival and rides either beats it
                 // in the window or lies past the window's end: only its ties are broken.
                 found = try latestDepartures(
-                    range.map(\.result), moving: false, forward: search, setup: setup, from: from, to: to, start: start, db: db
+                    range.found.map(\.result), moving: false, forward: search, setup: setup, from: from, to: to, start: start, db: db
                 ).map { (Self.departure(of: $0), $0) }
             }
             // A search cut short by cancellation answers nothing.
@@ -89,7 +119,7 @@ extension TransitBundle {
                 windowSeconds > 0 && $0.departure != $1.departure
                     ? $0.departure < $1.departure : ($0.arrival, $0.rides) < ($1.arrival, $1.rides)
             }
-            return journeys
+            return JourneyRange(journeys: journeys, end: Date(timeIntervalSince1970: TimeInterval(end)))
         }
     }
 
@@ -158,31 +188,38 @@ extension TransitBundle {
     /// departures already reach with as many rides; then only journeys no other beats.
     /// Every ride from the origin boards in the window (`RaptorSearch.departureLimit`).
     /// When the earliest instant reaches nothing, no later one can (its rider could wait):
-    /// that search alone answers.
+    /// that search alone answers. With at most `searches` searches, the window ends at the
+    /// first instant left out (`end`), and the answer is that shorter window's.
     private func rangeSearch(
         _ search: inout RaptorSearch, network: RoutingNetwork, from: Endpoint, targets: [Int: Int], start: Int, window: Int,
-        bound: Int, rounds: Int
-    ) -> [(departure: Int, result: RaptorSearch.Found)] {
-        var instants = Set<Int>()
+        bound: Int, rounds: Int, searches: Int?
+    ) -> (found: [(departure: Int, result: RaptorSearch.Found)], end: Int) {
+        var set = Set<Int>()
         for stop in from.stops {
             for boarding in search.boardings(at: stop.sid, from: start + stop.seconds, to: start + window + stop.seconds) {
-                instants.insert(boarding.time - stop.seconds)
+                set.insert(boarding.time - stop.seconds)
             }
         }
-        search.departureLimit = start + window
+        var instants = set.sorted()
+        var end = start + window
+        if let searches, instants.count > searches {
+            end = instants[searches]
+            instants.removeLast(instants.count - searches)
+        }
+        search.departureLimit = end
         defer { search.departureLimit = RaptorSearch.never }
         var bounds = [Int](repeating: bound, count: rounds + 1)
-        if let first = instants.min() {
+        if let first = instants.first {
             let origins = from.stops.map { (sid: $0.sid, ready: first + $0.seconds, access: $0.seconds) }
-            if search.run(origins: origins, targets: targets, bound: bounds).isEmpty { return [] }
+            if search.run(origins: origins, targets: targets, bound: bounds).isEmpty { return ([], end) }
         }
         var kept: [(departure: Int, result: RaptorSearch.Found)] = []
-        for t in instants.sorted(by: >) {
+        for t in instants.reversed() {
             if Task.isCancelled { break }  // the caller throws
             let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
             for result in search.run(origins: origins, targets: targets, bound: bounds) {
                 let departure = Self.departure(of: result)
-                guard departure < start + window else { continue }
+                guard departure < end else { continue }
                 if !kept.contains(where: {
                     $0.departure >= departure && $0.result.arrival <= result.arrival && $0.result.rides <= result.rides
                 }) {
@@ -191,7 +228,7 @@ extension TransitBundle {
                 for k in result.rides..<bounds.count { bounds[k] = min(bounds[k], result.arrival) }
             }
         }
-        return kept
+        return (kept, end)
     }
 
     /// The routing network, read on first use and kept.
@@ -267,6 +304,7 @@ extension TransitBundle {
             throw TransitError.badArgument("transfer and access distances must be 0 to 5000 metres")
         }
         guard options.horizon > 0, options.horizon <= 7 * 86_400 else { throw TransitError.badArgument("the horizon must be up to 7 days") }
+        if let searches = options.rangeSearches, searches < 1 { throw TransitError.badArgument("range searches must be at least 1") }
     }
 
     /// An origin or destination: its stops with their walk, and its place.
