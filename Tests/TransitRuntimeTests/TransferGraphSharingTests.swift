@@ -44,4 +44,21 @@ final class TransferGraphSharingTests: XCTestCase {
         XCTAssertTrue(b.journeyCaches.transferGraphs.contains(key(mirrored: false)))
         XCTAssertTrue(b.journeyCaches.transferGraphs.contains(key(mirrored: true)))
     }
+
+    /// τ is kept in 16 bits an edge; a longer one (a transfers.txt time of over 18 hours)
+    /// keeps its seconds, after the stop's shorter ones.
+    func testATransferOfOverEighteenHoursKeepsItsSeconds() throws {
+        let b = try bundle(transfers: "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,2,70000\nB2,B,2,65535\n")
+        let network = try b.pool.with { db in try RoutingNetwork(db: db) }
+        let graph = TransferGraph(
+            TransferTimes(network: network, footpaths: TransferTimes.footpaths(network, within: 400), changeTime: 120, walkingSpeed: 1.2))
+        var long: [Int] = []
+        for sid in 0..<network.stopCount {
+            let edges = Int(graph.first[sid])..<Int(graph.first[sid + 1])
+            let seconds = edges.map { graph.seconds($0) }
+            XCTAssertEqual(seconds, seconds.sorted(), "stop \(sid): shortest first")
+            long += seconds.filter { $0 >= 65_535 }
+        }
+        XCTAssertEqual(long.sorted(), [65_535, 70_000])
+    }
 }

@@ -85,8 +85,8 @@ extension RaptorSearch {
             for ride in rides {
                 for alight in ride.alights {
                     for e in Int(transfers.first[alight.sid])..<Int(transfers.first[alight.sid + 1]) {
-                        let to = Int(transfers.edges[e].to)
-                        let t = alight.time + Int(transfers.edges[e].seconds)
+                        let to = Int(transfers.targets[e])
+                        let t = alight.time + transfers.seconds(e)
                         if t <= latest.latestBoarding(at: to, rides: after) { frontier[to] = min(frontier[to] ?? t, t) }
                     }
                 }
@@ -179,8 +179,8 @@ extension RaptorSearch {
 
     /// The seconds of the transfer from `alight` that catches `ride`, if one does.
     private func transfer(from alight: (idx: Int, sid: Int, time: Int), to ride: TieRide) -> Int? {
-        for e in Int(transfers.first[alight.sid])..<Int(transfers.first[alight.sid + 1]) where Int(transfers.edges[e].to) == ride.board {
-            let seconds = Int(transfers.edges[e].seconds)
+        for e in Int(transfers.first[alight.sid])..<Int(transfers.first[alight.sid + 1]) where Int(transfers.targets[e]) == ride.board {
+            let seconds = transfers.seconds(e)
             return alight.time + seconds <= ride.boardTime ? seconds : nil
         }
         return nil

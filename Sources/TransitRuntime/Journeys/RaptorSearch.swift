@@ -214,10 +214,9 @@ struct RaptorSearch {
                 let alighted = labels.arrival[k * stride + sid]
                 // A stop's transfers are by τ: past the cut, so are the rest.
                 for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
-                    let edge = transfers.edges[e]
-                    let t = alighted + Int(edge.seconds)
+                    let t = alighted + transfers.seconds(e)
                     guard t < cut else { break }
-                    let to = Int(edge.to)
+                    let to = Int(transfers.targets[e])
                     guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
                     marked.insert(to)
                     setReady(t, round: k, stop: to)
