@@ -151,7 +151,7 @@ func readmeBlock11() throws {
 func readmeBlock12() throws {
     let budget = JourneyOptions(rangeSearches: 4)
     let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
-    print(next.journeys.count, "journeys leaving before", next.end)
+    print(next.journeys.count, "journeys", next.isComplete ? "" : "leaving before \(next.endLocal)")
     _ = (budget, next)
 }
 

@@ -25,6 +25,25 @@ extension TransitBundle {
             live: realtime.journeyLiveData(now: now, freshness: freshness))
     }
 
+    /// A range query on the live times of `realtime`, with the end of the part of the window
+    /// it answers for (`JourneyOptions.rangeSearches`), as
+    /// `journeys(from:to:departingAt:within:options:realtime:now:freshness:)` rides them.
+    ///
+    /// ```swift
+    /// let snapshot = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
+    /// let range = try bundle.journeyRange(
+    ///     from: .stop("MONT"), to: .stop("DALY"), within: 3600, options: JourneyOptions(rangeSearches: 4), realtime: snapshot)
+    /// ```
+    public func journeyRange(
+        from origin: JourneyPlace, to destination: JourneyPlace, departingAt time: QueryTime = .instant(Date()),
+        within window: TimeInterval, options: JourneyOptions = JourneyOptions(), realtime: RealtimeSnapshot, now: Date = Date(),
+        freshness: RealtimeFreshness = RealtimeFreshness()
+    ) throws -> JourneyRange {
+        try journeyRange(
+            from: origin, to: destination, departingAt: time, within: window, options: options,
+            live: realtime.journeyLiveData(now: now, freshness: freshness))
+    }
+
     /// Journeys arriving by `time` on the live times of `realtime`, as
     /// `journeys(from:to:departingAt:within:options:realtime:now:freshness:)` rides them.
     public func journeys(

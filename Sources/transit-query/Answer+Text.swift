@@ -20,7 +20,10 @@ extension Answer {
         case .info(let info): return Self.info(info)
         case .city(let city): return Self.city(city)
         case .cities(let list): return Self.cities(list)
-        case .journeys(let list): return Self.journeys(list)
+        case .journeys(let list, let end):
+            let text = Self.journeys(list)
+            guard let end else { return text }
+            return text + "\n\nsearched until \(end) (--range-searches): journeys leaving then or later were not looked for"
         }
     }
 

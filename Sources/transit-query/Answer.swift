@@ -18,7 +18,8 @@ enum Answer {
     case info(BundleInfo)
     case city(City)
     case cities([City])
-    case journeys([Journey])
+    /// Journeys, and where a budget cut a range short, the end of what was searched.
+    case journeys([Journey], searchedUntil: LocalDateTime? = nil)
 
     /// The key a batch answer puts the result under.
     var key: String {
@@ -56,8 +57,14 @@ enum Answer {
         case .info(let info): return info
         case .city(let city): return city
         case .cities(let list): return list.map(JSONOutput.roundingDistance)
-        case .journeys(let list): return list
+        case .journeys(let list, _): return list
         }
+    }
+
+    /// Where a range query's budget (`--range-searches`) ended the search, if it did.
+    var searchedUntil: LocalDateTime? {
+        if case .journeys(_, let end) = self { return end }
+        return nil
     }
 
     var json: String { JSONOutput.text(value) }

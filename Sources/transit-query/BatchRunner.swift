@@ -31,7 +31,7 @@ struct BatchRunner: Sendable {
                         realtimeNotApplied: board.notApplied))
             }
             let result = try query.answer(from: bundle)
-            return JSONOutput.encoded(KeyedOutput(id: id, key: result.key, value: result.value))
+            return JSONOutput.encoded(KeyedOutput(id: id, key: result.key, value: result.value, searchedUntil: result.searchedUntil))
         } catch {
             let (code, message): (String, String)
             switch error {

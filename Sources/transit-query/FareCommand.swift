@@ -43,7 +43,7 @@ struct FareCommand: ParsableCommand {
                     walkSpeed: nil, transferDistance: nil, accessDistance: nil, wheelchair: false)
             else { return }
             request.options.maxTransfers = 0
-            var ride = try request.answer(from: bundle).first { journey in
+            var ride = try request.answer(from: bundle).journeys.first { journey in
                 let rides = journey.legs.filter { $0.kind == .ride }
                 return rides.count == 1 && (route == nil || rides[0].boarding?.routeID == route)
             }

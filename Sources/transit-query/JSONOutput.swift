@@ -39,6 +39,8 @@ struct KeyedOutput: Encodable {
     var key: String
     var value: any Encodable
     var realtimeNotApplied: String?
+    /// A range query's end when its budget cut it short (`searched_until`).
+    var searchedUntil: LocalDateTime?
 
     private struct Key: CodingKey {
         var stringValue: String
@@ -53,6 +55,7 @@ struct KeyedOutput: Encodable {
         if let id { try c.encode(id, forKey: Key("id")) }
         try c.encode(value, forKey: Key(key))
         try c.encodeIfPresent(realtimeNotApplied, forKey: Key("realtime_not_applied"))
+        try c.encodeIfPresent(searchedUntil, forKey: Key("searched_until"))
     }
 }
 

@@ -40,6 +40,9 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Farthest walk from a LAT,LON to a stop, metres (default 800).")
     var accessDistance: Double?
 
+    @Option(help: "With --window: search from at most this many departure instants, the earliest; the answer then ends where it stopped.")
+    var rangeSearches: Int?
+
     @Flag(help: "Only accessible stops and trips marked wheelchair accessible.")
     var wheelchair = false
 
@@ -57,9 +60,10 @@ struct PlanCommand: ParsableCommand {
             let bundle = try options.open()
             guard case .plan(var request) = try query() else { return }
             request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
-            let answer: Answer = .journeys(try request.answer(from: bundle))
+            let found = try request.answer(from: bundle)
+            let answer: Answer = .journeys(found.journeys, searchedUntil: found.searchedUntil)
             guard options.json else { return output(answer.text) }
-            output(JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value)))
+            output(JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)))
         }
     }
 
@@ -67,6 +71,6 @@ struct PlanCommand: ParsableCommand {
         try .plan(
             from: from, to: to, feed: feed, at: at, arriveBy: arriveBy, windowMinutes: window, maxTransfers: maxTransfers,
             changeTime: changeTime, walkSpeed: walkSpeed, transferDistance: transferDistance, accessDistance: accessDistance,
-            wheelchair: wheelchair)
+            wheelchair: wheelchair, rangeSearches: rangeSearches)
     }
 }

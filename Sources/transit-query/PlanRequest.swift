@@ -24,25 +24,33 @@ struct PlanRequest {
         return .stop(text, feed: feed)
     }
 
-    func answer(from bundle: TransitBundle) throws -> [Journey] {
-        if let live {
-            if arriveBy {
-                return try bundle.journeys(from: from, to: to, arrivingBy: time, options: options, realtime: live.snapshot, now: live.now)
-            }
-            return try bundle.journeys(
-                from: from, to: to, departingAt: time, within: window, options: options, realtime: live.snapshot, now: live.now)
-        }
+    /// The journeys; for a range query that `options.rangeSearches` cut short, the end of
+    /// the part of the window they answer for.
+    func answer(from bundle: TransitBundle) throws -> (journeys: [Journey], searchedUntil: LocalDateTime?) {
         if arriveBy {
-            return try bundle.journeys(from: from, to: to, arrivingBy: time, options: options)
+            if let live {
+                return (
+                    try bundle.journeys(from: from, to: to, arrivingBy: time, options: options, realtime: live.snapshot, now: live.now), nil
+                )
+            }
+            return (try bundle.journeys(from: from, to: to, arrivingBy: time, options: options), nil)
         }
-        return try bundle.journeys(from: from, to: to, departingAt: time, within: window, options: options)
+        let range =
+            if let live {
+                try bundle.journeyRange(
+                    from: from, to: to, departingAt: time, within: window, options: options, realtime: live.snapshot, now: live.now)
+            } else {
+                try bundle.journeyRange(from: from, to: to, departingAt: time, within: window, options: options)
+            }
+        return (range.journeys, range.isComplete ? nil : range.endLocal)
     }
 }
 
 extension Query {
     static func plan(
         from: String, to: String, feed: String?, at: String?, arriveBy: Bool, windowMinutes: Int?, maxTransfers: Int?,
-        changeTime: Int?, walkSpeed: Double?, transferDistance: Double?, accessDistance: Double?, wheelchair: Bool
+        changeTime: Int?, walkSpeed: Double?, transferDistance: Double?, accessDistance: Double?, wheelchair: Bool,
+        rangeSearches: Int? = nil
     ) throws -> Query {
         var options = JourneyOptions()
         if let maxTransfers {
@@ -66,6 +74,10 @@ extension Query {
             options.accessDistance = accessDistance
         }
         options.wheelchair = wheelchair
+        if let rangeSearches {
+            guard rangeSearches >= 1 else { throw Invalid(description: "range searches must be at least 1") }
+            options.rangeSearches = rangeSearches
+        }
         let window = windowMinutes ?? 0
         guard (0...1440).contains(window) else { throw Invalid(description: "window must be 0 to 1440 minutes") }
         if arriveBy && window > 0 { throw Invalid(description: "a window goes with a departure time, not with arrive-by") }

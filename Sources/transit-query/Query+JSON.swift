@@ -56,7 +56,8 @@ extension Query {
                 windowMinutes: try fields.int("window"),
                 maxTransfers: try fields.int("max_transfers"), changeTime: try fields.int("change_time"),
                 walkSpeed: try fields.number("walk_speed"), transferDistance: try fields.number("transfer_distance"),
-                accessDistance: try fields.number("access_distance"), wheelchair: try fields.bool("wheelchair") ?? false)
+                accessDistance: try fields.number("access_distance"), wheelchair: try fields.bool("wheelchair") ?? false,
+                rangeSearches: try fields.int("range_searches"))
         case let op:
             throw Invalid(description: "unknown op \"\(op)\"")
         }

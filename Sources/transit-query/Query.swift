@@ -155,7 +155,8 @@ enum Query {
         case .cities(.filtered, let filter, let limit):
             return .cities(try bundle.cities(filter: filter, limit: limit))
         case .plan(let request):
-            return .journeys(try request.answer(from: bundle))
+            let answer = try request.answer(from: bundle)
+            return .journeys(answer.journeys, searchedUntil: answer.searchedUntil)
         }
     }
 }

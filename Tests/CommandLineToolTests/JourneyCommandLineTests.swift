@@ -124,4 +124,34 @@ extension CommandLineTests {
         // --now without --realtime is a usage error.
         XCTAssertEqual(try run("transit-query", arguments + ["--now", "2026-03-10T08:01"]).status, 64)
     }
+
+    /// `--range-searches` (batch: "range_searches") searches a window's earliest instants
+    /// only, and the answer says where it stopped: in the text and as `searched_until`.
+    func testARangeCutByItsBudgetSaysWhereItStopped() throws {
+        let bundle = TestSupport.sampleBundlePath
+        let args = [
+            "plan", "--bundle", bundle, "--from", "CENTRAL", "--to", "TIEFENBRUNNEN", "--at", "2026-03-30T08:00", "--window", "360",
+        ]
+        let whole = try run("transit-query", args)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertFalse(whole.stdout.contains("searched until"), whole.stdout)
+        let cut = try run("transit-query", args + ["--range-searches", "2"])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        XCTAssertTrue(cut.stdout.contains("searched until 2026-03-30T"), cut.stdout)
+        XCTAssertLessThan(cut.stdout.components(separatedBy: "journey ").count, whole.stdout.components(separatedBy: "journey ").count)
+        let json = try run("transit-query", args + ["--range-searches", "2", "--json"])
+        XCTAssertTrue(json.stdout.contains("\"searched_until\":\"2026-03-30T"), json.stdout)
+        let lines = """
+            {"id":1,"op":"plan","from":"CENTRAL","to":"TIEFENBRUNNEN","at":"2026-03-30T08:00","window":360,"range_searches":2}
+            {"id":2,"op":"plan","from":"CENTRAL","to":"TIEFENBRUNNEN","at":"2026-03-30T08:00","window":360}
+            {"id":3,"op":"plan","from":"CENTRAL","to":"TIEFENBRUNNEN","at":"2026-03-30T08:00","window":360,"range_searches":0}
+
+            """
+        let answers = try run("transit-query", ["batch", "--bundle", bundle], input: lines).stdout.split(separator: "\n").map { String($0) }
+        XCTAssertEqual(answers.count, 3)
+        XCTAssertTrue(answers[0].contains("\"searched_until\":\"2026-03-30T"), answers[0])
+        XCTAssertFalse(answers[1].contains("searched_until"), answers[1])
+        XCTAssertTrue(answers[2].contains("\"code\":\"bad_query\""), answers[2])
+        XCTAssertEqual(try run("transit-query", args + ["--range-searches", "0"]).status, 64)
+    }
 }

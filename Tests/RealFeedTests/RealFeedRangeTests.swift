@@ -90,6 +90,7 @@ final class RealFeedRangeTests: XCTestCase {
             let end = instants.count > Self.budget ? instants[Self.budget] : start + window
             XCTAssertEqual(Int(range.end.timeIntervalSince1970), end, "\(context): the end of a budget of \(Self.budget)")
             XCTAssertEqual(Self.triples(range.journeys), expected(until: end), "\(context) with a budget of \(Self.budget)")
+            XCTAssertEqual(range.isComplete, end == start + window, context)
             if end < start + window { budgetsCut += 1 }
             compared += 1
             journeys += answer.count

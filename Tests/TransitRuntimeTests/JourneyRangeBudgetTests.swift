@@ -14,6 +14,7 @@ final class JourneyRangeBudgetTests: XCTestCase {
         let window: TimeInterval = 6 * 3600
         let whole = try bundle.journeyRange(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at, within: window)
         XCTAssertEqual(whole.end, start.addingTimeInterval(window), "no budget: the whole window")
+        XCTAssertTrue(whole.isComplete)
         XCTAssertGreaterThan(whole.journeys.count, 3)
         var ends: [Date] = []
         for searches in 1...4 {
@@ -22,6 +23,8 @@ final class JourneyRangeBudgetTests: XCTestCase {
                 options: JourneyOptions(rangeSearches: searches))
             XCTAssertGreaterThan(cut.end, start, "\(searches) searches")
             XCTAssertLessThan(cut.end, whole.end, "\(searches) searches: the window holds more instants")
+            XCTAssertFalse(cut.isComplete)
+            XCTAssertEqual(cut.endLocal.description.prefix(10), "2026-03-30")
             let shorter = try bundle.journeys(
                 from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at, within: cut.end.timeIntervalSince(start))
             XCTAssertEqual(cut.journeys, shorter, "\(searches) searches")

@@ -119,7 +119,9 @@ extension TransitBundle {
                 windowSeconds > 0 && $0.departure != $1.departure
                     ? $0.departure < $1.departure : ($0.arrival, $0.rides) < ($1.arrival, $1.rides)
             }
-            return JourneyRange(journeys: journeys, end: Date(timeIntervalSince1970: TimeInterval(end)))
+            return JourneyRange(
+                journeys: journeys, end: Date(timeIntervalSince1970: TimeInterval(end)), endLocal: feed.clock.local(end),
+                isComplete: end == start + windowSeconds)
         }
     }
 
