@@ -61,4 +61,27 @@ final class TransferGraphSharingTests: XCTestCase {
         }
         XCTAssertEqual(long.sorted(), [65_535, 70_000])
     }
+
+    /// A stop without transfers.txt rows in a network without pathways takes its edges
+    /// straight from its walks: the same as `TransferTimes.transfers(from:into:)` gives.
+    func testEveryStopsEdgesAreItsTransfers() throws {
+        for rules in [nil, "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,3,\nA,C,2,300\n"] {
+            let b = try bundle(transfers: rules)
+            let network = try b.pool.with { db in try RoutingNetwork(db: db) }
+            XCTAssertTrue(network.pathways.isEmpty)
+            let times = TransferTimes(
+                network: network, footpaths: TransferTimes.footpaths(network, within: 400), changeTime: 120, walkingSpeed: 1.2)
+            let graph = TransferGraph(times)
+            var reached: [(sid: Int, seconds: Int)] = []
+            var edges = 0
+            for sid in 0..<network.stopCount where network.serves(sid) {
+                times.transfers(from: sid, into: &reached)
+                let expected = reached.map { [$0.seconds, $0.sid] }.sorted { $0.lexicographicallyPrecedes($1) }
+                let got = (Int(graph.first[sid])..<Int(graph.first[sid + 1])).map { [graph.seconds($0), Int(graph.targets[$0])] }
+                XCTAssertEqual(got, expected, "stop \(sid), rules: \(rules ?? "none")")
+                edges += got.count
+            }
+            XCTAssertGreaterThan(edges, network.stopCount)
+        }
+    }
 }
