@@ -19,7 +19,7 @@ enum Answer {
     case city(City)
     case cities([City])
     /// Journeys, and where a budget cut a range short, the end of what was searched.
-    case journeys([Journey], searchedUntil: LocalDateTime? = nil)
+    case journeys([Journey], searchedUntil: LocalDateTime?)
 
     /// The key a batch answer puts the result under.
     var key: String {

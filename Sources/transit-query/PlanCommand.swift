@@ -60,8 +60,7 @@ struct PlanCommand: ParsableCommand {
             let bundle = try options.open()
             guard case .plan(var request) = try query() else { return }
             request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
-            let found = try request.answer(from: bundle)
-            let answer: Answer = .journeys(found.journeys, searchedUntil: found.searchedUntil)
+            let answer = try Query.plan(request).answer(from: bundle)
             guard options.json else { return output(answer.text) }
             output(JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)))
         }

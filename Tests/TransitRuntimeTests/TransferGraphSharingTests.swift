@@ -62,8 +62,10 @@ final class TransferGraphSharingTests: XCTestCase {
         XCTAssertEqual(long.sorted(), [65_535, 70_000])
     }
 
-    /// A stop without transfers.txt rows in a network without pathways takes its edges
-    /// straight from its walks: the same as `TransferTimes.transfers(from:into:)` gives.
+    /// A stop without transfers.txt rows in a network without pathways changes at itself in
+    /// the change time and walks to every served stop within the transfer distance in
+    /// walk + change time (journey-semantics.md), measured here from the coordinates; a
+    /// stop with rows has the edges `TransferTimes.transfers(from:into:)` works out.
     func testEveryStopsEdgesAreItsTransfers() throws {
         for rules in [nil, "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,3,\nA,C,2,300\n"] {
             let b = try bundle(transfers: rules)
@@ -72,16 +74,30 @@ final class TransferGraphSharingTests: XCTestCase {
             let times = TransferTimes(
                 network: network, footpaths: TransferTimes.footpaths(network, within: 400), changeTime: 120, walkingSpeed: 1.2)
             let graph = TransferGraph(times)
+            let served = (0..<network.stopCount).filter { network.serves($0) }
             var reached: [(sid: Int, seconds: Int)] = []
             var edges = 0
-            for sid in 0..<network.stopCount where network.serves(sid) {
-                times.transfers(from: sid, into: &reached)
-                let expected = reached.map { [$0.seconds, $0.sid] }.sorted { $0.lexicographicallyPrecedes($1) }
+            var withRules = 0
+            for sid in served {
+                var expected: [[Int]]
+                if network.transferRules[Int32(sid)] == nil {
+                    // Walk lengths are kept as 32-bit floats.
+                    expected = [[120, sid]]
+                    for to in served where to != sid && network.metres(between: sid, to) <= 400 {
+                        expected.append([Int((Double(Float(network.metres(between: sid, to))) / 1.2).rounded(.up)) + 120, to])
+                    }
+                } else {
+                    times.transfers(from: sid, into: &reached)
+                    expected = reached.map { [$0.seconds, $0.sid] }
+                    withRules += 1
+                }
+                expected.sort { $0.lexicographicallyPrecedes($1) }
                 let got = (Int(graph.first[sid])..<Int(graph.first[sid + 1])).map { [graph.seconds($0), Int(graph.targets[$0])] }
                 XCTAssertEqual(got, expected, "stop \(sid), rules: \(rules ?? "none")")
                 edges += got.count
             }
             XCTAssertGreaterThan(edges, network.stopCount)
+            XCTAssertEqual(withRules > 0, rules != nil)
         }
     }
 }

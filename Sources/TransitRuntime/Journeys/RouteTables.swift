@@ -260,18 +260,15 @@ struct RouteTables: Sendable {
         m.stopAlights = stopBoards
         m.placeFirst = placeFirst
         m.places = places
-        m.routes.reserveCapacity(routes.count)
+        m.routes = routes.map { $0.mirrored(step: step) }
         m.tripOffsets = tripOffsets
-        for route in routes {
-            m.routes.append(route.mirrored(step: step))
-            // A trip's offsets start at its pattern's other end (a route has its patterns' length).
-            let toOtherEnd = Int32(step * (route.stopCount - 1))
-            for trip in route.trips { m.tripOffsets[trip] += toOtherEnd }
-        }
         m.tripStart = tripStart.map { -$0 }
         m.tripTid = tripTid
         m.tripAccessible = tripAccessible
         for route in routes {
+            // A trip's offsets start at its pattern's other end (a route has its patterns' length).
+            let toOtherEnd = Int32(step * (route.stopCount - 1))
+            for trip in route.trips { m.tripOffsets[trip] += toOtherEnd }
             m.tripStart[route.trips].reverse()
             m.tripTid[route.trips].reverse()
             m.tripAccessible[route.trips].reverse()

@@ -41,7 +41,17 @@ struct TransferTimes {
     /// Every stop reachable from `from` by one transfer, with its τ, into `result`.
     func transfers(from: Int, into result: inout [(sid: Int, seconds: Int)]) {
         result.removeAll(keepingCapacity: true)
-        let rules = network.transferRules[Int32(from)] ?? []
+        let ownRules = network.transferRules[Int32(from)]
+        if ownRules == nil && network.pathways.isEmpty {
+            // No transfers.txt row and no pathways (most stops): the change at the stop and
+            // the walks, without the rules' and the pathways' closures below.
+            result.append((from, changeTime))
+            for i in footpaths.range(of: from) {
+                result.append((Int(footpaths.sids[i]), walk(Double(footpaths.metres[i])) + changeTime))
+            }
+            return
+        }
+        let rules = ownRules ?? []
         func rule(to: Int) -> RoutingNetwork.TransferRule? {
             rules.isEmpty ? nil : rules.first { Int($0.to) == to }
         }
@@ -179,25 +189,13 @@ final class TransferGraph: Sendable {
         shortSeconds.reserveCapacity(expected)
         var reached: [(sid: Int, seconds: Int)] = []
         var keys: [Int] = []
-        let noPathways = times.network.pathways.isEmpty
         for sid in 0..<times.network.stopCount {
             if times.network.serves(sid) {
                 // By τ, then sid: as one integer each, τ in the high half (sids are below
                 // 2^31, `BundleCheck`), sorted without a comparison closure.
                 keys.removeAll(keepingCapacity: true)
-                if noPathways && times.network.transferRules[Int32(sid)] == nil {
-                    // No transfers.txt row and no pathways: what `transfers(from:into:)` gives
-                    // such a stop, the change at it and the walks (τ below 2^31: a change of at
-                    // most an hour, a walk of at most 50,000 s), without its closures.
-                    keys.append(times.changeTime << 32 | sid)
-                    for i in times.footpaths.range(of: sid) {
-                        let tau = times.walk(Double(times.footpaths.metres[i])) + times.changeTime
-                        keys.append(tau << 32 | Int(times.footpaths.sids[i]))
-                    }
-                } else {
-                    times.transfers(from: sid, into: &reached)
-                    for (to, tau) in reached { keys.append(Int(Int32(clamping: tau)) << 32 | to) }
-                }
+                times.transfers(from: sid, into: &reached)
+                for (to, tau) in reached { keys.append(Int(Int32(clamping: tau)) << 32 | to) }
                 keys.sort()
                 for key in keys {
                     let tau = key >> 32
