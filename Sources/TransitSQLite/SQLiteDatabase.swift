@@ -74,6 +74,9 @@ package final class SQLiteDatabase {
         return try statement.step() ? statement.optionalInt(0) : nil
     }
 
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     package var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// Runs `body` with SQLite interrupted once it has taken about `steps` virtual-machine
