@@ -92,6 +92,47 @@ struct FeedMessageFraming {
         return (trip, stopTimeUpdates)
     }
 
+    /// The trip_id an entity (the bytes at `range` of `data`) names in its trip update's
+    /// trip descriptor (entity field 3, then 1, then 1), nil when it has none or the bytes do
+    /// not read so. Only a hint for looking the message's trips up together before its
+    /// entities are read (`RealtimeMessage.tripIDs()`): reading an entity decides.
+    static func tripID(_ data: Data, _ range: Range<Int>) -> String? {
+        data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> String? in
+            var found = range
+            for number: UInt64 in [3, 1, 1] {
+                guard let field = lastField(number, in: UnsafeRawBufferPointer(rebasing: whole[found])) else { return nil }
+                found = (found.lowerBound + field.lowerBound)..<(found.lowerBound + field.upperBound)
+            }
+            let text = UnsafeRawBufferPointer(rebasing: whole[found])
+            guard !text.isEmpty, text.withMemoryRebound(to: UInt8.self, { UTF8Check.isValid($0.baseAddress!, $0.count) }) else {
+                return nil
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    /// Where the last length-delimited field `number` of the message `bytes` lies in it,
+    /// other fields skipped by their wire type; nil when there is none or the bytes do not
+    /// read as protobuf.
+    private static func lastField(_ number: UInt64, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        var found: Range<Int>?
+        var i = 0
+        while i < bytes.count {
+            guard let key = try? varint(bytes, &i) else { return nil }
+            switch key & 7 {
+            case 0: guard (try? varint(bytes, &i)) != nil else { return nil }
+            case 1: guard (try? skip(8, bytes, &i)) != nil else { return nil }
+            case 5: guard (try? skip(4, bytes, &i)) != nil else { return nil }
+            case 2:
+                guard let length = try? varint(bytes, &i), length <= UInt64(bytes.count - i) else { return nil }
+                if key >> 3 == number { found = i..<(i + Int(length)) }
+                i += Int(length)
+            default: return nil
+            }
+        }
+        return found
+    }
+
     /// Calls `body` with each field of the message at `range` of `data`: its number, where
     /// its bytes lie in `data`, and `data`'s bytes. False as soon as a field is not
     /// length-delimited, the bytes end inside one, or `body` returns false (the message is

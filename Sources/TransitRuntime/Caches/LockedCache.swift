@@ -23,6 +23,19 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// The keys of `keys` that have no value kept, under one lock.
+    func missing(_ keys: [Key]) -> [Key] {
+        storage.withLock { kept in keys.filter { kept[$0] == nil } }
+    }
+
+    /// Keeps every value of `pairs`, under one lock.
+    func insert(contentsOf pairs: [(Key, Value)]) {
+        storage.withLock {
+            if $0.count + pairs.count > limit { $0.removeAll(keepingCapacity: true) }
+            for (key, value) in pairs { $0[key] = value }
+        }
+    }
+
     /// Forgets every value (and the memory that held them).
     func removeAll() {
         storage.withLock { $0 = [:] }

@@ -215,6 +215,86 @@ final class PatternCache: Sendable {
         }
     }
 
+    /// The tid and pattern of each of `ids` (text ids of `feed` in byte order, no two
+    /// alike), nil where the feed has no such trip: what `tid(of:feed:db:)` answers for each,
+    /// in one pass. The `trip_ids` groups are read in order by one statement (a new seek
+    /// only past a gap of many groups), and each trip block is taken from the shared cache
+    /// once, not once per comparison.
+    func tids(ofSorted ids: [[UInt8]], feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> [(tid: Int, pid: Int)?] {
+        let seeking = try db.cached(
+            "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
+        let forward = try db.prepare(
+            "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id > ?2 ORDER BY first_trip_id")
+        /// A group's first text id and its tids, decoded when an id falls in it.
+        struct Group {
+            var first: [UInt8]
+            var packed: [UInt8]
+            var tids: [Int]?
+        }
+        var current: Group?
+        var next: Group?
+        func stepForward() throws {
+            next = try forward.step() ? Group(first: forward.blob(0), packed: forward.blob(1)) : nil
+        }
+        func seek(to id: [UInt8]) throws {
+            seeking.bind([feed.fid, SQLValue.text(id)])
+            current = try seeking.step() ? Group(first: seeking.blob(0), packed: seeking.blob(1)) : nil
+            forward.bind([feed.fid, SQLValue.text(current?.first ?? id)])
+            try stepForward()
+        }
+        var blocks: [Int: TripBlock] = [:]
+        var found: [(tid: Int, pid: Int)?] = []
+        found.reserveCapacity(ids.count)
+        for (n, id) in ids.enumerated() {
+            if n == 0 {
+                try seek(to: id)
+            } else {
+                // Sorted ids mostly fall in this group or one of the next few.
+                var steps = 0
+                while let ahead = next, !id.lexicographicallyPrecedes(ahead.first), steps < 16 {
+                    current = ahead
+                    try stepForward()
+                    steps += 1
+                }
+                if let ahead = next, !id.lexicographicallyPrecedes(ahead.first) { try seek(to: id) }
+            }
+            guard var group = current else {
+                found.append(nil)
+                continue
+            }
+            let tids: [Int]
+            if let decoded = group.tids {
+                tids = decoded
+            } else {
+                tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(group.packed) }
+                group.tids = tids
+                current = group
+            }
+            let tid = try id.withUnsafeBufferPointer { text in
+                try IDGroup.member(in: tids) { tid in
+                    let first = TripBlock.firstTid(holding: tid)
+                    let block: TripBlock
+                    if let kept = blocks[first] {
+                        block = kept
+                    } else {
+                        block = try tripBlock(holding: tid, db: db)
+                        blocks[first] = block
+                    }
+                    guard let order = block.compareTripID(tid: tid, with: text) else {
+                        throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
+                    }
+                    return order
+                }
+            }
+            guard let tid, let entry = blocks[TripBlock.firstTid(holding: tid)]?.entry(tid: tid) else {
+                found.append(nil)
+                continue
+            }
+            found.append((tid, entry.pid))
+        }
+        return found
+    }
+
     private static func decode(pid: Int, stops: [UInt8], trips: [UInt8]) throws -> Pattern {
         try damagedAsError("pattern \(pid)") {
             let all = try PatternTripsBlob.decode(trips)

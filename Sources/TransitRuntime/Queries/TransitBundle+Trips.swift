@@ -83,20 +83,27 @@ extension TransitBundle {
         if let kept = tripSchedules.cached(key) { return kept }
         let schedule = try pool.with { db in
             let (match, pattern, trip) = try tripRecord(id, feed: feed, db: db)
-            var windows: [TripDetails.FrequencyWindow] = []
-            if trip.frequency { windows = try frequencyWindows(of: match.id, db: db) }
-            let headsign =
-                try trip.hid.map { try entities.headsign($0, db: db) }
-                ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
-            var schedule = TripSchedule(
-                feedID: match.feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: headsign,
-                runsOnDate: false, dayStart: 0, frequencies: windows,
-                stops: patterns.stopColumns(of: pattern),
-                base: windows.first?.startSecs ?? trip.startTime)
-            schedule.service = trip.sv
-            return schedule
+            return try tripSchedule(trip, of: pattern, feed: match.feed, db: db)
         }
         tripSchedules.insert(key, schedule)
+        return schedule
+    }
+
+    /// The schedule of `trip`, a trip of `pattern` in `feed`, with no day yet.
+    func tripSchedule(_ trip: PatternTripRecord, of pattern: PatternCache.Pattern, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
+        -> TripSchedule
+    {
+        var windows: [TripDetails.FrequencyWindow] = []
+        if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
+        let headsign =
+            try trip.hid.map { try entities.headsign($0, db: db) }
+            ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
+        var schedule = TripSchedule(
+            feedID: feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: headsign,
+            runsOnDate: false, dayStart: 0, frequencies: windows,
+            stops: patterns.stopColumns(of: pattern),
+            base: windows.first?.startSecs ?? trip.startTime)
+        schedule.service = trip.sv
         return schedule
     }
 

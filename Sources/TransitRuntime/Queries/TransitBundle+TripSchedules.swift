@@ -1,0 +1,71 @@
+import BundleFormat
+import Foundation
+import TransitSQLite
+
+extension TransitBundle {
+    /// Looks up together the schedules of the trips `ids` names (in `feed`; in every feed
+    /// when nil) that are not kept yet, and keeps them, so that `tripSchedule(_:feed:)`
+    /// then finds each at hand: what live data does before matching a message's trips.
+    /// The ids are taken in byte order, each feed's `trip_ids` groups read in one ordered
+    /// pass and each trip block and pattern decoded once, on as many threads as the
+    /// machine has cores (all finished when this returns). Ids the bundle has no trip for,
+    /// or has in several feeds, are left for `tripSchedule(_:feed:)` to answer one by one.
+    ///
+    /// ```swift
+    /// try bundle.prepareTripSchedules(message.tripIDs(), feed: nil)
+    /// let schedule = try bundle.tripSchedule("T1")  // kept: no lookup
+    /// ```
+    /// - Throws: `TransitError.unknownFeed`; `.corruptBundle` for a damaged trip column.
+    package func prepareTripSchedules(_ ids: [String], feed: String?) throws {
+        let sources = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
+        let wanted = tripSchedules.missing(Set(ids).map { TripScheduleKey(feed: feed, tripID: $0) })
+            .map { (key: $0, bytes: Array($0.tripID.utf8)) }
+            .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        guard !wanted.isEmpty else { return }
+        // Contiguous runs of the sorted ids, one per thread: each run's lookups stay in order.
+        let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
+        let failure = Locked<Error?>(nil)
+        DispatchQueue.concurrentPerform(iterations: threads) { part in
+            let run = Array(wanted[(wanted.count * part / threads)..<(wanted.count * (part + 1) / threads)])
+            do {
+                let schedules = try pool.with { db in try tripSchedules(run, in: sources, db: db) }
+                tripSchedules.insert(contentsOf: schedules)
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// The schedules of the trips `run` names (sorted by their bytes) that exactly one of
+    /// `sources` has.
+    private func tripSchedules(_ run: [(key: TripScheduleKey, bytes: [UInt8])], in sources: [FeedCatalog.Feed], db: SQLiteDatabase)
+        throws -> [(TripScheduleKey, TripSchedule)]
+    {
+        // Each id's trip in the one feed that has it (nil: none has it, or several do).
+        var found: [(feed: FeedCatalog.Feed, tid: Int, pid: Int)?] = Array(repeating: nil, count: run.count)
+        var feedsFound = [Int](repeating: 0, count: run.count)
+        for source in sources {
+            for (i, trip) in try patterns.tids(ofSorted: run.map(\.bytes), feed: source, db: db).enumerated() {
+                guard let trip else { continue }
+                feedsFound[i] += 1
+                found[i] = feedsFound[i] == 1 ? (source, trip.tid, trip.pid) : nil
+            }
+        }
+        // By pattern: each pattern's trips are read once for all of its trips asked for.
+        var byPattern: [Int: [Int]] = [:]
+        for (i, trip) in found.enumerated() { if let trip { byPattern[trip.pid, default: []].append(i) } }
+        var schedules: [(TripScheduleKey, TripSchedule)] = []
+        schedules.reserveCapacity(run.count)
+        for (pid, indices) in byPattern {
+            let pattern = try patterns.pattern(pid, db: db)
+            var asked: [Int: Int] = [:]
+            for i in indices { asked[found[i]!.tid] = i }
+            for trip in pattern.allTrips {
+                guard let i = asked[trip.tid] else { continue }
+                schedules.append((run[i].key, try tripSchedule(trip, of: pattern, feed: found[i]!.feed, db: db)))
+            }
+        }
+        return schedules
+    }
+}
