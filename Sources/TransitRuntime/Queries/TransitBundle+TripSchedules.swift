@@ -43,28 +43,34 @@ extension TransitBundle {
         throws -> [(TripScheduleKey, TripSchedule)]
     {
         // Each id's trip in the one feed that has it (nil: none has it, or several do).
-        var found: [(feed: FeedCatalog.Feed, tid: Int, pid: Int)?] = Array(repeating: nil, count: run.count)
-        var feedsFound = [Int](repeating: 0, count: run.count)
-        for source in sources {
-            for (i, trip) in try patterns.tids(ofSorted: run.map(\.bytes), feed: source, db: db).enumerated() {
+        var found: [(source: Int, tid: Int, pid: Int)?] = Array(repeating: nil, count: run.count)
+        var feedsFound = [UInt8](repeating: 0, count: run.count)
+        let bytes = run.map(\.bytes)
+        for (s, source) in sources.enumerated() {
+            for (i, trip) in try patterns.tids(ofSorted: bytes, feed: source, db: db).enumerated() {
                 guard let trip else { continue }
-                feedsFound[i] += 1
-                found[i] = feedsFound[i] == 1 ? (source, trip.tid, trip.pid) : nil
+                feedsFound[i] = feedsFound[i] &+ 1
+                found[i] = feedsFound[i] == 1 ? (s, trip.tid, trip.pid) : nil
             }
         }
-        // By pattern: each pattern's trips are read once for all of its trips asked for.
-        var byPattern: [Int: [Int]] = [:]
-        for (i, trip) in found.enumerated() { if let trip { byPattern[trip.pid, default: []].append(i) } }
+        // By pattern: each pattern is taken once for all of its trips asked for.
+        let order = found.indices.filter { found[$0] != nil }.sorted { found[$0]!.pid < found[$1]!.pid }
         var schedules: [(TripScheduleKey, TripSchedule)] = []
-        schedules.reserveCapacity(run.count)
-        for (pid, indices) in byPattern {
+        schedules.reserveCapacity(order.count)
+        var start = 0
+        while start < order.count {
+            let pid = found[order[start]]!.pid
+            var end = start + 1
+            while end < order.count && found[order[end]]!.pid == pid { end += 1 }
             let pattern = try patterns.pattern(pid, db: db)
-            var asked: [Int: Int] = [:]
-            for i in indices { asked[found[i]!.tid] = i }
-            for trip in pattern.allTrips {
-                guard let i = asked[trip.tid] else { continue }
-                schedules.append((run[i].key, try tripSchedule(trip, of: pattern, feed: found[i]!.feed, db: db)))
+            for i in order[start..<end] {
+                let (source, tid, _) = found[i]!
+                // A pattern without the trip its block names (a damaged bundle): left for
+                // the one-by-one lookup, which says so.
+                guard let trip = pattern.trip(tid) else { continue }
+                schedules.append((run[i].key, try tripSchedule(trip, of: pattern, feed: sources[source], db: db)))
             }
+            start = end
         }
         return schedules
     }
