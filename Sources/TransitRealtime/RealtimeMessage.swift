@@ -85,18 +85,24 @@ public struct RealtimeMessage: Sendable {
     package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TripUpdateParts)? {
         guard let entity = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]) else { return nil }
         if let parts = FeedMessageFraming.tripUpdateParts(bytes, entity.tripUpdate) {
-            guard let trip = try? TransitRealtime_TripDescriptor(serializedBytes: bytes[parts.trip], partial: true, options: Self.options)
-            else { return nil }
-            var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate] = []
-            stopTimeUpdates.reserveCapacity(parts.stopTimeUpdates.count)
-            for range in parts.stopTimeUpdates {
+            // Each part by hand when it has the plain shape, else by swift-protobuf.
+            return bytes.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: TripUpdateParts)? in
                 guard
-                    let stop = try? TransitRealtime_TripUpdate.StopTimeUpdate(
-                        serializedBytes: bytes[range], partial: true, options: Self.options)
+                    let trip = TripUpdateDecoder.tripDescriptor(UnsafeRawBufferPointer(rebasing: whole[parts.trip]))
+                        ?? (try? TransitRealtime_TripDescriptor(serializedBytes: bytes[parts.trip], partial: true, options: Self.options))
                 else { return nil }
-                stopTimeUpdates.append(stop)
+                var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate] = []
+                stopTimeUpdates.reserveCapacity(parts.stopTimeUpdates.count)
+                for range in parts.stopTimeUpdates {
+                    guard
+                        let stop = TripUpdateDecoder.stopTimeUpdate(UnsafeRawBufferPointer(rebasing: whole[range]))
+                            ?? (try? TransitRealtime_TripUpdate.StopTimeUpdate(
+                                serializedBytes: bytes[range], partial: true, options: Self.options))
+                    else { return nil }
+                    stopTimeUpdates.append(stop)
+                }
+                return (entity.id, TripUpdateParts(trip: trip, stopTimeUpdates: stopTimeUpdates))
             }
-            return (entity.id, TripUpdateParts(trip: trip, stopTimeUpdates: stopTimeUpdates))
         }
         guard
             let update = try? TransitRealtime_TripUpdate(serializedBytes: bytes[entity.tripUpdate], partial: true, options: Self.options),
