@@ -34,12 +34,18 @@ final class TripMatcher: Sendable {
     /// from the future), Unix seconds.
     private let now: Int
 
-    /// `messageTime`: the time to match trips at, Unix seconds.
-    init(bundle: TransitBundle, feedID: String?, messageTime: Int) throws {
+    /// The schedules of the message's trips, looked up together before its entities are
+    /// read (`TransitBundle.prepareTripSchedules(_:feed:)`), by trip id.
+    private let schedules: [String: TripSchedule]
+
+    /// `messageTime`: the time to match trips at, Unix seconds; `schedules`: the message's
+    /// trips already looked up, by id (any other is looked up when named).
+    init(bundle: TransitBundle, feedID: String?, messageTime: Int, schedules: [String: TripSchedule] = [:]) throws {
         self.bundle = bundle
         self.feedID = feedID
         self.clock = try bundle.clock(feed: feedID)
         self.now = messageTime
+        self.schedules = schedules
     }
 
     /// The time the message's data is from: when trips were matched.
@@ -98,7 +104,7 @@ final class TripMatcher: Sendable {
         var named: TripSchedule?
         if !byRoute {
             do {
-                named = try bundle.tripSchedule(descriptor.tripID, feed: feedID)
+                named = try schedules[descriptor.tripID] ?? bundle.tripSchedule(descriptor.tripID, feed: feedID)
             } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
                 return .failure(unmatched(.unknownTrip, nil))
             } catch {

@@ -84,12 +84,16 @@ final class TripScheduleBatchTests: XCTestCase {
             var asked = (present.filter { _ in Bool.random(using: &random) }.map(\.id) + absent).shuffled(using: &random)
             asked += asked.prefix(50)
             let together = try TransitBundle(path: path)
-            try together.prepareTripSchedules(asked, feed: nil)
+            let prepared = try together.prepareTripSchedules(asked, feed: nil)
+            XCTAssertEqual(Set(prepared.keys), Set(asked.filter { byID[$0] != nil }), "seed \(seed)")
+            // Asked again: the same trips, now from those kept.
+            XCTAssertEqual(Set(try together.prepareTripSchedules(asked, feed: nil).keys), Set(prepared.keys), "seed \(seed)")
             let alone = try TransitBundle(path: path)
             for id in asked {
                 // Kept by the batch (not looked up by the one-by-one way below).
                 let kept = together.tripSchedules.cached(TripScheduleKey(feed: nil, tripID: id))
                 XCTAssertEqual(kept != nil, byID[id] != nil, "seed \(seed): \(id)")
+                XCTAssertEqual(kept?.base, prepared[id]?.base, "seed \(seed): \(id)")
                 guard let trip = byID[id] else {
                     XCTAssertThrowsError(try together.tripSchedule(id), "seed \(seed): \(id)") {
                         XCTAssertEqual($0 as? TransitError, .unknownTrip(id))

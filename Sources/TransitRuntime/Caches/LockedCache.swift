@@ -23,9 +23,18 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// The keys of `keys` that have no value kept, under one lock.
-    func missing(_ keys: [Key]) -> [Key] {
-        storage.withLock { kept in keys.filter { kept[$0] == nil } }
+    /// The values kept for `keys`, and the keys without one (in order, repeats and all),
+    /// under one lock.
+    func lookUp(_ keys: [Key]) -> (found: [(Key, Value)], missing: [Key]) {
+        storage.withLock { kept in
+            var found: [(Key, Value)] = []
+            found.reserveCapacity(keys.count)
+            var missing: [Key] = []
+            for key in keys {
+                if let value = kept[key] { found.append((key, value)) } else { missing.append(key) }
+            }
+            return (found, missing)
+        }
     }
 
     /// Keeps every value of `pairs`, under one lock.

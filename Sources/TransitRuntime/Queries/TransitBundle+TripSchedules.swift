@@ -3,38 +3,44 @@ import Foundation
 import TransitSQLite
 
 extension TransitBundle {
-    /// Looks up together the schedules of the trips `ids` names (in `feed`; in every feed
-    /// when nil) that are not kept yet, and keeps them, so that `tripSchedule(_:feed:)`
-    /// then finds each at hand: what live data does before matching a message's trips.
-    /// The ids are taken in byte order, each feed's `trip_ids` groups read in one ordered
-    /// pass and each trip block and pattern decoded once, on as many threads as the
-    /// machine has cores (all finished when this returns). Ids the bundle has no trip for,
-    /// or has in several feeds, are left for `tripSchedule(_:feed:)` to answer one by one.
+    /// The schedules of the trips `ids` names (in `feed`; in every feed when nil), by id:
+    /// those kept already, and the others looked up together and kept, so that live data
+    /// matches a message's trips without a lookup each. The ids not kept yet are taken in
+    /// byte order, each feed's `trip_ids` groups read in one ordered pass and each trip
+    /// block and pattern decoded once, on as many threads as the machine has cores (all
+    /// finished when this returns). Ids the bundle has no trip for, or has in several
+    /// feeds, are not in the answer: `tripSchedule(_:feed:)` says why for each.
     ///
     /// ```swift
-    /// try bundle.prepareTripSchedules(message.tripIDs(), feed: nil)
-    /// let schedule = try bundle.tripSchedule("T1")  // kept: no lookup
+    /// let schedules = try bundle.prepareTripSchedules(message.tripIDs(), feed: nil)
+    /// let schedule = try schedules["T1"] ?? bundle.tripSchedule("T1")
     /// ```
     /// - Throws: `TransitError.unknownFeed`; `.corruptBundle` for a damaged trip column.
-    package func prepareTripSchedules(_ ids: [String], feed: String?) throws {
+    @discardableResult
+    package func prepareTripSchedules(_ ids: [String], feed: String?) throws -> [String: TripSchedule] {
         let sources = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
-        let wanted = tripSchedules.missing(Set(ids).map { TripScheduleKey(feed: feed, tripID: $0) })
-            .map { (key: $0, bytes: Array($0.tripID.utf8)) }
-            .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        guard !wanted.isEmpty else { return }
+        let (kept, missing) = tripSchedules.lookUp(ids.map { TripScheduleKey(feed: feed, tripID: $0) })
+        var schedules = [String: TripSchedule](minimumCapacity: ids.count)
+        for (key, schedule) in kept { schedules[key.tripID] = schedule }
+        let wanted = Set(missing).map { (key: $0, bytes: Array($0.tripID.utf8)) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        guard !wanted.isEmpty else { return schedules }
         // Contiguous runs of the sorted ids, one per thread: each run's lookups stay in order.
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
+        let found = Locked<[(TripScheduleKey, TripSchedule)]>([])
         let failure = Locked<Error?>(nil)
         DispatchQueue.concurrentPerform(iterations: threads) { part in
             let run = Array(wanted[(wanted.count * part / threads)..<(wanted.count * (part + 1) / threads)])
             do {
-                let schedules = try pool.with { db in try tripSchedules(run, in: sources, db: db) }
-                tripSchedules.insert(contentsOf: schedules)
+                let made = try pool.with { db in try tripSchedules(run, in: sources, db: db) }
+                tripSchedules.insert(contentsOf: made)
+                found.withLock { $0 += made }
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
+        for (key, schedule) in found.withLock({ $0 }) { schedules[key.tripID] = schedule }
+        return schedules
     }
 
     /// The schedules of the trips `run` names (sorted by their bytes) that exactly one of
