@@ -90,6 +90,38 @@ final class RealtimeJourneyTests: XCTestCase {
         XCTAssertEqual(ride.alighting?.arrivalLocal.description, "2026-03-10T08:10:00+01:00", "the board's scheduled call")
     }
 
+    /// Delays at the ends of what a message can say (int32's least and greatest, a time
+    /// far away): journeys both ways are planned without a trap (`Int32.min` once could
+    /// not be negated for the arrive-by search), each leg after the one before it.
+    func testExtremeDelaysArePlannedWithoutATrap() throws {
+        let b = try bundle()
+        for (delay, time) in [(Int32.min, Int64?.none), (Int32.max, nil), (-1, Int64(Int32.max) * 4), (0, 0)] {
+            let live = try snapshot(
+                b,
+                ["R1a", "R2a", "R3a"].map { trip in
+                    (
+                        trip,
+                        {
+                            var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+                            update.stopSequence = 2
+                            if let time { update.arrival.time = time } else { update.arrival.delay = delay }
+                            update.departure.delay = delay
+                            $0.stopTimeUpdate = [update]
+                        }
+                    )
+                })
+            let at = try QueryTime.parse("2026-03-10T07:55")
+            let departing = try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: at, realtime: live, now: now)
+            let arriving = try b.journeys(
+                from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T10:00"), realtime: live, now: now)
+            for journey in departing + arriving {
+                for (leg, next) in zip(journey.legs, journey.legs.dropFirst()) {
+                    XCTAssertLessThanOrEqual(leg.arrival, next.departure, "delay \(delay), time \(String(describing: time))")
+                }
+            }
+        }
+    }
+
     func testASkippedStopIsNoBoardingPoint() throws {
         let b = try bundle()
         let live = try snapshot(

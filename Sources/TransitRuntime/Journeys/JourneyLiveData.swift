@@ -90,6 +90,10 @@ struct LiveTimes: Sendable {
     var departureDelay: [Int32]
     var skipped: [Bool]
 
+    /// `seconds` as a kept delay: clamped to ±`Int32.max` (a live message may say
+    /// anything; `Int32.min` could not be negated for the mirror).
+    static func delay(_ seconds: Int) -> Int32 { Int32(max(-Int(Int32.max), min(Int(Int32.max), seconds))) }
+
     /// The same instance in the mirrored network: stops reversed, delays negated, arrival
     /// and departure swapped.
     func mirrored() -> LiveTimes {
@@ -118,8 +122,9 @@ extension TransitBundle {
                 skipped: [Bool](repeating: false, count: pattern.stops.count))
             for (idx, stop) in pattern.stops.enumerated() {
                 guard let call = trip.calls[stop.stopSequence] else { continue }
-                times.arrivalDelay[idx] = Int32(clamping: call.arrivalDelay)
-                times.departureDelay[idx] = Int32(clamping: call.departureDelay)
+                // Within ±Int32.max, so that the mirror may negate every delay.
+                times.arrivalDelay[idx] = LiveTimes.delay(call.arrivalDelay)
+                times.departureDelay[idx] = LiveTimes.delay(call.departureDelay)
                 times.skipped[idx] = call.skipped
             }
             result[LiveTimes.Key(tid: tid, day: trip.serviceDate.civil.dayNumber, start: start)] = times

@@ -35,8 +35,9 @@ struct RaptorSearch {
     /// and earliness among them: a trip may then leave up to that much off its schedule.
     var live: [LiveTimes.Key: LiveTimes] = [:] {
         didSet {
-            maxLate = live.values.map { max($0.departureDelay.max() ?? 0, $0.arrivalDelay.max() ?? 0) }.max().map { Int(max(0, $0)) } ?? 0
-            maxEarly = live.values.map { -min($0.departureDelay.min() ?? 0, $0.arrivalDelay.min() ?? 0) }.max().map { Int(max(0, $0)) } ?? 0
+            // In Int: a delay may be as early as -Int32.max.
+            maxLate = live.values.map { Int(max($0.departureDelay.max() ?? 0, $0.arrivalDelay.max() ?? 0)) }.max().map { max(0, $0) } ?? 0
+            maxEarly = live.values.map { -Int(min($0.departureDelay.min() ?? 0, $0.arrivalDelay.min() ?? 0)) }.max().map { max(0, $0) } ?? 0
         }
     }
     private(set) var maxLate = 0
