@@ -25,26 +25,36 @@ struct FeedMessageFraming {
     ///   unknown wire type (GTFS-Realtime has no groups: text read as protobuf mostly has).
     init(_ data: Data) throws {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-            var i = 0
-            while i < bytes.count {
-                let key = try Self.varint(bytes, &i)
-                guard key >> 3 > 0 else { throw Malformed(reason: "the bytes are not protobuf") }
-                switch key & 7 {
-                case 0: _ = try Self.varint(bytes, &i)
-                case 1: try Self.skip(8, bytes, &i)
-                case 5: try Self.skip(4, bytes, &i)
-                case 2:
-                    let length = try Self.varint(bytes, &i)
-                    guard length <= UInt64(bytes.count - i) else { throw Malformed(reason: "the bytes end inside a field") }
-                    let range = i..<(i + Int(length))
-                    i = range.upperBound
-                    switch key >> 3 {
-                    case 1: header.append(range)
-                    case 2: entities.append(range)
-                    default: break
-                    }
-                default: throw Malformed(reason: "the bytes are not protobuf")
+            try Self.forEachField(of: bytes) { number, range in
+                switch number {
+                case 1: header.append(range)
+                case 2: entities.append(range)
+                default: break
                 }
+            }
+        }
+    }
+
+    /// Calls `body` with the number of each length-delimited field of the message `bytes`
+    /// and where its value lies in them; every other field is skipped by its wire type.
+    /// - Throws: `Malformed` for a field cut short, a field number 0, a group or an
+    ///   unknown wire type.
+    private static func forEachField(of bytes: UnsafeRawBufferPointer, _ body: (_ number: UInt64, _ range: Range<Int>) -> Void) throws {
+        var i = 0
+        while i < bytes.count {
+            let key = try varint(bytes, &i)
+            guard key >> 3 > 0 else { throw Malformed(reason: "the bytes are not protobuf") }
+            switch key & 7 {
+            case 0: _ = try varint(bytes, &i)
+            case 1: try skip(8, bytes, &i)
+            case 5: try skip(4, bytes, &i)
+            case 2:
+                let length = try varint(bytes, &i)
+                guard length <= UInt64(bytes.count - i) else { throw Malformed(reason: "the bytes end inside a field") }
+                let range = i..<(i + Int(length))
+                i = range.upperBound
+                body(key >> 3, range)
+            default: throw Malformed(reason: "the bytes are not protobuf")
             }
         }
     }
@@ -111,24 +121,14 @@ struct FeedMessageFraming {
         }
     }
 
-    /// Where the last length-delimited field `number` of the message `bytes` lies in it,
-    /// other fields skipped by their wire type; nil when there is none or the bytes do not
-    /// read as protobuf.
+    /// Where the last length-delimited field `number` of the message `bytes` lies in it;
+    /// nil when there is none or the bytes do not read as protobuf.
     private static func lastField(_ number: UInt64, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
         var found: Range<Int>?
-        var i = 0
-        while i < bytes.count {
-            guard let key = try? varint(bytes, &i) else { return nil }
-            switch key & 7 {
-            case 0: guard (try? varint(bytes, &i)) != nil else { return nil }
-            case 1: guard (try? skip(8, bytes, &i)) != nil else { return nil }
-            case 5: guard (try? skip(4, bytes, &i)) != nil else { return nil }
-            case 2:
-                guard let length = try? varint(bytes, &i), length <= UInt64(bytes.count - i) else { return nil }
-                if key >> 3 == number { found = i..<(i + Int(length)) }
-                i += Int(length)
-            default: return nil
-            }
+        do {
+            try forEachField(of: bytes) { field, range in if field == number { found = range } }
+        } catch {
+            return nil
         }
         return found
     }

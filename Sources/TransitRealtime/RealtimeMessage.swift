@@ -111,16 +111,16 @@ public struct RealtimeMessage: Sendable {
         return (entity.id, TripUpdateParts(update))
     }
 
-    /// Whether `entity` has the fields the proto marks required. swift-protobuf's check
-    /// walks every nested message (a fifth of decoding a trip update); the fields a trip
-    /// update must have are its id and its trip, checked here, and any other entity is
-    /// checked whole.
     /// The trip_ids the message's trip updates name, in entity order (a hint, read without
     /// decoding the entities: see `FeedMessageFraming.tripID(_:_:)`).
     func tripIDs() -> [String] {
         entities.compactMap { FeedMessageFraming.tripID(bytes, $0) }
     }
 
+    /// Whether `entity` has the fields the proto marks required. swift-protobuf's check
+    /// walks every nested message (a fifth of decoding a trip update); the fields a trip
+    /// update must have are its id and its trip, checked here, and any other entity is
+    /// checked whole.
     private static func hasRequiredFields(_ entity: TransitRealtime_FeedEntity) -> Bool {
         let onlyTripUpdate =
             entity.hasTripUpdate && !entity.hasVehicle && !entity.hasAlert && !entity.hasShape && !entity.hasStop

@@ -40,7 +40,7 @@ final class TripMatcher: Sendable {
 
     /// `messageTime`: the time to match trips at, Unix seconds; `schedules`: the message's
     /// trips already looked up, by id (any other is looked up when named).
-    init(bundle: TransitBundle, feedID: String?, messageTime: Int, schedules: [String: TripSchedule] = [:]) throws {
+    init(bundle: TransitBundle, feedID: String?, messageTime: Int, schedules: [String: TripSchedule]) throws {
         self.bundle = bundle
         self.feedID = feedID
         self.clock = try bundle.clock(feed: feedID)

@@ -17,114 +17,100 @@ import TransitJSON
 enum TripUpdateDecoder {
     /// A `TripDescriptor`, nil when the bytes are not of the plain shape.
     static func tripDescriptor(_ bytes: UnsafeRawBufferPointer) -> TransitRealtime_TripDescriptor? {
-        var trip = TransitRealtime_TripDescriptor()
-        var reader = Reader(bytes)
-        while let field = reader.next() {
-            switch (field.number, field.value) {
-            case (1, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                trip.tripID = value
-            case (2, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                trip.startTime = value
-            case (3, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                trip.startDate = value
-            case (4, .varint(let raw)):
-                guard let value = TransitRealtime_TripDescriptor.ScheduleRelationship(rawValue: Int(Int32(truncatingIfNeeded: raw)))
-                else { return nil }
-                trip.scheduleRelationship = value
-            case (5, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                trip.routeID = value
-            case (6, .varint(let raw)): trip.directionID = UInt32(truncatingIfNeeded: raw)
-            default: return nil
-            }
-        }
-        return reader.failed ? nil : trip
+        try? decodeTrip(bytes)
     }
 
     /// A `StopTimeUpdate`, nil when the bytes are not of the plain shape.
     static func stopTimeUpdate(_ bytes: UnsafeRawBufferPointer) -> TransitRealtime_TripUpdate.StopTimeUpdate? {
-        typealias Update = TransitRealtime_TripUpdate.StopTimeUpdate
-        var update = Update()
+        try? decodeUpdate(bytes)
+    }
+
+    /// Bytes not of the plain shape: swift-protobuf reads them.
+    private struct NotPlain: Error {}
+
+    private static func decodeTrip(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripDescriptor {
+        var trip = TransitRealtime_TripDescriptor()
         var reader = Reader(bytes)
-        // Which message fields were read (swift-protobuf's `hasArrival` copies the event).
-        var (hasArrival, hasDeparture, hasProperties) = (false, false, false)
-        while let field = reader.next() {
+        while let field = try reader.next() {
+            switch (field.number, field.value) {
+            case (1, .bytes(let text)): trip.tripID = try Reader.text(text)
+            case (2, .bytes(let text)): trip.startTime = try Reader.text(text)
+            case (3, .bytes(let text)): trip.startDate = try Reader.text(text)
+            case (4, .varint(let raw)): trip.scheduleRelationship = try Reader.named(raw)
+            case (5, .bytes(let text)): trip.routeID = try Reader.text(text)
+            case (6, .varint(let raw)): trip.directionID = UInt32(truncatingIfNeeded: raw)
+            default: throw NotPlain()
+            }
+        }
+        return trip
+    }
+
+    private static func decodeUpdate(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripUpdate.StopTimeUpdate {
+        var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+        var reader = Reader(bytes)
+        // The message fields read, by bit (swift-protobuf's `hasArrival` copies the event):
+        // one given twice is merged by protobuf, not the plain shape.
+        var messages: UInt8 = 0
+        func once(_ number: UInt64) throws {
+            let bit = UInt8(1) << number
+            guard messages & bit == 0 else { throw NotPlain() }
+            messages |= bit
+        }
+        while let field = try reader.next() {
             switch (field.number, field.value) {
             case (1, .varint(let raw)): update.stopSequence = UInt32(truncatingIfNeeded: raw)
             case (2, .bytes(let message)):
-                guard !hasArrival, let event = stopTimeEvent(message) else { return nil }
-                update.arrival = event
-                hasArrival = true
+                try once(2)
+                update.arrival = try decodeEvent(message)
             case (3, .bytes(let message)):
-                guard !hasDeparture, let event = stopTimeEvent(message) else { return nil }
-                update.departure = event
-                hasDeparture = true
-            case (4, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                update.stopID = value
-            case (5, .varint(let raw)):
-                guard let value = Update.ScheduleRelationship(rawValue: Int(Int32(truncatingIfNeeded: raw))) else { return nil }
-                update.scheduleRelationship = value
+                try once(3)
+                update.departure = try decodeEvent(message)
+            case (4, .bytes(let text)): update.stopID = try Reader.text(text)
+            case (5, .varint(let raw)): update.scheduleRelationship = try Reader.named(raw)
             case (6, .bytes(let message)):
-                guard !hasProperties, let properties = stopTimeProperties(message) else { return nil }
-                update.stopTimeProperties = properties
-                hasProperties = true
-            case (7, .varint(let raw)):
-                guard let value = TransitRealtime_VehiclePosition.OccupancyStatus(rawValue: Int(Int32(truncatingIfNeeded: raw)))
-                else { return nil }
-                update.departureOccupancyStatus = value
-            default: return nil
+                try once(6)
+                update.stopTimeProperties = try decodeProperties(message)
+            case (7, .varint(let raw)): update.departureOccupancyStatus = try Reader.named(raw)
+            default: throw NotPlain()
             }
         }
-        return reader.failed ? nil : update
+        return update
     }
 
-    private static func stopTimeEvent(_ bytes: UnsafeRawBufferPointer) -> TransitRealtime_TripUpdate.StopTimeEvent? {
+    private static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripUpdate.StopTimeEvent {
         var event = TransitRealtime_TripUpdate.StopTimeEvent()
         var reader = Reader(bytes)
-        while let field = reader.next() {
+        while let field = try reader.next() {
             switch (field.number, field.value) {
             case (1, .varint(let raw)): event.delay = Int32(truncatingIfNeeded: raw)
             case (2, .varint(let raw)): event.time = Int64(bitPattern: raw)
             case (3, .varint(let raw)): event.uncertainty = Int32(truncatingIfNeeded: raw)
             case (4, .varint(let raw)): event.scheduledTime = Int64(bitPattern: raw)
-            default: return nil
+            default: throw NotPlain()
             }
         }
-        return reader.failed ? nil : event
+        return event
     }
 
-    private static func stopTimeProperties(_ bytes: UnsafeRawBufferPointer)
-        -> TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties?
+    private static func decodeProperties(_ bytes: UnsafeRawBufferPointer) throws
+        -> TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties
     {
-        typealias Properties = TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties
-        var properties = Properties()
+        var properties = TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties()
         var reader = Reader(bytes)
-        while let field = reader.next() {
+        while let field = try reader.next() {
             switch (field.number, field.value) {
-            case (1, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                properties.assignedStopID = value
-            case (2, .bytes(let text)):
-                guard let value = Reader.text(text) else { return nil }
-                properties.stopHeadsign = value
-            case (3, .varint(let raw)):
-                guard let value = Properties.DropOffPickupType(rawValue: Int(Int32(truncatingIfNeeded: raw))) else { return nil }
-                properties.pickupType = value
-            case (4, .varint(let raw)):
-                guard let value = Properties.DropOffPickupType(rawValue: Int(Int32(truncatingIfNeeded: raw))) else { return nil }
-                properties.dropOffType = value
-            default: return nil
+            case (1, .bytes(let text)): properties.assignedStopID = try Reader.text(text)
+            case (2, .bytes(let text)): properties.stopHeadsign = try Reader.text(text)
+            case (3, .varint(let raw)): properties.pickupType = try Reader.named(raw)
+            case (4, .varint(let raw)): properties.dropOffType = try Reader.named(raw)
+            default: throw NotPlain()
             }
         }
-        return reader.failed ? nil : properties
+        return properties
     }
 
     /// Fields of one message, in order: varints and length-delimited values only (the
-    /// messages above have no other wire type). `failed` once the bytes end inside a field,
+    /// messages above have no other wire type). Throws once the bytes end inside a field,
     /// a varint runs past ten bytes or overflows 64 bits, or a key has field number 0 or
     /// another wire type.
     private struct Reader {
@@ -135,50 +121,51 @@ enum TripUpdateDecoder {
 
         private let bytes: UnsafeRawBufferPointer
         private var offset = 0
-        private(set) var failed = false
 
         init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-        mutating func next() -> (number: UInt64, value: Value)? {
-            guard offset < bytes.count, !failed else { return nil }
-            guard let key = varint(), key >> 3 > 0 else { return fail() }
+        /// The next field, nil at the end.
+        mutating func next() throws -> (number: UInt64, value: Value)? {
+            guard offset < bytes.count else { return nil }
+            let key = try varint()
+            guard key >> 3 > 0 else { throw NotPlain() }
             switch key & 7 {
-            case 0:
-                guard let value = varint() else { return fail() }
-                return (key >> 3, .varint(value))
+            case 0: return (key >> 3, .varint(try varint()))
             case 2:
-                guard let length = varint(), length <= UInt64(bytes.count - offset) else { return fail() }
+                let length = try varint()
+                guard length <= UInt64(bytes.count - offset) else { throw NotPlain() }
                 let value = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))])
                 offset += Int(length)
                 return (key >> 3, .bytes(value))
-            default: return fail()
+            default: throw NotPlain()
             }
-        }
-
-        private mutating func fail() -> (number: UInt64, value: Value)? {
-            failed = true
-            return nil
         }
 
         /// A base-128 varint of at most ten bytes whose value fits 64 bits.
-        private mutating func varint() -> UInt64? {
+        private mutating func varint() throws -> UInt64 {
             var value: UInt64 = 0
             for shift in stride(from: UInt64(0), to: 70, by: 7) {
-                guard offset < bytes.count else { return nil }
+                guard offset < bytes.count else { throw NotPlain() }
                 let byte = bytes[offset]
                 offset += 1
-                if shift == 63 && byte > 1 { return nil }
+                if shift == 63 && byte > 1 { throw NotPlain() }
                 value |= UInt64(byte & 0x7F) << shift
                 if byte < 0x80 { return value }
             }
-            return nil
+            throw NotPlain()
         }
 
-        /// `bytes` as text when they are valid UTF-8.
-        static func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+        /// `bytes` as text, when they are valid UTF-8.
+        static func text(_ bytes: UnsafeRawBufferPointer) throws -> String {
             guard !bytes.isEmpty else { return "" }
-            let valid = bytes.withMemoryRebound(to: UInt8.self) { UTF8Check.isValid($0.baseAddress!, $0.count) }
-            return valid ? String(decoding: bytes, as: UTF8.self) : nil
+            guard bytes.withMemoryRebound(to: UInt8.self, { UTF8Check.isValid($0.baseAddress!, $0.count) }) else { throw NotPlain() }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// The enum value `raw` names (an int32 on the wire), when the reference names it.
+        static func named<Named: RawRepresentable>(_ raw: UInt64) throws -> Named where Named.RawValue == Int {
+            guard let value = Named(rawValue: Int(Int32(truncatingIfNeeded: raw))) else { throw NotPlain() }
+            return value
         }
     }
 }

@@ -204,10 +204,20 @@ final class PatternCache: Sendable {
         let tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(q.blob(0)) }
         // A group's tids usually lie in one or two blocks: the last one read is kept at hand.
         var block: TripBlock?
-        return try Array(tripID.utf8).withUnsafeBufferPointer { text in
+        return try member(Array(tripID.utf8), in: tids) { tid in
+            if let block, block.firstTid == TripBlock.firstTid(holding: tid) { return block }
+            block = try tripBlock(holding: tid, db: db)
+            return block!
+        }
+    }
+
+    /// The member of a `trip_ids` group (`tids`, in byte order of their text) whose text id
+    /// is `text`: a binary search comparing bytes in the trip blocks, each taken through
+    /// `block` (the block holding a tid).
+    private func member(_ text: [UInt8], in tids: [Int], block: (Int) throws -> TripBlock) throws -> Int? {
+        try text.withUnsafeBufferPointer { text in
             try IDGroup.member(in: tids) { tid in
-                if block?.firstTid != TripBlock.firstTid(holding: tid) { block = try tripBlock(holding: tid, db: db) }
-                guard let order = block?.compareTripID(tid: tid, with: text) else {
+                guard let order = try block(tid).compareTripID(tid: tid, with: text) else {
                     throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
                 }
                 return order
@@ -223,7 +233,7 @@ final class PatternCache: Sendable {
     func tids(ofSorted ids: [[UInt8]], feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> [(tid: Int, pid: Int)?] {
         let seeking = try db.cached(
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
-        let forward = try db.prepare(
+        let forward = try db.cached(
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id > ?2 ORDER BY first_trip_id")
         /// A group's first text id and its tids, decoded when an id falls in it.
         struct Group {
@@ -270,21 +280,12 @@ final class PatternCache: Sendable {
                 group.tids = tids
                 current = group
             }
-            let tid = try id.withUnsafeBufferPointer { text in
-                try IDGroup.member(in: tids) { tid in
-                    let first = TripBlock.firstTid(holding: tid)
-                    let block: TripBlock
-                    if let kept = blocks[first] {
-                        block = kept
-                    } else {
-                        block = try tripBlock(holding: tid, db: db)
-                        blocks[first] = block
-                    }
-                    guard let order = block.compareTripID(tid: tid, with: text) else {
-                        throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
-                    }
-                    return order
-                }
+            let tid = try member(id, in: tids) { tid in
+                let first = TripBlock.firstTid(holding: tid)
+                if let kept = blocks[first] { return kept }
+                let block = try tripBlock(holding: tid, db: db)
+                blocks[first] = block
+                return block
             }
             guard let tid, let entry = blocks[TripBlock.firstTid(holding: tid)]?.entry(tid: tid) else {
                 found.append(nil)

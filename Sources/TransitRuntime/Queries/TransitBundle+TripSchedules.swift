@@ -60,17 +60,15 @@ extension TransitBundle {
             }
         }
         // By pattern: each pattern is taken once for all of its trips asked for.
-        let order = found.indices.filter { found[$0] != nil }.sorted { found[$0]!.pid < found[$1]!.pid }
+        let located = found.indices.compactMap { i in found[i].map { (index: i, trip: $0) } }.sorted { $0.trip.pid < $1.trip.pid }
         var schedules: [(TripScheduleKey, TripSchedule)] = []
-        schedules.reserveCapacity(order.count)
+        schedules.reserveCapacity(located.count)
         var start = 0
-        while start < order.count {
-            let pid = found[order[start]]!.pid
-            var end = start + 1
-            while end < order.count && found[order[end]]!.pid == pid { end += 1 }
+        while start < located.count {
+            let pid = located[start].trip.pid
+            let end = located[start...].firstIndex { $0.trip.pid != pid } ?? located.count
             let pattern = try patterns.pattern(pid, db: db)
-            for i in order[start..<end] {
-                let (source, tid, _) = found[i]!
+            for (i, (source, tid, _)) in located[start..<end] {
                 // A pattern without the trip its block names (a damaged bundle): left for
                 // the one-by-one lookup, which says so.
                 guard let trip = pattern.trip(tid) else { continue }
