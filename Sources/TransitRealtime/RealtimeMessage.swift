@@ -111,10 +111,10 @@ public struct RealtimeMessage: Sendable {
         return (entity.id, TripUpdateParts(update))
     }
 
-    /// The trip_ids the message's trip updates name, in entity order (a hint, read without
-    /// decoding the entities: see `FeedMessageFraming.tripID(_:_:)`).
-    func tripIDs() -> [String] {
-        entities.compactMap { FeedMessageFraming.tripID(bytes, $0) }
+    /// The trip_id each entity's trip update names, by entity (nil: none), a hint read
+    /// without decoding the entities (see `FeedMessageFraming.tripID(_:_:)`).
+    func tripIDs() -> [String?] {
+        entities.map { FeedMessageFraming.tripID(bytes, $0) }
     }
 
     /// Whether `entity` has the fields the proto marks required. swift-protobuf's check

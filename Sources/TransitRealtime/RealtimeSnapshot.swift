@@ -114,9 +114,10 @@ public struct RealtimeSnapshot: Sendable {
             // The message's trips looked up together first (on the first message after
             // opening, one by one they took most of the time); a damaged bundle is reported
             // trip by trip as the entities are read.
-            let schedules = (try? bundle.prepareTripSchedules(message.tripIDs(), feed: feed)) ?? [:]
+            let ids = message.tripIDs()
+            let schedules = (try? bundle.prepareTripSchedules(ids, feed: feed)) ?? []
             if stop() { throw CancellationError() }
-            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: time, schedules: schedules)
+            let matcher = try TripMatcher(bundle: bundle, feedID: feed, messageTime: time, prepared: (ids, schedules))
             let adder = AddedTripBuilder(bundle: bundle, feedID: feed, clock: matcher.clock)
             SnapshotBuilder.read(message, matcher: matcher, adder: adder, into: &builder, stop: stop)
             if stop() { throw CancellationError() }

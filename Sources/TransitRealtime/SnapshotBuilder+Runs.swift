@@ -34,9 +34,12 @@ extension SnapshotBuilder {
         builder = SnapshotBuilder()
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var next = shared.withLock { $0.take() }
+            var days = TripMatcher.ServiceDays()
             while let index = next, !stop() {
                 var part = SnapshotBuilder()
+                part.serviceDays = days
                 part.read(message, index * runLength..<min(count, (index + 1) * runLength), matcher: matcher, adder: adder)
+                days = part.serviceDays
                 next = shared.withLock {
                     $0.finish(index, part)
                     return $0.take()
@@ -90,11 +93,11 @@ extension SnapshotBuilder {
     private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
         for index in indices {
             if let (id, update) = message.tripUpdateEntity(index) {
-                addTripUpdateEntity(update, entityID: id, at: matcher.messageDate, matcher: matcher, adder: adder)
+                addTripUpdateEntity(update, entityID: id, index: index, at: matcher.messageDate, matcher: matcher, adder: adder)
                 continue
             }
             do {
-                add(try message.entity(index), at: matcher.messageDate, matcher: matcher, adder: adder)
+                add(try message.entity(index), index: index, at: matcher.messageDate, matcher: matcher, adder: adder)
             } catch {
                 addMalformed(index: index, error)
             }

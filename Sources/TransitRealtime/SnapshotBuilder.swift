@@ -42,8 +42,9 @@ struct SnapshotBuilder {
     var alertsTime: Date?
     var maxDelay = 0
     var maxEarliness = 0
-    /// The service days this builder's entities named (not appended: each thread's own).
-    private var serviceDays = TripMatcher.ServiceDays()
+    /// The service days this builder's entities named (not appended: each thread's own,
+    /// carried from one of its runs to the next).
+    var serviceDays = TripMatcher.ServiceDays()
 
     /// Takes in what `next`, a builder that read the entities after this builder's (and
     /// was appended nothing itself), read.
@@ -84,14 +85,15 @@ struct SnapshotBuilder {
         report.unmatched.append(.init(entityID: "#\(index + 1)", reason: .malformedEntity, detail: detail))
     }
 
-    mutating func add(_ entity: TransitRealtime_FeedEntity, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
+    /// Entity `index` of its message.
+    mutating func add(_ entity: TransitRealtime_FeedEntity, index: Int, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder) {
         report.entities += 1
         if entity.hasTripUpdate {
-            addTripUpdate(TripUpdateParts(entity.tripUpdate), entityID: entity.id, at: time, matcher: matcher, adder: adder)
+            addTripUpdate(TripUpdateParts(entity.tripUpdate), entityID: entity.id, index: index, at: time, matcher: matcher, adder: adder)
         }
         if entity.hasVehicle {
             vehiclesTime = max(vehiclesTime ?? time, time)
-            addVehicle(entity.vehicle, entityID: entity.id, matcher: matcher)
+            addVehicle(entity.vehicle, entityID: entity.id, index: index, matcher: matcher)
         }
         if entity.hasAlert {
             alertsTime = max(alertsTime ?? time, time)
@@ -109,16 +111,16 @@ struct SnapshotBuilder {
         }
     }
 
-    /// An entity that holds only a trip update (`RealtimeMessage.tripUpdateEntity(_:)`).
+    /// Entity `index`, which holds only a trip update (`RealtimeMessage.tripUpdateEntity(_:)`).
     mutating func addTripUpdateEntity(
-        _ update: TripUpdateParts, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
+        _ update: TripUpdateParts, entityID: String, index: Int, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
         report.entities += 1
-        addTripUpdate(update, entityID: entityID, at: time, matcher: matcher, adder: adder)
+        addTripUpdate(update, entityID: entityID, index: index, at: time, matcher: matcher, adder: adder)
     }
 
     private mutating func addTripUpdate(
-        _ update: TripUpdateParts, entityID: String, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
+        _ update: TripUpdateParts, entityID: String, index: Int, at time: Date, matcher: TripMatcher, adder: AddedTripBuilder
     ) {
         tripUpdatesTime = max(tripUpdatesTime ?? time, time)
         report.tripUpdates += 1
@@ -126,7 +128,7 @@ struct SnapshotBuilder {
         let outcome: AddedTripBuilder.Outcome
         switch update.trip.scheduleRelationship {
         case .scheduled, .canceled, .deleted:
-            switch matcher.match(update.trip, entityID: entityID, days: &serviceDays) {
+            switch matcher.match(update.trip, entityID: entityID, entity: index, days: &serviceDays) {
             case .failure(let miss): report.unmatched.append(miss)
             case .success(let match):
                 report.tripUpdatesMatched += 1
@@ -137,7 +139,7 @@ struct SnapshotBuilder {
         case .duplicated: outcome = adder.duplicate(update.whole, entityID: entityID, report: &report)
         case .replacement:
             // The timetable's run is replaced whole by the update's stops and times.
-            switch matcher.match(update.trip, entityID: entityID, days: &serviceDays) {
+            switch matcher.match(update.trip, entityID: entityID, entity: index, days: &serviceDays) {
             case .failure(let miss): outcome = .failure(miss)
             case .success(let match):
                 tripEntries.append((match.instance, TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true)))
@@ -161,13 +163,13 @@ struct SnapshotBuilder {
         }
     }
 
-    private mutating func addVehicle(_ vehicle: TransitRealtime_VehiclePosition, entityID: String, matcher: TripMatcher) {
+    private mutating func addVehicle(_ vehicle: TransitRealtime_VehiclePosition, entityID: String, index: Int, matcher: TripMatcher) {
         report.vehicles += 1
         guard vehicle.hasTrip else {
             report.unmatched.append(.init(entityID: entityID, reason: .noTripID, detail: "a vehicle without a trip"))
             return
         }
-        switch matcher.match(vehicle.trip, entityID: entityID, days: &serviceDays) {
+        switch matcher.match(vehicle.trip, entityID: entityID, entity: index, days: &serviceDays) {
         case .failure(let miss): report.unmatched.append(miss)
         case .success(let match):
             report.vehiclesMatched += 1
@@ -231,18 +233,29 @@ struct SnapshotBuilder {
                 let index = stopIndex(stopUpdate, in: schedule, stops: stops, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
             // An event time outside 1970-9999 is no time a trip keeps: the update is left out.
-            for (name, event) in [("arrival", stopUpdate.arrival), ("departure", stopUpdate.departure)]
-            where event.hasTime && !RealtimeMessage.isPlausible(event.time) {
+            if let (name, time) = implausibleTime(of: stopUpdate) {
                 report.unmatched.append(
                     .init(
                         entityID: entityID, tripID: tripID(), stopID: stopUpdate.hasStopID ? stopUpdate.stopID : nil,
                         stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : nil, reason: .badTime,
-                        detail: "\(name) time \(event.time) is not a time between 1970 and 9999"))
+                        detail: "\(name) time \(time) is not a time between 1970 and 9999"))
                 return nil
             }
             report.stopTimeUpdatesMatched += 1
             return callUpdate(stopUpdate, index: index)
         }
+    }
+
+    /// The first of `update`'s arrival and departure times that is outside 1970-9999, and
+    /// which it is (no array of both per update: a snapshot reads thousands).
+    private static func implausibleTime(of update: TransitRealtime_TripUpdate.StopTimeUpdate) -> (String, Int64)? {
+        if update.hasArrival && update.arrival.hasTime && !RealtimeMessage.isPlausible(update.arrival.time) {
+            return ("arrival", update.arrival.time)
+        }
+        if update.hasDeparture && update.departure.hasTime && !RealtimeMessage.isPlausible(update.departure.time) {
+            return ("departure", update.departure.time)
+        }
+        return nil
     }
 
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip

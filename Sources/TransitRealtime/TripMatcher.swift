@@ -4,11 +4,35 @@ import TransitRuntime
 
 /// One run of a trip: the feed, the trip_id, the service date and, for an instance of a
 /// frequency-based trip, the Unix time it leaves its first stop.
+/// Its hash is computed once, where it is made (on the thread that matched it): a
+/// snapshot's table of 10,000 trips is then filled on one thread hashing one integer per
+/// trip, not two strings.
 struct TripInstance: Hashable, Sendable {
-    var feedID: String
-    var tripID: String
-    var serviceDate: ServiceDate
-    var start: Int?
+    let feedID: String
+    let tripID: String
+    let serviceDate: ServiceDate
+    let start: Int?
+    private let hashCode: Int
+
+    init(feedID: String, tripID: String, serviceDate: ServiceDate, start: Int?) {
+        self.feedID = feedID
+        self.tripID = tripID
+        self.serviceDate = serviceDate
+        self.start = start
+        var hasher = Hasher()
+        hasher.combine(feedID)
+        hasher.combine(tripID)
+        hasher.combine(serviceDate)
+        hasher.combine(start)
+        hashCode = hasher.finalize()
+    }
+
+    static func == (a: TripInstance, b: TripInstance) -> Bool {
+        a.hashCode == b.hashCode && a.tripID == b.tripID && a.serviceDate == b.serviceDate && a.start == b.start
+            && a.feedID == b.feedID
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hashCode) }
 }
 
 /// Finds the trip instance a GTFS-Realtime trip descriptor names, and its stops' schedule
@@ -34,18 +58,27 @@ final class TripMatcher: Sendable {
     /// from the future), Unix seconds.
     private let now: Int
 
-    /// The schedules of the message's trips, looked up together before its entities are
-    /// read (`TransitBundle.prepareTripSchedules(_:feed:)`), by trip id.
-    private let schedules: [String: TripSchedule]
+    /// The trip id each entity of the message names (`RealtimeMessage.tripIDs()`) and its
+    /// schedule, looked up together before the entities are read
+    /// (`TransitBundle.prepareTripSchedules(_:feed:)`), by entity.
+    private let prepared: (ids: [String?], schedules: [TripSchedule?])
 
-    /// `messageTime`: the time to match trips at, Unix seconds; `schedules`: the message's
-    /// trips already looked up, by id (any other is looked up when named).
-    init(bundle: TransitBundle, feedID: String?, messageTime: Int, schedules: [String: TripSchedule]) throws {
+    /// `messageTime`: the time to match trips at, Unix seconds; `prepared`: the trip id of
+    /// each entity and its schedule already looked up (any other is looked up when named).
+    init(bundle: TransitBundle, feedID: String?, messageTime: Int, prepared: (ids: [String?], schedules: [TripSchedule?])) throws {
         self.bundle = bundle
         self.feedID = feedID
         self.clock = try bundle.clock(feed: feedID)
         self.now = messageTime
-        self.schedules = schedules
+        self.prepared = prepared
+    }
+
+    /// The schedule prepared for entity `index` when its trip id is `tripID`.
+    private func preparedSchedule(entity index: Int?, tripID: String) -> TripSchedule? {
+        guard let index, index < prepared.ids.count, index < prepared.schedules.count, prepared.ids[index] == tripID else {
+            return nil
+        }
+        return prepared.schedules[index]
     }
 
     /// The time the message's data is from: when trips were matched.
@@ -71,8 +104,10 @@ final class TripMatcher: Sendable {
         }
     }
 
+    /// The trip instance `descriptor` names, in entity `index` of the message (nil: not
+    /// one of the message's own entities), and its scheduled calls.
     func match(
-        _ descriptor: TransitRealtime_TripDescriptor, entityID: String, days serviceDays: inout ServiceDays
+        _ descriptor: TransitRealtime_TripDescriptor, entityID: String, entity index: Int?, days serviceDays: inout ServiceDays
     ) -> Result<Match, RealtimeReport.Unmatched> {
         let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
             RealtimeReport.Unmatched(
@@ -104,7 +139,8 @@ final class TripMatcher: Sendable {
         var named: TripSchedule?
         if !byRoute {
             do {
-                named = try schedules[descriptor.tripID] ?? bundle.tripSchedule(descriptor.tripID, feed: feedID)
+                named =
+                    try preparedSchedule(entity: index, tripID: descriptor.tripID) ?? bundle.tripSchedule(descriptor.tripID, feed: feedID)
             } catch TransitError.unknownTrip, TransitError.ambiguousTrip {
                 return .failure(unmatched(.unknownTrip, nil))
             } catch {

@@ -80,4 +80,41 @@ extension RealtimeRuleTests {
         XCTAssertEqual(try live("T1", "2026-03-10T07:59", replaced)?.delay, 30)
         XCTAssertEqual(try live("T1", "2026-03-10T07:59", replaced)?.vehicle?.vehicleID, "bus-T1")
     }
+
+    /// The message's trips are looked up together by the trip id each entity seems to name
+    /// (read from its bytes without decoding it); an entity is matched by what it decodes
+    /// to. Two trip updates in one entity merge (protobuf): the last one's trip names no
+    /// trip_id, so no id is read ahead for it, and the merged update is still matched to
+    /// the first one's trip, with the entities after it matched in their places.
+    func testAnEntityIsMatchedByWhatItDecodesToNotByTheIdReadAhead() throws {
+        func field(_ number: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            // Payloads here are under 128 bytes: a one-byte length.
+            [number << 3 | 2, UInt8(payload.count)] + payload
+        }
+        var dateOnly = TransitRealtime_TripUpdate()
+        dateOnly.trip.startDate = "20260310"
+        let merged =
+            field(1, Array("e-merged".utf8)) + field(3, try update("T1", date: "20260310", [(1, "S1", 60, false)]).serializedBytes())
+            + field(3, try dateOnly.serializedBytes(partial: true))
+        let plain = try feedMessage(
+            "2026-03-10T07:58",
+            [entity("e-L1", update("L1", date: "20260310", [(1, "S1", 120, false)])), entity("e-X", update("X0", date: "20260310"))])
+        let later: [UInt8] = try entity("e-T1", update("T1", date: "20260310", [(1, "S1", 30, false)])).serializedBytes()
+        let bytes = Array(try plain.serializedData()) + field(2, merged) + field(2, later)
+        let message = try RealtimeMessage(data: Data(bytes))
+        XCTAssertEqual(message.tripIDs(), ["L1", "X0", nil, "T1"])
+        XCTAssertEqual(try message.entity(2).tripUpdate.trip.tripID, "T1", "the two trip updates merged")
+        let snapshot = try RealtimeSnapshot(messages: [message], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 3)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.entityID), ["e-X"])
+        let l1 = try board("S1", "2026-03-10T08:58", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "L1" }
+        XCTAssertEqual(l1?.delay, 120)
+        // The last entity naming T1 replaces the merged one's delay.
+        let t1 = try board("S1", "2026-03-10T07:59", snapshot, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(t1?.delay, 30)
+        let alone = try RealtimeSnapshot(
+            messages: [try RealtimeMessage(data: Data(Array(try plain.serializedData()) + field(2, merged)))], bundle: bundle)
+        let mergedT1 = try board("S1", "2026-03-10T07:59", alone, now: "2026-03-10T07:59").departures.first { $0.scheduled.tripID == "T1" }
+        XCTAssertEqual(mergedT1?.delay, 60)
+    }
 }

@@ -83,11 +83,22 @@ final class TripScheduleBatchTests: XCTestCase {
             // A message names a subset of the trips in any order, twice some, and ids of no trip.
             var asked = (present.filter { _ in Bool.random(using: &random) }.map(\.id) + absent).shuffled(using: &random)
             asked += asked.prefix(50)
+            // Entities without a trip id have nil in their place.
+            let holes = asked.indices.map { $0 % 7 == 3 ? nil : asked[$0] }
             let together = try TransitBundle(path: path)
-            let prepared = try together.prepareTripSchedules(asked, feed: nil)
-            XCTAssertEqual(Set(prepared.keys), Set(asked.filter { byID[$0] != nil }), "seed \(seed)")
-            // Asked again: the same trips, now from those kept.
-            XCTAssertEqual(Set(try together.prepareTripSchedules(asked, feed: nil).keys), Set(prepared.keys), "seed \(seed)")
+            let answer = try together.prepareTripSchedules(holes, feed: nil)
+            XCTAssertEqual(answer.count, holes.count, "seed \(seed)")
+            XCTAssertEqual(
+                answer.indices.filter { answer[$0] != nil }, holes.indices.filter { holes[$0].flatMap { byID[$0] } != nil }, "seed \(seed)")
+            var prepared: [String: TripSchedule] = [:]
+            for (id, schedule) in zip(holes, answer) { if let id, let schedule { prepared[id] = schedule } }
+            // Asked again: the same trips, now from those kept, and the ones left out before.
+            let again = try together.prepareTripSchedules(asked, feed: nil)
+            XCTAssertEqual(again.indices.filter { again[$0] != nil }, asked.indices.filter { byID[asked[$0]] != nil }, "seed \(seed)")
+            for (id, schedule) in zip(asked, again) {
+                if let schedule, let before = prepared[id] { XCTAssertEqual(schedule.base, before.base, "seed \(seed): \(id)") }
+                if let schedule { prepared[id] = schedule }
+            }
             let alone = try TransitBundle(path: path)
             for id in asked {
                 // Kept by the batch (not looked up by the one-by-one way below).

@@ -23,18 +23,15 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    /// The values kept for `keys`, and the keys without one (in order, repeats and all),
-    /// under one lock.
-    func lookUp(_ keys: [Key]) -> (found: [(Key, Value)], missing: [Key]) {
-        storage.withLock { kept in
-            var found: [(Key, Value)] = []
-            found.reserveCapacity(keys.count)
-            var missing: [Key] = []
-            for key in keys {
-                if let value = kept[key] { found.append((key, value)) } else { missing.append(key) }
-            }
-            return (found, missing)
-        }
+    /// `body`'s answer, given the values kept, under one lock.
+    func withValues<T>(_ body: ([Key: Value]) -> T) -> T {
+        storage.withLock { body($0) }
+    }
+
+    /// Makes room for `count` more values (inserted together later: one growth of the
+    /// table instead of several), unless that would pass the limit.
+    func reserveCapacity(more count: Int) {
+        storage.withLock { if $0.count + count <= limit { $0.reserveCapacity($0.count + count) } }
     }
 
     /// Keeps every value of `pairs`, under one lock.

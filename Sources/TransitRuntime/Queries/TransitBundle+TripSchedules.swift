@@ -3,57 +3,110 @@ import Foundation
 import TransitSQLite
 
 extension TransitBundle {
-    /// The schedules of the trips `ids` names (in `feed`; in every feed when nil), by id:
-    /// those kept already, and the others looked up together and kept, so that live data
-    /// matches a message's trips without a lookup each. The ids not kept yet are taken in
-    /// byte order, each feed's `trip_ids` groups read in one ordered pass and each trip
-    /// block and pattern decoded once, on as many threads as the machine has cores (all
-    /// finished when this returns). Ids the bundle has no trip for, or has in several
-    /// feeds, are not in the answer: `tripSchedule(_:feed:)` says why for each.
+    /// The schedule of each trip `ids` names (in `feed`; in every feed when nil), in the
+    /// order of `ids`: those kept already, and the others looked up together and kept, so
+    /// that live data matches a message's trips without a lookup each. The ids not kept
+    /// yet are taken in byte order, each feed's `trip_ids` groups read in one ordered pass
+    /// and each trip block and pattern decoded once, on as many threads as the machine has
+    /// cores (all finished when this returns). nil where `ids` has none and for ids the
+    /// bundle has no trip for, or has in several feeds: `tripSchedule(_:feed:)` says why
+    /// for each.
     ///
     /// ```swift
-    /// let schedules = try bundle.prepareTripSchedules(message.tripIDs(), feed: nil)
-    /// let schedule = try schedules["T1"] ?? bundle.tripSchedule("T1")
+    /// let ids = message.tripIDs()
+    /// let schedules = try bundle.prepareTripSchedules(ids, feed: nil)
+    /// let first = try schedules[0] ?? bundle.tripSchedule(ids[0]!)
     /// ```
     /// - Throws: `TransitError.unknownFeed`; `.corruptBundle` for a damaged trip column.
-    @discardableResult
-    package func prepareTripSchedules(_ ids: [String], feed: String?) throws -> [String: TripSchedule] {
+    package func prepareTripSchedules(_ ids: [String?], feed: String?) throws -> [TripSchedule?] {
         let sources = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
-        let (kept, missing) = tripSchedules.lookUp(ids.map { TripScheduleKey(feed: feed, tripID: $0) })
-        var schedules = [String: TripSchedule](minimumCapacity: ids.count)
-        for (key, schedule) in kept { schedules[key.tripID] = schedule }
-        let wanted = Set(missing).map { (key: $0, bytes: Array($0.tripID.utf8)) }.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        guard !wanted.isEmpty else { return schedules }
+        var schedules = [TripSchedule?](repeating: nil, count: ids.count)
+        // One look at the kept schedules for every id, under one lock.
+        let missing = tripSchedules.withValues { kept in
+            ids.indices.filter { i in
+                guard let id = ids[i] else { return false }
+                schedules[i] = kept[TripScheduleKey(feed: feed, tripID: id)]
+                return schedules[i] == nil
+            }
+        }
+        guard !missing.isEmpty else { return schedules }
+        // The ids not kept, each once, in byte order; `askers` holds the index of each
+        // id in `ids`, the indices of one id next to each other.
+        let askers = Self.sortedByBytes(missing, of: ids)
+        var unique: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)] = []
+        for (n, i) in askers.enumerated() {
+            let bytes = Array(ids[i]!.utf8)
+            if let last = unique.last, last.bytes == bytes {
+                unique[unique.count - 1].askers = last.askers.lowerBound..<(n + 1)
+            } else {
+                unique.append((TripScheduleKey(feed: feed, tripID: ids[i]!), bytes, n..<(n + 1)))
+            }
+        }
+        let wanted = unique
         // Contiguous runs of the sorted ids, one per thread: each run's lookups stay in order.
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
-        let found = Locked<[(TripScheduleKey, TripSchedule)]>([])
+        tripSchedules.reserveCapacity(more: wanted.count)
+        let found = Locked<[(Int, TripSchedule)]>([])
         let failure = Locked<Error?>(nil)
         DispatchQueue.concurrentPerform(iterations: threads) { part in
-            let run = Array(wanted[(wanted.count * part / threads)..<(wanted.count * (part + 1) / threads)])
+            let run = (wanted.count * part / threads)..<(wanted.count * (part + 1) / threads)
             do {
-                let made = try pool.with { db in try tripSchedules(run, in: sources, db: db) }
-                tripSchedules.insert(contentsOf: made)
-                found.withLock { $0 += made }
+                let made = try pool.with { db in try tripSchedules(wanted[run].map(\.bytes), in: sources, db: db) }
+                let numbered = made.map { (run.lowerBound + $0.index, $0.schedule) }
+                tripSchedules.insert(contentsOf: numbered.map { (wanted[$0.0].key, $0.1) })
+                found.withLock { $0 += numbered }
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        for (key, schedule) in found.withLock({ $0 }) { schedules[key.tripID] = schedule }
+        for (w, schedule) in found.withLock({ $0 }) {
+            for n in wanted[w].askers { schedules[askers[n]] = schedule }
+        }
         return schedules
     }
 
-    /// The schedules of the trips `run` names (sorted by their bytes) that exactly one of
-    /// `sources` has.
-    private func tripSchedules(_ run: [(key: TripScheduleKey, bytes: [UInt8])], in sources: [FeedCatalog.Feed], db: SQLiteDatabase)
-        throws -> [(TripScheduleKey, TripSchedule)]
+    /// `indices` of `ids` (each naming an id) ordered by the bytes of their ids.
+    /// Compared first by their first 8 bytes as one integer (zeros past the end, so a
+    /// shorter id never comes after a longer one it starts), then whole where those tie.
+    private static func sortedByBytes(_ indices: [Int], of ids: [String?]) -> [Int] {
+        var texts = indices.map { ids[$0]! }
+        for i in texts.indices { texts[i].makeContiguousUTF8() }
+        let heads = texts.map { text in
+            var head: UInt64 = 0
+            var taken = 0
+            for byte in text.utf8.prefix(8) {
+                head = head << 8 | UInt64(byte)
+                taken += 1
+            }
+            return taken == 0 ? 0 : head << UInt64(8 * (8 - taken))
+        }
+        return indices.indices.sorted { a, b in
+            heads[a] != heads[b] ? heads[a] < heads[b] : precedes(texts[a], texts[b])
+        }.map { indices[$0] }
+    }
+
+    /// Whether `a`'s UTF-8 bytes come before `b`'s (one `memcmp` for the usual native strings).
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                let common = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+                return common != 0 ? common < 0 : x.count < y.count
+            }
+        }
+        return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// The schedules of the trips whose ids are `run` (their bytes, sorted, no two alike)
+    /// that exactly one of `sources` has, with their index in `run`.
+    private func tripSchedules(_ run: [[UInt8]], in sources: [FeedCatalog.Feed], db: SQLiteDatabase)
+        throws -> [(index: Int, schedule: TripSchedule)]
     {
         // Each id's trip in the one feed that has it (nil: none has it, or several do).
         var found: [(source: Int, tid: Int, pid: Int)?] = Array(repeating: nil, count: run.count)
         var feedsFound = [UInt8](repeating: 0, count: run.count)
-        let bytes = run.map(\.bytes)
         for (s, source) in sources.enumerated() {
-            for (i, trip) in try patterns.tids(ofSorted: bytes, feed: source, db: db).enumerated() {
+            for (i, trip) in try patterns.tids(ofSorted: run, feed: source, db: db).enumerated() {
                 guard let trip else { continue }
                 feedsFound[i] = feedsFound[i] &+ 1
                 found[i] = feedsFound[i] == 1 ? (s, trip.tid, trip.pid) : nil
@@ -61,18 +114,20 @@ extension TransitBundle {
         }
         // By pattern: each pattern is taken once for all of its trips asked for.
         let located = found.indices.compactMap { i in found[i].map { (index: i, trip: $0) } }.sorted { $0.trip.pid < $1.trip.pid }
-        var schedules: [(TripScheduleKey, TripSchedule)] = []
+        var schedules: [(index: Int, schedule: TripSchedule)] = []
         schedules.reserveCapacity(located.count)
+        var names = TripNames()
         var start = 0
         while start < located.count {
             let pid = located[start].trip.pid
             let end = located[start...].firstIndex { $0.trip.pid != pid } ?? located.count
             let pattern = try patterns.pattern(pid, db: db)
+            let columns = patterns.stopColumns(of: pattern)
             for (i, (source, tid, _)) in located[start..<end] {
                 // A pattern without the trip its block names (a damaged bundle): left for
                 // the one-by-one lookup, which says so.
                 guard let trip = pattern.trip(tid) else { continue }
-                schedules.append((run[i].key, try tripSchedule(trip, of: pattern, feed: sources[source], db: db)))
+                schedules.append((i, try tripSchedule(trip, of: pattern, columns: columns, names: &names, feed: sources[source], db: db)))
             }
             start = end
         }

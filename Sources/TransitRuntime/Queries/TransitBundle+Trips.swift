@@ -93,16 +93,45 @@ extension TransitBundle {
     func tripSchedule(_ trip: PatternTripRecord, of pattern: PatternCache.Pattern, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
         -> TripSchedule
     {
+        var names = TripNames()
+        return try tripSchedule(trip, of: pattern, columns: patterns.stopColumns(of: pattern), names: &names, feed: feed, db: db)
+    }
+
+    /// Route ids and headsigns already read by one thread making many schedules (no
+    /// shared lock, and no copy of a route's row, per trip).
+    struct TripNames {
+        var routeIDs: [Int: String] = [:]
+        var headsigns: [Int: String] = [:]
+    }
+
+    /// The same, with `pattern`'s stop columns at hand and the names read so far.
+    func tripSchedule(
+        _ trip: PatternTripRecord, of pattern: PatternCache.Pattern, columns: TripSchedule.StopColumns, names: inout TripNames,
+        feed: FeedCatalog.Feed, db: SQLiteDatabase
+    ) throws -> TripSchedule {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
-        let headsign =
-            try trip.hid.map { try entities.headsign($0, db: db) }
-            ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
+        let headsign: String
+        if let hid = trip.hid {
+            if let known = names.headsigns[hid] {
+                headsign = known
+            } else {
+                headsign = try entities.headsign(hid, db: db)
+                names.headsigns[hid] = headsign
+            }
+        } else {
+            headsign = try pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? ""
+        }
+        let routeID: String
+        if let known = names.routeIDs[trip.rid] {
+            routeID = known
+        } else {
+            routeID = try entities.route(trip.rid, db: db).routeID
+            names.routeIDs[trip.rid] = routeID
+        }
         var schedule = TripSchedule(
-            feedID: feed.feedID, routeID: try entities.route(trip.rid, db: db).routeID, headsign: headsign,
-            runsOnDate: false, dayStart: 0, frequencies: windows,
-            stops: patterns.stopColumns(of: pattern),
-            base: windows.first?.startSecs ?? trip.startTime)
+            feedID: feed.feedID, routeID: routeID, headsign: headsign, runsOnDate: false, dayStart: 0, frequencies: windows,
+            stops: columns, base: windows.first?.startSecs ?? trip.startTime)
         schedule.service = trip.sv
         return schedule
     }
