@@ -1,6 +1,7 @@
 import Foundation
 import TestKit
 import TestSupport
+import TransitSQLite
 import XCTest
 
 @testable import GTFSCompiler
@@ -122,6 +123,38 @@ final class TripScheduleBatchTests: XCTestCase {
                     [schedule.service, schedule.base, schedule.count], [one.service, one.base, one.count], "seed \(seed): \(id)")
             }
         }
+    }
+
+    /// A damaged trip block met by the lookups of many trips together (on both threads):
+    /// the batch is refused as a damaged bundle, and one by one each trip is either its
+    /// feed's schedule or that error, never a crash or another trip's schedule.
+    func testADamagedTripBlockIsReportedNotKept() throws {
+        let seed = SplitMix64.testSeed(4111)
+        var random = SplitMix64(state: seed)
+        let trips = Self.generatedTrips(count: 600, random: &random)
+        let (log, path) = TestSupport.compile(Self.files(trips))
+        let copy = TemporaryFolders.make().appendingPathComponent("damaged.db").path
+        try FileManager.default.copyItem(atPath: try XCTUnwrap(path, log.summaryText()), toPath: copy)
+        try SQLiteDatabase(path: copy, writable: true).execute("UPDATE trip_blocks SET entries = x'0009' WHERE first_tid = 65")
+        let bundle = try TransitBundle(path: copy)
+        XCTAssertThrowsError(try bundle.prepareTripSchedules(trips.map(\.id), feed: nil), "seed \(seed)") {
+            guard case .corruptBundle(let reason)? = $0 as? TransitError else { return XCTFail("seed \(seed): \($0)") }
+            XCTAssertTrue(reason.contains("damaged") || reason.contains("missing"), "seed \(seed): \(reason)")
+        }
+        var found = 0
+        var refused = 0
+        for trip in trips {
+            do {
+                let schedule = try bundle.tripSchedule(trip.id)
+                XCTAssertEqual(schedule.departureSecs, trip.stops.indices.map { trip.start + $0 * 300 }, "seed \(seed): \(trip.id)")
+                XCTAssertEqual(schedule.routeID, trip.route, "seed \(seed): \(trip.id)")
+                found += 1
+            } catch TransitError.corruptBundle {
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(found, 0, "seed \(seed)")
+        XCTAssertGreaterThan(refused, 0, "seed \(seed)")
     }
 
     func testAFeedNamedThatTheBundleLacksIsRefused() throws {
