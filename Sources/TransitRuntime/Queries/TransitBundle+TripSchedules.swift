@@ -90,7 +90,9 @@ extension TransitBundle {
     private static func precedes(_ a: String, _ b: String) -> Bool {
         let compared = a.utf8.withContiguousStorageIfAvailable { x in
             b.utf8.withContiguousStorageIfAvailable { y in
-                let common = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+                // An empty buffer may have no address: an empty id comes first.
+                guard let xs = x.baseAddress, let ys = y.baseAddress, !x.isEmpty, !y.isEmpty else { return x.count < y.count }
+                let common = memcmp(xs, ys, min(x.count, y.count))
                 return common != 0 ? common < 0 : x.count < y.count
             }
         }
