@@ -4,6 +4,7 @@ import TransitRuntime
 
 /// One run of a trip: the feed, the trip_id, the service date and, for an instance of a
 /// frequency-based trip, the Unix time it leaves its first stop.
+///
 /// Its hash is computed once, where it is made (on the thread that matched it): a
 /// snapshot's table of 10,000 trips is then filled on one thread hashing one integer per
 /// trip, not two strings.
