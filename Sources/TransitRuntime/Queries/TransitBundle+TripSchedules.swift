@@ -30,19 +30,7 @@ extension TransitBundle {
             }
         }
         guard !missing.isEmpty else { return schedules }
-        // The ids not kept, each once, in byte order; `askers` holds the index of each
-        // id in `ids`, the indices of one id next to each other.
-        let askers = Self.sortedByBytes(missing, of: ids)
-        var unique: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)] = []
-        for (n, i) in askers.enumerated() {
-            let bytes = Array(ids[i]!.utf8)
-            if let last = unique.last, last.bytes == bytes {
-                unique[unique.count - 1].askers = last.askers.lowerBound..<(n + 1)
-            } else {
-                unique.append((TripScheduleKey(feed: feed, tripID: ids[i]!), bytes, n..<(n + 1)))
-            }
-        }
-        let wanted = unique
+        let (wanted, askers) = Self.distinctInByteOrder(missing, of: ids, feed: feed)
         // Contiguous runs of the sorted ids, one per thread: each run's lookups stay in order.
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
         tripSchedules.reserveCapacity(more: wanted.count)
@@ -66,37 +54,38 @@ extension TransitBundle {
         return schedules
     }
 
-    /// `indices` of `ids` (each naming an id) ordered by the bytes of their ids.
-    /// Compared first by their first 8 bytes as one integer (zeros past the end, so a
-    /// shorter id never comes after a longer one it starts), then whole where those tie.
-    private static func sortedByBytes(_ indices: [Int], of ids: [String?]) -> [Int] {
-        var texts = indices.map { ids[$0]! }
-        for i in texts.indices { texts[i].makeContiguousUTF8() }
-        let heads = texts.map { text in
-            var head: UInt64 = 0
-            var taken = 0
-            for byte in text.utf8.prefix(8) {
-                head = head << 8 | UInt64(byte)
-                taken += 1
-            }
-            return taken == 0 ? 0 : head << UInt64(8 * (8 - taken))
+    /// The ids at `indices` of `ids` (each naming one), each once, in byte order, with the
+    /// positions in `askers` of the indices that name it (`askers`: the indices, those of
+    /// one id next to each other). Ordered first by their first 8 bytes as one integer
+    /// (zeros past the end, so a shorter id never comes after a longer one it starts), then
+    /// whole where those tie.
+    private static func distinctInByteOrder(_ indices: [Int], of ids: [String?], feed: String?)
+        -> (wanted: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)], askers: [Int])
+    {
+        let bytes = indices.map { Array(ids[$0]!.utf8) }
+        let heads = bytes.map { id in
+            id.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << UInt64(8 * (8 - min(8, id.count)))
         }
-        return indices.indices.sorted { a, b in
-            heads[a] != heads[b] ? heads[a] < heads[b] : precedes(texts[a], texts[b])
-        }.map { indices[$0] }
+        let order = bytes.indices.sorted { a, b in heads[a] != heads[b] ? heads[a] < heads[b] : precedes(bytes[a], bytes[b]) }
+        var wanted: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)] = []
+        for (n, k) in order.enumerated() {
+            if let last = wanted.last, last.bytes == bytes[k] {
+                wanted[wanted.count - 1].askers = last.askers.lowerBound..<(n + 1)
+            } else {
+                wanted.append((TripScheduleKey(feed: feed, tripID: ids[indices[k]]!), bytes[k], n..<(n + 1)))
+            }
+        }
+        return (wanted, order.map { indices[$0] })
     }
 
-    /// Whether `a`'s UTF-8 bytes come before `b`'s (one `memcmp` for the usual native strings).
-    private static func precedes(_ a: String, _ b: String) -> Bool {
-        let compared = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                // An empty buffer may have no address: an empty id comes first.
-                guard let xs = x.baseAddress, let ys = y.baseAddress, !x.isEmpty, !y.isEmpty else { return x.count < y.count }
-                let common = memcmp(xs, ys, min(x.count, y.count))
-                return common != 0 ? common < 0 : x.count < y.count
-            }
-        }
-        return (compared ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+    /// Whether bytes `a` come before bytes `b` (one `memcmp`).
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let common = min(a.count, b.count)
+        // An empty array may have no address: nothing to compare then.
+        let order =
+            common == 0
+            ? 0 : a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+        return order != 0 ? order < 0 : a.count < b.count
     }
 
     /// The schedules of the trips whose ids are `run` (their bytes, sorted, no two alike)
