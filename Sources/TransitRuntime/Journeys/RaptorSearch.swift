@@ -69,6 +69,8 @@ struct RaptorSearch {
     var departureLimit = Self.never
     /// The search's labels (`Labels`), handed from one search to the next.
     private(set) var labels = Labels()
+    /// In a range query, what the searches for later departures reached.
+    var later = LaterDepartures()
 
     /// A search's labels: those of every round (round k's label of stop s at k * stride +
     /// s), the rides and walks behind them, and by stop the best of any round. A finished
@@ -97,6 +99,11 @@ struct RaptorSearch {
         fileprivate var setArrivals: [Int] = []
         fileprivate var setReadies: [Int] = []
         fileprivate var setStops: [Int] = []
+
+        /// The last run's arrival labels and the indexes it set.
+        var lastRunArrivals: (values: [Int], set: [Int]) { (arrival, setArrivals) }
+        /// The last run's ready labels and the indexes it set.
+        var lastRunReadies: (values: [Int], set: [Int]) { (ready, setReadies) }
     }
 
     /// Takes over `labels` (from a finished search) if they fit this search's network and
@@ -218,7 +225,9 @@ struct RaptorSearch {
                     let t = alighted + transfers.seconds(e)
                     guard t < cut else { break }
                     let to = Int(transfers.targets[e])
-                    guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready else { continue }
+                    guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
+                        later.isEmpty || t < later.ready[k * stride + to]
+                    else { continue }
                     marked.insert(to)
                     setReady(t, round: k, stop: to)
                     labels.readyRound[to] = Int32(k)
@@ -294,7 +303,9 @@ struct RaptorSearch {
             let usable = !wheelchair || network.stopAccessible[sid]
             if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
                 let t = tripBase + tables.arrivalOffset(offsets, idx) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival)
+                    && (later.isEmpty || t < later.arrival[k * stride + sid])
+                {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
                     label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
@@ -371,7 +382,9 @@ struct RaptorSearch {
             let sid = route.sids[idx]
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
-                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival) {
+                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival)
+                    && (later.isEmpty || t < later.arrival[k * stride + sid])
+                {
                     let ride = Ride(
                         route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)

@@ -211,15 +211,26 @@ extension TransitBundle {
         search.departureLimit = end
         defer { search.departureLimit = RaptorSearch.never }
         var bounds = [Int](repeating: bound, count: rounds + 1)
+        // The earliest instant first: when it reaches nothing, no later one can. What it
+        // finds is its answer at the end of the loop too: the later departures' bounds
+        // and labels leave out only journeys that one of them beats.
+        var earliest: [RaptorSearch.Found] = []
         if let first = instants.first {
             let origins = from.stops.map { (sid: $0.sid, ready: first + $0.seconds, access: $0.seconds) }
-            if search.run(origins: origins, targets: targets, bound: bounds).isEmpty { return ([], end) }
+            earliest = search.run(origins: origins, targets: targets, bound: bounds)
+            if earliest.isEmpty { return ([], end) }
         }
         var kept: [(departure: Int, result: RaptorSearch.Found)] = []
-        for t in instants.reversed() {
+        defer { search.forgetLaterDepartures() }
+        for (i, t) in instants.enumerated().reversed() {
             if Task.isCancelled { break }  // the caller throws
-            let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
-            for result in search.run(origins: origins, targets: targets, bound: bounds) {
+            var results = earliest
+            if i > 0 {
+                let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
+                results = search.run(origins: origins, targets: targets, bound: bounds)
+                search.keepAsLaterDeparture()
+            }
+            for result in results {
                 let departure = Self.departure(of: result)
                 guard departure < end else { continue }
                 if !kept.contains(where: {

@@ -1,0 +1,60 @@
+/// A range query's searches run latest departure first (`TransitBundle.rangeSearch`).
+/// A rider who left the origin later and stood at a stop at instant t with k rides can go
+/// on exactly as an earlier rider at that stop would, and arrive as early with no more
+/// rides: every journey through a label no earlier than that is beaten
+/// (journey-semantics.md, "Range"). So a search for an earlier departure sets only labels
+/// that beat every later departure's with as many rides or fewer (the self-pruning of
+/// rRAPTOR, Delling, Pajor and Werneck 2012); on 40 x Strasbourg that took about a third
+/// off the slowest 2-hour windows.
+///
+/// Round 0's ready labels (the origin's access) are left out: they board only inside the
+/// window, a later round's labels board anything.
+struct LaterDepartures {
+    /// Round k's entry for stop s at k * stride + s: the earliest arrival (alighting), and
+    /// the earliest ready label (after a transfer), of any later departure's search with
+    /// at most k rides; empty while no range query runs.
+    fileprivate(set) var arrival: [Int] = []
+    fileprivate(set) var ready: [Int] = []
+
+    var isEmpty: Bool { arrival.isEmpty }
+}
+
+extension RaptorSearch {
+    /// Keeps the last run's labels as those of a later departure for the runs that follow
+    /// (each for an earlier departure than every run kept before it).
+    mutating func keepAsLaterDeparture() {
+        let count = labels.arrival.count
+        guard count > 0 else { return }
+        if later.arrival.count != count {
+            later.arrival = [Int](repeating: Self.never, count: count)
+            later.ready = later.arrival
+        }
+        let stride = self.stride
+        let rounds = count / stride
+        let arrivals = labels.lastRunArrivals
+        Self.keep(arrivals.set, of: arrivals.values, into: &later.arrival, stride: stride, rounds: rounds)
+        let readies = labels.lastRunReadies
+        Self.keep(readies.set.lazy.filter { $0 >= stride }, of: readies.values, into: &later.ready, stride: stride, rounds: rounds)
+    }
+
+    /// Ends the range query: the later departures' labels are dropped.
+    mutating func forgetLaterDepartures() {
+        later = LaterDepartures()
+    }
+
+    /// Sets `bound` at each round from the label's own upward to at most the label: with
+    /// at most k rides includes every label with fewer. The bounds never increase with the
+    /// round, so the first round already as early stops the walk up.
+    private static func keep<S: Sequence<Int>>(_ indexes: S, of values: [Int], into bound: inout [Int], stride: Int, rounds: Int) {
+        bound.withUnsafeMutableBufferPointer { bound in
+            for i in indexes {
+                let t = values[i]
+                var j = i
+                while j < rounds * stride && bound[j] > t {
+                    bound[j] = t
+                    j += stride
+                }
+            }
+        }
+    }
+}
