@@ -100,6 +100,9 @@ private func askEverything(_ bundle: TransitBundle) {
     _ = try? bundle.nearestStops(to: Coordinate(latitude: 37.79, longitude: -122.40), count: 5)
     _ = try? bundle.journeys(from: .stop(askedStops[0]), to: .stop(askedStops[1]), departingAt: at)
     _ = try? bundle.journeys(from: .stop(askedStops[0]), to: .stop(askedStops[5]), arrivingBy: at)
+    // A range: its searches prune by the later departures' labels (three, a fuzz run's budget).
+    _ = try? bundle.journeyRange(
+        from: .stop(askedStops[1]), to: .stop(askedStops[0]), departingAt: at, within: 3600, options: JourneyOptions(rangeSearches: 3))
     if let route = try? bundle.routes().first {
         _ = try? bundle.route(route.routeID)
         _ = try? bundle.shapes(route: route.routeID)

@@ -79,5 +79,8 @@ func fuzzRealtimeExtremes(_ bytes: [UInt8], bundle: TransitBundle) {
             _ = try? bundle.arrivals(to: [stop], at: .instant(now.addingTimeInterval(-600)), within: 3600, realtime: snapshot, now: now)
         }
         _ = try? bundle.journeys(from: .stop("MONT"), to: .stop("DALY"), departingAt: .instant(now), realtime: snapshot, now: now)
+        _ = try? bundle.journeyRange(
+            from: .stop("EMBR"), to: .stop("DALY"), departingAt: .instant(now), within: 1800, options: JourneyOptions(rangeSearches: 3),
+            realtime: snapshot, now: now)
     }
 }
