@@ -36,18 +36,10 @@ final class RealtimeJourneyTests: XCTestCase {
         try RealtimeSnapshot(messages: [try RealtimeMessage(data: try Self.message(updates))], bundle: bundle)
     }
 
-    private func summary(_ journeys: [Journey]) -> [String] {
-        journeys.map { j in
-            let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
-            return
-                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
-        }
-    }
-
     private let now = Date(timeIntervalSince1970: TimeInterval(messageTime + 60))
 
     private func plan(_ bundle: TransitBundle, _ live: RealtimeSnapshot, now: Date? = nil) throws -> [String] {
-        summary(
+        journeySummary(
             try bundle.journeys(
                 from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now ?? self.now
             ))
@@ -62,7 +54,7 @@ final class RealtimeJourneyTests: XCTestCase {
         // Arriving by 08:30, the two-ride journey through B is the one left.
         let arriving = try b.journeys(
             from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)
-        XCTAssertEqual(summary(arriving), ["2: R1a R2a 08:00-08:30"])
+        XCTAssertEqual(journeySummary(arriving), ["2: R1a R2a 08:00-08:30"])
     }
 
     func testADelayMovesTheConnectionsItMakes() throws {
@@ -84,7 +76,7 @@ final class RealtimeJourneyTests: XCTestCase {
             ])
         let journeys = try b.journeys(
             from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
-        XCTAssertEqual(summary(journeys), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
+        XCTAssertEqual(journeySummary(journeys), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
         let ride = try XCTUnwrap(journeys.first?.legs.first)
         XCTAssertEqual(ride.arrivalLocal.description, "2026-03-10T08:15:00+01:00", "the predicted arrival")
         XCTAssertEqual(ride.alighting?.arrivalLocal.description, "2026-03-10T08:10:00+01:00", "the board's scheduled call")
@@ -170,26 +162,26 @@ final class RealtimeJourneyTests: XCTestCase {
             ])
         let journeys = try b.journeys(
             from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
-        XCTAssertEqual(summary(journeys), ["1: X1 08:02-08:20"], "it beats every timetable journey")
+        XCTAssertEqual(journeySummary(journeys), ["1: X1 08:02-08:20"], "it beats every timetable journey")
         let ride = try XCTUnwrap(journeys.first?.legs.first)
         XCTAssertEqual(ride.boarding?.routeShortName, "3")
         XCTAssertEqual(ride.boarding?.stopSequence, 1)
         XCTAssertEqual(ride.alighting?.stopID, "D")
         XCTAssertEqual(ride.alighting?.departureLocal.description, "2026-03-10T08:20:00+01:00", "alighting at its arrival")
         XCTAssertEqual(
-            summary(
+            journeySummary(
                 try b.journeys(
                     from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:30"), realtime: live, now: now)),
             ["1: X1 08:02-08:20"], "arriving by: the latest departure")
         // From B, between its calls: boarded at its second call.
         XCTAssertEqual(
-            summary(
+            journeySummary(
                 try b.journeys(
                     from: .stop("B"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:05"), realtime: live, now: now)),
             ["1: X1 08:09-08:20"])
         // Without the snapshot (or with a wheelchair search) the timetable's answer.
         XCTAssertEqual(
-            summary(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"))),
+            journeySummary(try b.journeys(from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"))),
             ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
     }
 
@@ -240,13 +232,13 @@ final class RealtimeJourneyTests: XCTestCase {
             ("K", "E", "2: t1 t2 08:00-08:40", "K>S2 S2>E"),
         ] {
             let journeys = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at, realtime: live, now: now)
-            XCTAssertEqual(summary(journeys), [expected], "\(from) -> \(to)")
+            XCTAssertEqual(journeySummary(journeys), [expected], "\(from) -> \(to)")
             XCTAssertEqual(
                 journeys.map { $0.legs.map { "\($0.fromStopID ?? "-")>\($0.toStopID ?? "-")" }.joined(separator: " ") }, [legs],
                 "\(from) -> \(to)")
             let arriving = try b.journeys(
                 from: .stop(from), to: .stop(to), arrivingBy: try QueryTime.parse("2026-03-10T08:45"), realtime: live, now: now)
-            XCTAssertEqual(summary(arriving), [expected], "\(from) -> \(to) arriving")
+            XCTAssertEqual(journeySummary(arriving), [expected], "\(from) -> \(to) arriving")
         }
     }
 

@@ -43,25 +43,17 @@ final class JourneyRangePruningTests: XCTestCase {
         """,
     ]
 
-    private func summary(_ journeys: [Journey]) -> [String] {
-        journeys.map { j in
-            let trips = j.legs.compactMap { $0.boarding?.tripID }.joined(separator: " ")
-            return
-                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
-        }
-    }
-
     /// The slow ride stays: the later departure reached D earlier, but only with more rides
     /// (a search pruned by a later departure's best label of any round would lose it).
     func testALaterDepartureWithMoreRidesKeepsAnEarlierOneWithFewer() throws {
         let bundle = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(Self.feed).bundle))
         let at = try QueryTime.parse("2026-03-10T07:55")
         XCTAssertEqual(
-            summary(try bundle.journeys(from: .stop("O"), to: .stop("D"), departingAt: at, within: 30 * 60)),
+            journeySummary(try bundle.journeys(from: .stop("O"), to: .stop("D"), departingAt: at, within: 30 * 60)),
             ["1: slow 08:00-09:30", "3: a-0810 b c 08:10-08:50"])
         // Each departure on its own: the 08:05 journey exists, and is what the range leaves out.
         XCTAssertEqual(
-            summary(try bundle.journeys(from: .stop("O"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:05"))),
+            journeySummary(try bundle.journeys(from: .stop("O"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T08:05"))),
             ["3: a-0810 b c 08:10-08:50"], "leaving at 08:05 the 08:10 trip is still the best")
         var first = JourneyOptions()
         first.rangeSearches = 2
@@ -70,14 +62,14 @@ final class JourneyRangePruningTests: XCTestCase {
         // beaten by none (the 08:10 search is not run).
         XCTAssertEqual(cut.endLocal.description.prefix(16), "2026-03-10T08:10")
         XCTAssertFalse(cut.isComplete)
-        XCTAssertEqual(summary(cut.journeys), ["1: slow 08:00-09:30", "3: a-0805 b c 08:05-08:50"])
+        XCTAssertEqual(journeySummary(cut.journeys), ["1: slow 08:00-09:30", "3: a-0805 b c 08:05-08:50"])
         // The slow ride ending at Y (too late for c): only the 08:10 journey.
         var fast = Self.feed
         fast["stop_times.txt"] = (Self.feed["stop_times.txt"]!!).replacingOccurrences(
             of: "slow,09:30:00,09:30:00,D,2\n", with: "slow,09:30:00,09:30:00,Y,2\n")
         let without = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(fast).bundle))
         XCTAssertEqual(
-            summary(try without.journeys(from: .stop("O"), to: .stop("D"), departingAt: at, within: 30 * 60)),
+            journeySummary(try without.journeys(from: .stop("O"), to: .stop("D"), departingAt: at, within: 30 * 60)),
             ["3: a-0810 b c 08:10-08:50"])
     }
 }

@@ -21,19 +21,10 @@ final class JourneyTests: XCTestCase {
         return try TransitBundle(path: try XCTUnwrap(TestSupport.compile(files).bundle))
     }
 
-    /// Each journey as "rides: trip trip ... arriving HH:MM".
-    private func summary(_ journeys: [Journey]) -> [String] {
-        journeys.map { j in
-            let trips = j.legs.map { $0.boarding?.tripID ?? "walk" }.joined(separator: " ")
-            return
-                "\(j.rides): \(trips) \(j.departureLocal.description.dropFirst(11).prefix(5))-\(j.arrivalLocal.description.dropFirst(11).prefix(5))"
-        }
-    }
-
     private func plan(_ b: TransitBundle, _ from: String, _ to: String, at: String, options: JourneyOptions = JourneyOptions()) throws
         -> [String]
     {
-        summary(try b.journeys(from: .stop(from), to: .stop(to), departingAt: try QueryTime.parse(at), options: options))
+        journeySummary(try b.journeys(from: .stop(from), to: .stop(to), departingAt: try QueryTime.parse(at), options: options))
     }
 
     func testAFasterJourneyWithMoreRidesStandsBesideASlowerOneWithFewer() throws {
@@ -94,7 +85,7 @@ final class JourneyTests: XCTestCase {
                 ]).bundle))
         XCTAssertEqual(try plan(b, "A", "C", at: "2026-03-10T07:55"), ["2: bus-0810 train-0900 08:10-09:30"])
         let arriving = try b.journeys(from: .stop("A"), to: .stop("C"), arrivingBy: try QueryTime.parse("2026-03-10T09:45"))
-        XCTAssertEqual(summary(arriving), ["2: bus-0810 train-0900 08:10-09:30"])
+        XCTAssertEqual(journeySummary(arriving), ["2: bus-0810 train-0900 08:10-09:30"])
     }
 
     static let tieFeed = TestFeeds.tieJourneys
@@ -121,13 +112,13 @@ final class JourneyTests: XCTestCase {
             ("K", "E", "2: t1 t2 08:00-08:40", "K>S1 S1>E"),
         ] {
             let departing = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at)
-            XCTAssertEqual(summary(departing), [expected], "\(from) -> \(to) departing")
+            XCTAssertEqual(journeySummary(departing), [expected], "\(from) -> \(to) departing")
             XCTAssertEqual(stops(departing), [legs], "\(from) -> \(to) departing")
             let arriving = try b.journeys(from: .stop(from), to: .stop(to), arrivingBy: by)
-            XCTAssertEqual(summary(arriving), [expected], "\(from) -> \(to) arriving")
+            XCTAssertEqual(journeySummary(arriving), [expected], "\(from) -> \(to) arriving")
             XCTAssertEqual(stops(arriving), [legs], "\(from) -> \(to) arriving")
             let range = try b.journeys(from: .stop(from), to: .stop(to), departingAt: at, within: 30 * 60)
-            XCTAssertEqual(summary(range), [expected], "\(from) -> \(to) in a range")
+            XCTAssertEqual(journeySummary(range), [expected], "\(from) -> \(to) in a range")
             XCTAssertEqual(stops(range), [legs], "\(from) -> \(to) in a range")
         }
     }
@@ -135,7 +126,7 @@ final class JourneyTests: XCTestCase {
     func testArriveByMirrorsDepartAt() throws {
         let b = try bundle()
         func arriving(_ at: String) throws -> [String] {
-            summary(try b.journeys(from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse(at)))
+            journeySummary(try b.journeys(from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse(at)))
         }
         // By 08:30 only the two-ride journeys arrive; the latest leaves at 08:00.
         XCTAssertEqual(try arriving("2026-03-10T08:30"), ["2: R1a walk R4a 08:00-08:25"])
@@ -148,7 +139,7 @@ final class JourneyTests: XCTestCase {
         longer.horizon = 2 * 86_400
         let yesterday = try b.journeys(
             from: .stop("A"), to: .stop("D"), arrivingBy: try QueryTime.parse("2026-03-10T08:20"), options: longer)
-        XCTAssertEqual(summary(yesterday), ["1: R3a 08:05-09:10"])
+        XCTAssertEqual(journeySummary(yesterday), ["1: R3a 08:05-09:10"])
         XCTAssertEqual(yesterday.first?.legs.first?.boarding?.serviceDate.description, "2026-03-09")
     }
 
@@ -188,14 +179,14 @@ final class JourneyTests: XCTestCase {
         let journeys = try bundle().journeys(
             from: .coordinate(Coordinate(latitude: 47.9991, longitude: 7.0)), to: .stop("D"),
             departingAt: try QueryTime.parse("2026-03-10T07:55"))
-        XCTAssertEqual(summary(journeys), ["2: walk R1a walk R4a 07:58-08:25", "1: walk R3a 08:03-09:10"])
+        XCTAssertEqual(journeySummary(journeys), ["2: walk R1a walk R4a 07:58-08:25", "1: walk R3a 08:03-09:10"])
         XCTAssertEqual(journeys.first?.legs.first?.arrival, journeys.first?.legs[1].boarding?.departure)
     }
 
     func testARangeQueryKeepsEveryJourneyNoOtherBeats() throws {
         let journeys = try bundle().journeys(
             from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:50"), within: 30 * 60)
-        XCTAssertEqual(summary(journeys), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
+        XCTAssertEqual(journeySummary(journeys), ["2: R1a walk R4a 08:00-08:25", "1: R3a 08:05-09:10"])
     }
 
     func testBadOptionsAndPlacesAreRefused() throws {
@@ -233,9 +224,9 @@ final class JourneyTests: XCTestCase {
         func answer(_ b: TransitBundle, _ q: (from: String, to: String, at: String, kind: Int)) throws -> [String] {
             let at = try QueryTime.parse(q.at)
             switch q.kind {
-            case 0: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at))
-            case 1: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), arrivingBy: at))
-            default: return summary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at, within: 3600))
+            case 0: return journeySummary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at))
+            case 1: return journeySummary(try b.journeys(from: .stop(q.from), to: .stop(q.to), arrivingBy: at))
+            default: return journeySummary(try b.journeys(from: .stop(q.from), to: .stop(q.to), departingAt: at, within: 3600))
             }
         }
         let fresh = try queries.map { try answer(try TransitBundle(path: path), $0) }
