@@ -102,6 +102,14 @@ extension TransitBundle {
     struct TripNames {
         var routeIDs: [Int: String] = [:]
         var headsigns: [Int: String] = [:]
+
+        /// `table`'s name for `key`, read by `read` and kept the first time.
+        static func name(_ key: Int, in table: inout [Int: String], read: () throws -> String) rethrows -> String {
+            if let known = table[key] { return known }
+            let name = try read()
+            table[key] = name
+            return name
+        }
     }
 
     /// The same, with `pattern`'s stop columns at hand and the names read so far.
@@ -111,24 +119,10 @@ extension TransitBundle {
     ) throws -> TripSchedule {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
-        let headsign: String
-        if let hid = trip.hid {
-            if let known = names.headsigns[hid] {
-                headsign = known
-            } else {
-                headsign = try entities.headsign(hid, db: db)
-                names.headsigns[hid] = headsign
-            }
-        } else {
-            headsign = try pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? ""
-        }
-        let routeID: String
-        if let known = names.routeIDs[trip.rid] {
-            routeID = known
-        } else {
-            routeID = try entities.route(trip.rid, db: db).routeID
-            names.routeIDs[trip.rid] = routeID
-        }
+        let headsign =
+            try trip.hid.map { hid in try TripNames.name(hid, in: &names.headsigns) { try entities.headsign(hid, db: db) } }
+            ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
+        let routeID = try TripNames.name(trip.rid, in: &names.routeIDs) { try entities.route(trip.rid, db: db).routeID }
         var schedule = TripSchedule(
             feedID: feed.feedID, routeID: routeID, headsign: headsign, runsOnDate: false, dayStart: 0, frequencies: windows,
             stops: columns, base: windows.first?.startSecs ?? trip.startTime)
