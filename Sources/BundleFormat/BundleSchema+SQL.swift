@@ -6,9 +6,10 @@ extension BundleSchema {
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once (stops,
 -- dict_route, trip_blocks, service_blocks, agencies); all other tables link by integer keys. Integer ids are
--- given in byte order of (feed_id, text id), except with --base: what the base bundle
--- has keeps its id there, and what is new takes ids after the base's largest. Readers
--- order by text, not by id.
+-- given by feed_id, then in byte order of the text id (stops: along a Hilbert curve over
+-- the map, then by text), except with --base: what the base bundle has keeps its id
+-- there, and what is new takes ids after the base's largest. Readers order by text, not
+-- by id.
 -- Dates are INTEGER YYYYMMDD; times are GTFS seconds from noon minus 12 h.
 
 CREATE TABLE metadata (

@@ -103,7 +103,9 @@ enum BundleTables {
                 "sid", "fid", "stop_id", "name", "code", "lat_e7", "lon_e7", "location_type", "parent_sid", "platform_code",
                 "wheelchair_boarding",
             ])
-        for s in m.stops {
+        // In sid order (the table's key), so its pages fill as they are written: sids follow
+        // the map, the model's order the text.
+        for s in m.stops.sorted(by: { $0.sid < $1.sid }) {
             let r = s.record
             try stop.run(
                 s.sid, s.fid, s.stopID, r.name, r.code, r.lat.map(StopGrid.e7), r.lon.map(StopGrid.e7), r.locationType, s.parentSid,

@@ -1,8 +1,9 @@
 /// The model stage: turns the records of every feed into bundle rows with final
-/// integer ids. Feeds are ordered by feed id, and within a feed stops, routes,
-/// services and trips take ids in byte order of their text ids, so the bundle is
-/// deterministic. With `--base`, `ids` starts from the base bundle's ids: what it has
-/// keeps its id, what is new takes the next ones (still in byte order).
+/// integer ids. Feeds are ordered by feed id; within a feed routes, services and trips
+/// take ids in byte order of their text ids, stops along a curve over the map
+/// (`StopOrder`), so the bundle is deterministic. With `--base`, `ids` starts from the base
+/// bundle's ids: what it has keeps its id, what is new takes the next ones (in the same
+/// orders).
 struct ModelBuilder {
     let log: DiagnosticLog
     private(set) var model = BundleModel()
@@ -21,7 +22,7 @@ struct ModelBuilder {
         let aidOf = feed.agencies.map { ids.agencies.id(unique: FeedTextKey(feed: feed.name, text: $0.agencyID)) }
         for (aid, agency) in zip(aidOf, feed.agencies) { model.agencies.append(.init(aid: aid, fid: fid, record: agency)) }
 
-        let sidOf = Self.stableIDs(feed.stopIDs, feed: feed.name, in: &ids.stops)
+        let sidOf = Self.stableIDs(feed.stopIDs, feed: feed.name, in: &ids.stops, order: StopOrder.spatial(feed))
         for local in feed.stopIDs.idsInByteOrder() {
             let record = feed.stops[Int(local)]
             model.stops.append(
@@ -277,10 +278,13 @@ struct ModelBuilder {
         return hid
     }
 
-    /// Bundle ids for an interner's local ids, asked for in byte order of the text ids.
-    private static func stableIDs(_ interner: ByteInterner, feed: String, in table: inout IDTable<FeedTextKey>) -> [Int] {
+    /// Bundle ids for an interner's local ids, asked for in `order` (by default the byte
+    /// order of the text ids).
+    private static func stableIDs(
+        _ interner: ByteInterner, feed: String, in table: inout IDTable<FeedTextKey>, order: [Int32]? = nil
+    ) -> [Int] {
         var result = [Int](repeating: 0, count: interner.count)
-        for local in interner.idsInByteOrder() {
+        for local in order ?? interner.idsInByteOrder() {
             result[Int(local)] = table.id(unique: FeedTextKey(feed: feed, text: interner.string(local)))
         }
         return result

@@ -85,8 +85,9 @@ struct DepartureFinder {
         return Array(found.prefix(limit))
     }
 
-    /// Ids follow the text unless `--base` kept older ids, so departures at the same instant
-    /// are put in stop_id, trip_id order by their text (only where the limit can cut them).
+    /// Stop ids follow the map and trip ids the text unless `--base` kept older ids, so
+    /// departures at the same instant are put in stop_id, trip_id order by their text (only
+    /// where the limit can cut them).
     private func orderTiesByText(_ found: inout [Candidate], upTo limit: Int) throws {
         var start = 0
         while start < min(limit, found.count) {

@@ -46,10 +46,10 @@ extension TransitBundle {
                 ranked.append((rank, stops.count))
                 stops.append(stop)
             }
-            // Ties by feed, then stop_id as text (ids follow the text only without --base).
-            ranked.sort {
-                $0.rank != $1.rank ? $0.rank < $1.rank : stops[$0.index].stopID.utf8.lexicographicallyPrecedes(stops[$1.index].stopID.utf8)
-            }
+            // Ties by feed, then stop_id as text (sids follow neither the text nor the name:
+            // the copies of one name compare their ids' bytes, each id's made once).
+            let idBytes = stops.map { Array($0.stopID.utf8) }
+            ranked.sort { $0.rank != $1.rank ? $0.rank < $1.rank : ByteOrder.precedes(idBytes[$0.index], idBytes[$1.index]) }
             return try ranked.prefix(max(0, limit)).map { try publicStop(stops[$0.index], distance: nil, db: db) }
         }
     }
@@ -65,6 +65,19 @@ extension TransitBundle {
         while try q.step() {
             let sid = q.int(0)
             if let length = lengths.length(of: sid) { hits.append((length, sid)) }
+        }
+        // Only the shortest `count` are sorted: the longest length they need is found by
+        // counting the hits of each length (a common word finds thousands of stops).
+        if hits.count > count {
+            // Lengths of 255 bytes and more share the last count.
+            var perLength = [Int](repeating: 0, count: 256)
+            for hit in hits { perLength[Int(min(max(hit.length, 0), 255))] += 1 }
+            var (longest, kept) = (0, perLength[0])
+            while kept < count && longest < 255 {
+                longest += 1
+                kept += perLength[longest]
+            }
+            if longest < 255 { hits.removeAll { $0.length > longest } }
         }
         hits.sort { ($0.length, $0.sid) < ($1.length, $1.sid) }
         return hits.prefix(count).map(\.sid)

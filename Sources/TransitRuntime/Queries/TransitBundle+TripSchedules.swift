@@ -66,7 +66,7 @@ extension TransitBundle {
         let heads = bytes.map { id in
             id.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << UInt64(8 * (8 - min(8, id.count)))
         }
-        let order = bytes.indices.sorted { a, b in heads[a] != heads[b] ? heads[a] < heads[b] : precedes(bytes[a], bytes[b]) }
+        let order = bytes.indices.sorted { a, b in heads[a] != heads[b] ? heads[a] < heads[b] : ByteOrder.precedes(bytes[a], bytes[b]) }
         var wanted: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)] = []
         for (n, k) in order.enumerated() {
             if let last = wanted.last, last.bytes == bytes[k] {
@@ -76,16 +76,6 @@ extension TransitBundle {
             }
         }
         return (wanted, order.map { indices[$0] })
-    }
-
-    /// Whether bytes `a` come before bytes `b` (one `memcmp`).
-    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let common = min(a.count, b.count)
-        // An empty array may have no address: nothing to compare then.
-        let order =
-            common == 0
-            ? 0 : a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
-        return order != 0 ? order < 0 : a.count < b.count
     }
 
     /// The schedules of the trips whose ids are `run` (their bytes, sorted, no two alike)
