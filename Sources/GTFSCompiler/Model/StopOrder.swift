@@ -19,8 +19,8 @@ enum StopOrder {
     /// The feed's stops (local indexes) in the order they take ids.
     static func spatial(_ feed: FeedData) -> [Int32] {
         let byText = feed.stopIDs.idsInByteOrder()
-        var keys = [UInt64](repeating: .max, count: byText.count)
-        for local in byText.indices {
+        var keys = [UInt64](repeating: .max, count: feed.stops.count)
+        for local in feed.stops.indices {
             var stop = feed.stops[local]
             // Own coordinates, else the parent's, else the grandparent's.
             for _ in 0..<2 where stop.lat == nil || stop.lon == nil {

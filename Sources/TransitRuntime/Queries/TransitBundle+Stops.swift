@@ -46,8 +46,8 @@ extension TransitBundle {
                 ranked.append((rank, stops.count))
                 stops.append(stop)
             }
-            // Ties by feed, then stop_id as text (sids follow neither the text nor the name:
-            // the copies of one name compare their ids' bytes, each id's made once).
+            // Ties by feed, then stop_id's bytes (made once per stop: many stops may share a
+            // name, and so a rank).
             let idBytes = stops.map { Array($0.stopID.utf8) }
             ranked.sort { $0.rank != $1.rank ? $0.rank < $1.rank : ByteOrder.precedes(idBytes[$0.index], idBytes[$1.index]) }
             return try ranked.prefix(max(0, limit)).map { try publicStop(stops[$0.index], distance: nil, db: db) }
