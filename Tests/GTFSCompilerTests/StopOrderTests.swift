@@ -80,6 +80,18 @@ final class StopOrderTests: XCTestCase {
         }
     }
 
+    /// The grid's corners and edges (the poles, the antimeridian) fall in its outermost
+    /// cells: the same index as the curve's definition gives them, no overflow.
+    func testTheEdgesOfTheMapAreTheGridsOuterCells() {
+        let last = (1 << 24) - 1
+        let corners = [(-90.0, -180.0, 0, 0), (90, 180, last, last), (-90, 180, last, 0), (90, -180, 0, last), (0, 0, 1 << 23, 1 << 23)]
+        for (latitude, longitude, x, y) in corners {
+            XCTAssertEqual(
+                Int(StopOrder.key(latitude: latitude, longitude: longitude)), Self.hilbert(x, y, side: 1 << 24), "\(latitude), \(longitude)"
+            )
+        }
+    }
+
     func testStopsTakeIdsAlongTheMapThenByTextWithNodesBesideTheirStation() throws {
         // S1-S3 (the minimal feed's trips) far apart; a station, its platform at the same
         // place and a node without coordinates; two stops with no coordinates at all.
