@@ -29,12 +29,8 @@ enum StopOrder {
             }
             if let lat = stop.lat, let lon = stop.lon { keys[local] = key(latitude: lat, longitude: lon) }
         }
-        var textRank = [Int32](repeating: 0, count: byText.count)
-        for (rank, local) in byText.enumerated() { textRank[Int(local)] = Int32(rank) }
-        return byText.sorted { a, b in
-            let (ka, kb) = (keys[Int(a)], keys[Int(b)])
-            return ka != kb ? ka < kb : textRank[Int(a)] < textRank[Int(b)]
-        }
+        // The standard library's sort is stable: stops of one key stay in text order.
+        return byText.sorted { keys[Int($0)] < keys[Int($1)] }
     }
 
     /// The position of a coordinate along the curve (latitude -90...90, longitude

@@ -30,11 +30,10 @@ extension RaptorSearch {
             later.ready = later.arrival
         }
         let stride = self.stride
-        let rounds = count / stride
         let arrivals = labels.lastRunArrivals
-        Self.keep(arrivals.set, of: arrivals.values, into: &later.arrival, stride: stride, rounds: rounds)
+        Self.keep(arrivals.set, of: arrivals.values, into: &later.arrival, stride: stride)
         let readies = labels.lastRunReadies
-        Self.keep(readies.set.lazy.filter { $0 >= stride }, of: readies.values, into: &later.ready, stride: stride, rounds: rounds)
+        Self.keep(readies.set.lazy.filter { $0 >= stride }, of: readies.values, into: &later.ready, stride: stride)
     }
 
     /// Ends the range query: the later departures' labels are dropped.
@@ -45,12 +44,12 @@ extension RaptorSearch {
     /// Sets `bound` at each round from the label's own upward to at most the label: with
     /// at most k rides includes every label with fewer. The bounds never increase with the
     /// round, so the first round already as early stops the walk up.
-    private static func keep<S: Sequence<Int>>(_ indexes: S, of values: [Int], into bound: inout [Int], stride: Int, rounds: Int) {
+    private static func keep<S: Sequence<Int>>(_ indexes: S, of values: [Int], into bound: inout [Int], stride: Int) {
         bound.withUnsafeMutableBufferPointer { bound in
             for i in indexes {
                 let t = values[i]
                 var j = i
-                while j < rounds * stride && bound[j] > t {
+                while j < bound.count && bound[j] > t {
                     bound[j] = t
                     j += stride
                 }

@@ -82,12 +82,12 @@ extension TransitBundle {
         var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
         defer { recycle(&search) }
         search.caps = moving ? forward.capsForTheOtherDirection : []
-        let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
-        let destination = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        let targets = from.secondsBySid
+        let destination = to.secondsBySid
         let texts = tieTexts(db: db)
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
-            let origins = to.stops.map { (sid: $0.sid, ready: -journey.arrival + $0.seconds, access: $0.seconds) }
+            let origins = to.origins(readyAt: -journey.arrival)
             // Leaving no earlier than the journey found (in the mirror: arriving no later),
             // with at most its rides.
             let bound = [Int](repeating: -Self.departure(of: journey) + 1, count: journey.rides + 1)
@@ -118,13 +118,13 @@ extension TransitBundle {
         guard let firstDeparture = departures.min() else { return found }
         var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
         defer { recycle(&search) }
-        let origin = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
-        let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+        let origin = from.secondsBySid
+        let targets = to.secondsBySid
         let texts = tieTexts(db: db)
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let departure = Self.departure(of: journey)
-            let origins = from.stops.map { (sid: $0.sid, ready: departure + $0.seconds, access: $0.seconds) }
+            let origins = from.origins(readyAt: departure)
             let bound = [Int](repeating: journey.arrival + 1, count: journey.rides + 1)
             search.caps = caps
             guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last,
@@ -132,7 +132,7 @@ extension TransitBundle {
             else { return journey }
             // The latest instants from the destination at that arrival, for the ties.
             mirror.caps = search.capsForTheOtherDirection
-            let back = to.stops.map { (sid: $0.sid, ready: -earliest.arrival + $0.seconds, access: $0.seconds) }
+            let back = to.origins(readyAt: -earliest.arrival)
             let leaving = [Int](repeating: -departure + 1, count: journey.rides + 1)
             _ = mirror.run(origins: back, targets: origin, bound: leaving)
             return try search.tieBroken(earliest, departure: departure, origins: origin, targets: targets, latest: mirror, texts: texts)

@@ -90,11 +90,11 @@ extension TransitBundle {
                 walkOnly = try assembler.walkOnly(from: from, to: to, at: start, seconds: seconds, metres: metres)
                 bound = min(bound, start + seconds)
             }
-            let targets = Dictionary(to.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+            let targets = to.secondsBySid
             var found: [(departure: Int, result: RaptorSearch.Found)] = []
             var end = start + windowSeconds
             if windowSeconds == 0 {
-                let origins = from.stops.map { (sid: $0.sid, ready: start + $0.seconds, access: $0.seconds) }
+                let origins = from.origins(readyAt: start)
                 let bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
                 let earliest = search.run(origins: origins, targets: targets, bound: bounds)
                 found = try latestDepartures(earliest, forward: search, setup: setup, from: from, to: to, start: start, db: db).map {
@@ -170,8 +170,8 @@ extension TransitBundle {
                 walkOnly = try assembler.walkOnly(from: from, to: to, at: end - seconds, seconds: seconds, metres: metres)
                 bound = min(bound, -end + seconds)
             }
-            let origins = to.stops.map { (sid: $0.sid, ready: -end + $0.seconds, access: $0.seconds) }
-            let targets = Dictionary(from.stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
+            let origins = to.origins(readyAt: -end)
+            let targets = from.secondsBySid
             let latest = search.run(origins: origins, targets: targets, bound: [Int](repeating: bound, count: options.maxTransfers + 2))
             let forwards = latest.map { RaptorSearch.unmirrored($0, in: network, added: search.added) }
             let caps = search.capsForTheOtherDirection
@@ -216,7 +216,7 @@ extension TransitBundle {
         // and labels leave out only journeys that one of them beats.
         var earliest: [RaptorSearch.Found] = []
         if let first = instants.first {
-            let origins = from.stops.map { (sid: $0.sid, ready: first + $0.seconds, access: $0.seconds) }
+            let origins = from.origins(readyAt: first)
             earliest = search.run(origins: origins, targets: targets, bound: bounds)
             if earliest.isEmpty { return ([], end) }
         }
@@ -226,7 +226,7 @@ extension TransitBundle {
             if Task.isCancelled { break }  // the caller throws
             var results = earliest
             if i > 0 {
-                let origins = from.stops.map { (sid: $0.sid, ready: t + $0.seconds, access: $0.seconds) }
+                let origins = from.origins(readyAt: t)
                 results = search.run(origins: origins, targets: targets, bound: bounds)
                 search.keepAsLaterDeparture()
             }
@@ -327,6 +327,16 @@ extension TransitBundle {
         var stopID: String?
         var coordinate: Coordinate?
         var fid: Int?
+
+        /// A search's origins at this end: each stop, ready `instant` plus its access
+        /// seconds (in the mirror, instants are negated: `-arrival` there).
+        func origins(readyAt instant: Int) -> [(sid: Int, ready: Int, access: Int)] {
+            stops.map { (sid: $0.sid, ready: instant + $0.seconds, access: $0.seconds) }
+        }
+
+        /// A search's targets at this end: each stop's egress (or access) seconds, the
+        /// shortest where a stop is reached twice.
+        var secondsBySid: [Int: Int] { Dictionary(stops.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min) }
 
         /// Straight-line metres to another endpoint, when both have a place.
         func metres(to other: Endpoint) -> Double? {
