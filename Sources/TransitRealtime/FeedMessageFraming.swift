@@ -23,7 +23,7 @@ struct FeedMessageFraming {
 
     /// - Throws: `Malformed` for a field cut short, a field number 0, a group or an
     ///   unknown wire type (GTFS-Realtime has no groups: text read as protobuf mostly has).
-    init(_ data: Data) throws {
+    init(_ data: [UInt8]) throws {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
             try Self.forEachField(of: bytes) { number, range in
                 switch number {
@@ -64,7 +64,7 @@ struct FeedMessageFraming {
     /// entity, or bytes that do not read so (swift-protobuf then decodes the whole entity,
     /// and says what is wrong). Decoding the trip update alone spares the entity's own
     /// message object, a third of decoding an entity with swift-protobuf.
-    static func tripUpdateEntity(_ data: Data, _ range: Range<Int>) -> (id: String, tripUpdate: Range<Int>)? {
+    static func tripUpdateEntity(_ data: [UInt8], _ range: Range<Int>) -> (id: String, tripUpdate: Range<Int>)? {
         var id: String?
         var tripUpdate: Range<Int>?
         let read = forEachLengthDelimitedField(of: data, in: range) { number, field, whole in
@@ -87,7 +87,7 @@ struct FeedMessageFraming {
     /// (once) and stop time updates: where each lies. nil for any other update (a vehicle,
     /// a timestamp, a delay, trip properties, an extension, a second trip, which protobuf
     /// would merge) or bytes that do not read so; swift-protobuf then decodes it whole.
-    static func tripUpdateParts(_ data: Data, _ range: Range<Int>) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? {
+    static func tripUpdateParts(_ data: [UInt8], _ range: Range<Int>) -> (trip: Range<Int>, stopTimeUpdates: [Range<Int>])? {
         var trip: Range<Int>?
         var stopTimeUpdates: [Range<Int>] = []
         let read = forEachLengthDelimitedField(of: data, in: range) { number, field, _ in
@@ -106,10 +106,13 @@ struct FeedMessageFraming {
     /// trip descriptor (entity field 3, then 1, then 1), nil when it has none or the bytes do
     /// not read so. Only a hint for looking the message's trips up together before its
     /// entities are read (`RealtimeMessage.tripIDs()`): reading an entity decides.
-    static func tripID(_ data: Data, _ range: Range<Int>) -> String? {
+    static func tripID(_ data: [UInt8], _ range: Range<Int>) -> String? {
         data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> String? in
             var found = range
-            for number: UInt64 in [3, 1, 1] {
+            // The entity's trip_update (3), its trip (1), its trip_id (1); no array of the
+            // numbers (one would be made per entity).
+            for step in 0..<3 {
+                let number: UInt64 = step == 0 ? 3 : 1
                 guard let field = lastField(number, in: UnsafeRawBufferPointer(rebasing: whole[found])) else { return nil }
                 found = (found.lowerBound + field.lowerBound)..<(found.lowerBound + field.upperBound)
             }
@@ -138,7 +141,7 @@ struct FeedMessageFraming {
     /// length-delimited, the bytes end inside one, or `body` returns false (the message is
     /// then not one the short ways above read).
     private static func forEachLengthDelimitedField(
-        of data: Data, in range: Range<Int>, _ body: (_ number: UInt64, _ field: Range<Int>, _ whole: UnsafeRawBufferPointer) -> Bool
+        of data: [UInt8], in range: Range<Int>, _ body: (_ number: UInt64, _ field: Range<Int>, _ whole: UnsafeRawBufferPointer) -> Bool
     ) -> Bool {
         data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> Bool in
             let bytes = UnsafeRawBufferPointer(rebasing: whole[range])

@@ -16,8 +16,9 @@ public struct RealtimeMessage: Sendable {
     public static let maximumBytes = 64 << 20
 
     package let header: TransitRealtime_FeedHeader
-    /// The message's bytes (from index 0) and where each entity lies in them.
-    private let bytes: Data
+    /// The message's bytes and where each entity lies in them (an array, not `Data`: each
+    /// entity is framed through a pointer, and `Data` checks exclusive access on each).
+    private let bytes: [UInt8]
     private let entities: [Range<Int>]
 
     /// The Unix times a message may name: 1970-01-01 to 9999-12-31. A header timestamp
@@ -39,7 +40,7 @@ public struct RealtimeMessage: Sendable {
     /// - Throws: `RealtimeError.notAMessage`, `.differential`, `.tooLarge`.
     public init(data: Data) throws {
         guard data.count <= Self.maximumBytes else { throw RealtimeError.tooLarge(bytes: data.count, limit: Self.maximumBytes) }
-        let bytes = data.startIndex == 0 ? data : Data(data)
+        let bytes = [UInt8](data)
         let framing: FeedMessageFraming
         do {
             framing = try FeedMessageFraming(bytes)
@@ -49,7 +50,7 @@ public struct RealtimeMessage: Sendable {
         guard !framing.header.isEmpty else { throw RealtimeError.notAMessage("no header with gtfs_realtime_version") }
         var header = TransitRealtime_FeedHeader()
         do {
-            for range in framing.header { try header.merge(serializedBytes: bytes[range], partial: true, options: Self.options) }
+            for range in framing.header { try header.merge(serializedBytes: Array(bytes[range]), partial: true, options: Self.options) }
         } catch {
             throw RealtimeError.notAMessage(Self.explain(error))
         }
@@ -68,7 +69,7 @@ public struct RealtimeMessage: Sendable {
     package func entity(_ index: Int) throws -> TransitRealtime_FeedEntity {
         let entity: TransitRealtime_FeedEntity
         do {
-            entity = try TransitRealtime_FeedEntity(serializedBytes: bytes[entities[index]], partial: true, options: Self.options)
+            entity = try TransitRealtime_FeedEntity(serializedBytes: Array(bytes[entities[index]]), partial: true, options: Self.options)
         } catch {
             throw RealtimeError.notAMessage(Self.explain(error))
         }
@@ -89,7 +90,8 @@ public struct RealtimeMessage: Sendable {
             return bytes.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: TripUpdateParts)? in
                 guard
                     let trip = TripUpdateDecoder.tripDescriptor(UnsafeRawBufferPointer(rebasing: whole[parts.trip]))
-                        ?? (try? TransitRealtime_TripDescriptor(serializedBytes: bytes[parts.trip], partial: true, options: Self.options))
+                        ?? (try? TransitRealtime_TripDescriptor(
+                            serializedBytes: Array(bytes[parts.trip]), partial: true, options: Self.options))
                 else { return nil }
                 var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate] = []
                 stopTimeUpdates.reserveCapacity(parts.stopTimeUpdates.count)
@@ -97,7 +99,7 @@ public struct RealtimeMessage: Sendable {
                     guard
                         let stop = TripUpdateDecoder.stopTimeUpdate(UnsafeRawBufferPointer(rebasing: whole[range]))
                             ?? (try? TransitRealtime_TripUpdate.StopTimeUpdate(
-                                serializedBytes: bytes[range], partial: true, options: Self.options))
+                                serializedBytes: Array(bytes[range]), partial: true, options: Self.options))
                     else { return nil }
                     stopTimeUpdates.append(stop)
                 }
@@ -105,7 +107,8 @@ public struct RealtimeMessage: Sendable {
             }
         }
         guard
-            let update = try? TransitRealtime_TripUpdate(serializedBytes: bytes[entity.tripUpdate], partial: true, options: Self.options),
+            let update = try? TransitRealtime_TripUpdate(
+                serializedBytes: Array(bytes[entity.tripUpdate]), partial: true, options: Self.options),
             update.hasTrip
         else { return nil }
         return (entity.id, TripUpdateParts(update))

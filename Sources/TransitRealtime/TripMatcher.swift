@@ -20,8 +20,9 @@ struct TripInstance: Hashable, Sendable {
         self.tripID = tripID
         self.serviceDate = serviceDate
         self.start = start
+        // The feed is compared, not hashed: a bundle has few feeds, and hashing its id
+        // would cost as much as the trip's.
         var hasher = Hasher()
-        hasher.combine(feedID)
         hasher.combine(tripID)
         hasher.combine(serviceDate)
         hasher.combine(start)
@@ -88,9 +89,12 @@ final class TripMatcher: Sendable {
     /// The service days one thread has placed trips on, each looked up once (a message's
     /// trips run on a few days): no lock and no shared reference count per trip.
     struct ServiceDays {
+        /// Hashed by the date alone (a bundle's feeds are few; the feed is compared).
         private struct Key: Hashable {
             var feedID: String
             var date: ServiceDate
+
+            func hash(into hasher: inout Hasher) { hasher.combine(date) }
         }
         /// nil: the day is outside the feed's timetable.
         private var known: [Key: ServiceDay?] = [:]
@@ -110,7 +114,7 @@ final class TripMatcher: Sendable {
     func match(
         _ descriptor: TransitRealtime_TripDescriptor, entityID: String, entity index: Int?, days serviceDays: inout ServiceDays
     ) -> Result<Match, RealtimeReport.Unmatched> {
-        let unmatched = { (reason: RealtimeReport.Reason, detail: String?) in
+        func unmatched(_ reason: RealtimeReport.Reason, _ detail: String?) -> RealtimeReport.Unmatched {
             RealtimeReport.Unmatched(
                 entityID: entityID, tripID: descriptor.hasTripID ? descriptor.tripID : nil, reason: reason, detail: detail)
         }
@@ -118,16 +122,17 @@ final class TripMatcher: Sendable {
         if byRoute && !(descriptor.hasRouteID && descriptor.hasStartTime) {
             return .failure(unmatched(.noTripID, "without trip_id, route_id and start_time (and start_date) name the trip"))
         }
-        var days: [ServiceDate]
+        // The days to try (no array: a message names thousands of trips).
+        let days: (count: Int, first: ServiceDate, second: ServiceDate, third: ServiceDate)
         if descriptor.hasStartDate {
             guard let day = Self.serviceDate(descriptor.startDate) else {
                 return .failure(unmatched(.badTime, "start_date \(descriptor.startDate)"))
             }
-            days = [day]
+            days = (1, day, day, day)
         } else {
             // Today first: a run under way at the message's time ends the search.
             let today = ServiceDate(clock.localDay(of: now))
-            days = [today, today.adding(days: -1), today.adding(days: 1)]
+            days = (3, today, today.adding(days: -1), today.adding(days: 1))
         }
         var startSecs: Int?
         if descriptor.hasStartTime {
@@ -151,7 +156,8 @@ final class TripMatcher: Sendable {
         var best: (match: Match, distance: Int)?
         // An exact_times=1 window that holds start_time but not on its grid (for the report).
         var offGrid: TripDetails.FrequencyWindow?
-        for day in days {
+        for k in 0..<days.count {
+            let day = k == 0 ? days.first : k == 1 ? days.second : days.third
             var tripID = descriptor.tripID
             var template = named
             if byRoute {
@@ -195,7 +201,7 @@ final class TripMatcher: Sendable {
             if distance == 0 { break }
         }
         guard let best else {
-            let tried = days.map(\.description).joined(separator: ", ")
+            let tried = [days.first, days.second, days.third].prefix(days.count).map(\.description).joined(separator: ", ")
             if let window = offGrid {
                 let (from, to) = (Self.text(window.startSecs), Self.text(window.endSecs))
                 return .failure(
@@ -226,7 +232,15 @@ final class TripMatcher: Sendable {
 
     /// `YYYYMMDD` as a service date.
     static func serviceDate(_ text: String) -> ServiceDate? {
-        guard text.utf8.count == 8, let number = Int(text), let day = CivilDate(yyyymmdd: number) else { return nil }
+        // Read digit by digit (no integer parsing of a copy: one per trip update).
+        var number = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 8 else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits == 8, let day = CivilDate(yyyymmdd: number) else { return nil }
         return ServiceDate(day)
     }
 

@@ -78,6 +78,12 @@ package struct TripBlock: Sendable {
         return i >= 0 && i < slots.count ? entry(at: i) : nil
     }
 
+    /// The pattern of trip `tid`, if the block holds it (no String made).
+    package func pid(tid: Int) -> Int? {
+        let i = tid - firstTid
+        return i >= 0 && i < slots.count && slots[i].count >= 0 ? Int(slots[i].pid) : nil
+    }
+
     /// How trip `tid`'s text id orders against `text` in byte order: below zero when it
     /// comes first, zero when equal, above zero when after; nil when the block holds no
     /// trip `tid`. No String is made (a lookup by text asks this of about six trips).
@@ -141,65 +147,88 @@ package struct TripBlock: Sendable {
     /// Reads the block in two passes: the first checks every slot and works out each id's
     /// length and where its bytes come from, the second copies them into one buffer of the
     /// exact size (prefix and suffix from the id referred to, the rest from the column). No
-    /// String is made here: a board asks for one id of the 64.
+    /// String is made here: a board asks for one id of the 64. The column is read through
+    /// a pointer (a snapshot's first message decodes most blocks of a large bundle).
     package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
         /// One id: the id it refers to (-1: none), the bytes shared with it at both ends,
         /// where its own bytes lie in `bytes`, where it goes in the buffer.
         struct Piece {
-            var other: Int
-            var prefix: Int
-            var suffix: Int
-            var middle: Int
-            var middleCount: Int
-            var start: Int
-            var count: Int { prefix + middleCount + suffix }
+            var other: Int32
+            var prefix: Int32
+            var suffix: Int32
+            var middle: Int32
+            var middleCount: Int32
+            var start: Int32
+            var count: Int { Int(prefix) + Int(middleCount) + Int(suffix) }
         }
-        var r = PackedReader(bytes)
         var slots: [Slot] = []
         var pieces: [Piece] = []
         slots.reserveCapacity(capacity)
         pieces.reserveCapacity(capacity)
-        var pid = 0
         var total = 0
-        while !r.isAtEnd {
-            guard slots.count < capacity else { throw PackedReader.Damaged() }
-            let slot = try r.unsigned()
-            guard slot > 0 else {
-                slots.append(.gap)
-                continue
+        try bytes.withUnsafeBufferPointer { column in
+            guard column.count < Int(Int32.max) else { throw PackedReader.Damaged() }
+            var offset = 0
+            /// The next varint, at most 2^31 - 1.
+            func unsigned() throws -> Int {
+                var value = 0
+                var shift = 0
+                while true {
+                    guard offset < column.count, shift < 35 else { throw PackedReader.Damaged() }
+                    let byte = column[offset]
+                    offset += 1
+                    value |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                guard value <= Int(Int32.max) else { throw PackedReader.Damaged() }
+                return value
             }
-            let back = slot - 1
-            guard back <= pieces.count else { throw PackedReader.Damaged() }
-            var piece = Piece(other: -1, prefix: 0, suffix: 0, middle: 0, middleCount: 0, start: total)
-            if back > 0 {
-                piece.other = pieces.count - back
-                piece.prefix = try r.unsigned()
-                piece.suffix = try r.unsigned()
-                guard piece.prefix + piece.suffix <= pieces[piece.other].count else { throw PackedReader.Damaged() }
+            var pid = 0
+            while offset < column.count {
+                guard slots.count < capacity else { throw PackedReader.Damaged() }
+                let slot = try unsigned()
+                guard slot > 0 else {
+                    slots.append(.gap)
+                    continue
+                }
+                let back = slot - 1
+                guard back <= pieces.count else { throw PackedReader.Damaged() }
+                var piece = Piece(other: -1, prefix: 0, suffix: 0, middle: 0, middleCount: 0, start: Int32(truncatingIfNeeded: total))
+                if back > 0 {
+                    let other = pieces.count - back
+                    let prefix = try unsigned()
+                    let suffix = try unsigned()
+                    guard prefix + suffix <= pieces[other].count else { throw PackedReader.Damaged() }
+                    (piece.other, piece.prefix, piece.suffix) = (Int32(other), Int32(prefix), Int32(suffix))
+                }
+                let middleCount = try unsigned()
+                guard middleCount <= column.count - offset else { throw PackedReader.Damaged() }
+                (piece.middle, piece.middleCount) = (Int32(offset), Int32(middleCount))
+                offset += middleCount
+                let zigzag = try unsigned()
+                pid += zigzag & 1 == 0 ? zigzag >> 1 : -(zigzag >> 1) - 1
+                total += piece.count
+                // Positions, lengths and pids are kept in 32 bits.
+                guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }
+                slots.append(Slot(start: piece.start, count: Int32(piece.count), pid: Int32(pid)))
+                pieces.append(piece)
             }
-            piece.middleCount = try r.unsigned()
-            piece.middle = r.offset
-            _ = try r.bytes(piece.middleCount)
-            pid += try r.signed()
-            total += piece.count
-            // Positions, lengths and pids are kept in 32 bits.
-            guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }
-            slots.append(Slot(start: Int32(piece.start), count: Int32(piece.count), pid: Int32(pid)))
-            pieces.append(piece)
         }
         let text = bytes.withUnsafeBufferPointer { column in
             [UInt8](unsafeUninitializedCapacity: max(1, total)) { buffer, initialized in
                 let base = buffer.baseAddress!
                 for piece in pieces {
-                    let at = base + piece.start
+                    let at = base + Int(piece.start)
                     if piece.other >= 0 {
                         // The prefix and the suffix from the id referred to, copied before this one.
-                        let other = pieces[piece.other]
-                        at.update(from: base + other.start, count: piece.prefix)
-                        (at + piece.prefix + piece.middleCount).update(
-                            from: base + other.start + other.count - piece.suffix, count: piece.suffix)
+                        let other = pieces[Int(piece.other)]
+                        let from = base + Int(other.start)
+                        at.update(from: from, count: Int(piece.prefix))
+                        (at + Int(piece.prefix) + Int(piece.middleCount)).update(
+                            from: from + other.count - Int(piece.suffix), count: Int(piece.suffix))
                     }
-                    (at + piece.prefix).update(from: column.baseAddress! + piece.middle, count: piece.middleCount)
+                    (at + Int(piece.prefix)).update(from: column.baseAddress! + Int(piece.middle), count: Int(piece.middleCount))
                 }
                 initialized = total
             }

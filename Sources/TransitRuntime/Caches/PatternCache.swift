@@ -85,12 +85,32 @@ final class PatternCache: Sendable {
 
     /// `pattern`'s stops in order as columns, made once per pattern.
     func stopColumns(of pattern: Pattern) -> TripSchedule.StopColumns {
-        stopColumnLists.value(pattern.pid) {
-            TripSchedule.StopColumns(
-                sids: pattern.stops.map(\.sid), stopSequences: pattern.stops.map(\.stopSequence),
-                arrivalOffsets: pattern.stops.map(\.arrivalOffset), departureOffsets: pattern.stops.map(\.departureOffset),
-                pickups: pattern.stops.map { $0.pickupType != 1 }, dropOffs: pattern.stops.map { $0.dropOffType != 1 })
+        stopColumnLists.value(pattern.pid) { TripSchedule.StopColumns(pattern.stops) }
+    }
+
+    /// The stop columns of pattern `pid`, the sid of its last stop, and those of its trips
+    /// whose tids are in `tids`, for making many trips' schedules at once: from the kept
+    /// pattern when a board decoded it, else read by `query` (`SELECT stops, trips FROM
+    /// patterns WHERE pid = ?1`, prepared once by the caller) with its trips streamed and
+    /// only those asked for kept. A large message names trips of most patterns; decoding and
+    /// keeping each whole would hold every trip of the bundle.
+    func trips(_ tids: [Int], ofPattern pid: Int, query: SQLiteStatement) throws
+        -> (columns: TripSchedule.StopColumns, lastSid: Int?, trips: [PatternTripRecord])
+    {
+        if let pattern = patterns.cached(pid) {
+            return (stopColumns(of: pattern), pattern.stops.last?.sid, tids.compactMap { pattern.trip($0) })
         }
+        query.bind([pid])
+        defer { query.reset() }
+        guard try query.step() else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
+        let columns = try stopColumnLists.value(pid) {
+            TripSchedule.StopColumns(try Self.damagedAsError("pattern \(pid)") { try PatternStopsBlob.decode(query.blob(0)) })
+        }
+        var found: [PatternTripRecord] = []
+        try Self.damagedAsError("pattern \(pid)") {
+            try PatternTripsBlob.forEach(in: query.blob(1)) { trip in if tids.contains(trip.tid) { found.append(trip) } }
+        }
+        return (columns, columns.sids.last, found)
     }
 
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {
@@ -252,7 +272,26 @@ final class PatternCache: Sendable {
             forward.bind([feed.fid, SQLValue.text(current?.first ?? id)])
             try stepForward()
         }
-        var blocks: [Int: TripBlock] = [:]
+        // The blocks of the last few comparisons (a group's tids lie in one or two), read
+        // from the shared cache when a board put them there, else decoded here and not
+        // kept: a large message reads most blocks of the bundle once, and keeping them all
+        // would hold megabytes no later lookup needs.
+        let blockQuery = try db.cached("SELECT entries FROM trip_blocks WHERE first_tid = ?1")
+        var recent: [TripBlock] = []
+        func block(holding tid: Int) throws -> TripBlock {
+            let first = TripBlock.firstTid(holding: tid)
+            if let known = recent.first(where: { $0.firstTid == first }) ?? tripBlocks.cached(first) {
+                return known
+            }
+            blockQuery.bind([first])
+            defer { blockQuery.reset() }
+            guard try blockQuery.step() else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle") }
+            let block = try Self.damagedAsError("trip block \(first)") { try TripBlock.decode(firstTid: first, blockQuery.blob(0)) }
+            if recent.count == 4 { recent.removeFirst() }
+            recent.append(block)
+            return block
+        }
+        var held: TripBlock?
         var found: [(tid: Int, pid: Int)?] = []
         found.reserveCapacity(ids.count)
         for (n, id) in ids.enumerated() {
@@ -280,18 +319,22 @@ final class PatternCache: Sendable {
                 group.tids = tids
                 current = group
             }
-            let tid = try member(id, in: tids) { tid in
-                let first = TripBlock.firstTid(holding: tid)
-                if let kept = blocks[first] { return kept }
-                let block = try tripBlock(holding: tid, db: db)
-                blocks[first] = block
-                return block
+            // A group's tids mostly lie in the block of the last comparison: it is kept at
+            // hand (no table lookup and no reference count per comparison).
+            let tid = try id.withUnsafeBufferPointer { text in
+                try IDGroup.member(in: tids) { tid in
+                    if held?.firstTid != TripBlock.firstTid(holding: tid) { held = try block(holding: tid) }
+                    guard let order = held!.compareTripID(tid: tid, with: text) else {
+                        throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
+                    }
+                    return order
+                }
             }
-            guard let tid, let entry = blocks[TripBlock.firstTid(holding: tid)]?.entry(tid: tid) else {
+            guard let tid, let pid = held?.pid(tid: tid) else {
                 found.append(nil)
                 continue
             }
-            found.append((tid, entry.pid))
+            found.append((tid, pid))
         }
         return found
     }

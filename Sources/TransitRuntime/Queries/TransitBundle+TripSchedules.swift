@@ -98,17 +98,19 @@ extension TransitBundle {
         var schedules: [(index: Int, schedule: TripSchedule)] = []
         schedules.reserveCapacity(located.count)
         var names = TripNames()
+        let query = try db.cached("SELECT stops, trips FROM patterns WHERE pid = ?1")
         var start = 0
         while start < located.count {
             let pid = located[start].trip.pid
             let end = located[start...].firstIndex { $0.trip.pid != pid } ?? located.count
-            let pattern = try patterns.pattern(pid, db: db)
-            let columns = patterns.stopColumns(of: pattern)
-            for (i, (source, tid, _)) in located[start..<end] {
+            let group = located[start..<end]
+            let (columns, lastSid, trips) = try patterns.trips(group.map(\.trip.tid), ofPattern: pid, query: query)
+            for (i, (source, tid, _)) in group {
                 // A pattern without the trip its block names (a damaged bundle): left for
                 // the one-by-one lookup, which says so.
-                guard let trip = pattern.trip(tid) else { continue }
-                schedules.append((i, try tripSchedule(trip, of: pattern, columns: columns, names: &names, feed: sources[source], db: db)))
+                guard let trip = trips.first(where: { $0.tid == tid }) else { continue }
+                schedules.append(
+                    (i, try tripSchedule(trip, columns: columns, lastSid: lastSid, names: &names, feed: sources[source], db: db)))
             }
             start = end
         }

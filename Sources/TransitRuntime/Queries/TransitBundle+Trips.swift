@@ -94,7 +94,8 @@ extension TransitBundle {
         -> TripSchedule
     {
         var names = TripNames()
-        return try tripSchedule(trip, of: pattern, columns: patterns.stopColumns(of: pattern), names: &names, feed: feed, db: db)
+        return try tripSchedule(
+            trip, columns: patterns.stopColumns(of: pattern), lastSid: pattern.stops.last?.sid, names: &names, feed: feed, db: db)
     }
 
     /// Route ids and headsigns already read by one thread making many schedules (no
@@ -112,16 +113,17 @@ extension TransitBundle {
         }
     }
 
-    /// The same, with `pattern`'s stop columns at hand and the names read so far.
+    /// The same, with its pattern's stop columns and last stop (`lastSid`, nil for a pattern
+    /// without stops) at hand and the names read so far.
     func tripSchedule(
-        _ trip: PatternTripRecord, of pattern: PatternCache.Pattern, columns: TripSchedule.StopColumns, names: inout TripNames,
-        feed: FeedCatalog.Feed, db: SQLiteDatabase
+        _ trip: PatternTripRecord, columns: TripSchedule.StopColumns, lastSid: Int?, names: inout TripNames, feed: FeedCatalog.Feed,
+        db: SQLiteDatabase
     ) throws -> TripSchedule {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
         let headsign =
             try trip.hid.map { hid in try TripNames.name(hid, in: &names.headsigns) { try entities.headsign(hid, db: db) } }
-            ?? (pattern.stops.last.map { try entities.stop($0.sid, db: db).name } ?? "")
+            ?? (lastSid.map { try entities.stop($0, db: db).name } ?? "")
         let routeID = try TripNames.name(trip.rid, in: &names.routeIDs) { try entities.route(trip.rid, db: db).routeID }
         var schedule = TripSchedule(
             feedID: feed.feedID, routeID: routeID, headsign: headsign, runsOnDate: false, dayStart: 0, frequencies: windows,

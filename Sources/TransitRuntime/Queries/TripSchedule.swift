@@ -1,10 +1,30 @@
+import BundleFormat
+
 /// A trip's stops and times on one service date, as integers (`tripSchedule`), for
-/// matching live data to it.
+/// matching live data to it. Its texts and windows are held by one object and its stops
+/// by the pattern's: a copy (a message's 10,000 trips are each copied several times while
+/// matched) costs two reference counts, not five.
 package struct TripSchedule: Sendable {
-    package var feedID: String
-    package var routeID: String
+    /// What a trip's schedule keeps that is counted by reference.
+    private final class Texts: Sendable {
+        let feedID: String
+        let routeID: String
+        let headsign: String
+        let frequencies: [TripDetails.FrequencyWindow]
+
+        init(feedID: String, routeID: String, headsign: String, frequencies: [TripDetails.FrequencyWindow]) {
+            self.feedID = feedID
+            self.routeID = routeID
+            self.headsign = headsign
+            self.frequencies = frequencies
+        }
+    }
+
+    private let texts: Texts
+    package var feedID: String { texts.feedID }
+    package var routeID: String { texts.routeID }
     /// trip_headsign, else the name of the last stop.
-    package var headsign: String
+    package var headsign: String { texts.headsign }
     package var runsOnDate: Bool
     /// The trip's service (its `sv`), for placing it on a day.
     package var service = 0
@@ -12,12 +32,23 @@ package struct TripSchedule: Sendable {
     /// `s` seconds is the instant `dayStart + s`.
     package var dayStart: Int
     /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
-    package var frequencies: [TripDetails.FrequencyWindow]
+    package var frequencies: [TripDetails.FrequencyWindow] { texts.frequencies }
     /// The stops of the trip's pattern (shared by its trips).
-    package var stops: StopColumns
+    package let stops: StopColumns
     /// GTFS seconds the pattern's times count from: the trip's start (for a frequency-based
     /// trip, its first window's start).
-    package var base: Int
+    package let base: Int
+
+    package init(
+        feedID: String, routeID: String, headsign: String, runsOnDate: Bool, dayStart: Int, frequencies: [TripDetails.FrequencyWindow],
+        stops: StopColumns, base: Int
+    ) {
+        texts = Texts(feedID: feedID, routeID: routeID, headsign: headsign, frequencies: frequencies)
+        self.runsOnDate = runsOnDate
+        self.dayStart = dayStart
+        self.stops = stops
+        self.base = base
+    }
 
     package var stopSequences: [Int] { stops.stopSequences }
     /// The sid of each stop (its text id is `TransitBundle.stopID(sid:)`, made only when
@@ -50,13 +81,14 @@ package struct TripSchedule: Sendable {
         package let pickups: [Bool]
         package let dropOffs: [Bool]
 
-        init(sids: [Int], stopSequences: [Int], arrivalOffsets: [Int], departureOffsets: [Int], pickups: [Bool], dropOffs: [Bool]) {
-            self.sids = sids
-            self.stopSequences = stopSequences
-            self.arrivalOffsets = arrivalOffsets
-            self.departureOffsets = departureOffsets
-            self.pickups = pickups
-            self.dropOffs = dropOffs
+        /// The columns of a pattern's decoded stops.
+        init(_ stops: [PatternStopRecord]) {
+            sids = stops.map(\.sid)
+            stopSequences = stops.map(\.stopSequence)
+            arrivalOffsets = stops.map(\.arrivalOffset)
+            departureOffsets = stops.map(\.departureOffset)
+            pickups = stops.map { $0.pickupType != 1 }
+            dropOffs = stops.map { $0.dropOffType != 1 }
         }
     }
 }
