@@ -279,6 +279,85 @@ final class PackedColumnTests: XCTestCase {
         XCTAssertThrowsError(try StopPatternsBlob.decode([0x05]))
     }
 
+    /// The pointer reader the planner's first read and the trip blocks use reads what
+    /// `PackedReader` reads, byte for byte: the same values, the same errors at the same
+    /// places, on seeded bytes of every kind (short and long varints, continuation runs,
+    /// cuts).
+    func testThePointerReaderReadsWhatPackedReaderReads() throws {
+        let seed = SplitMix64.testSeed(0x5EED_0B0F)
+        var rng = SplitMix64(state: seed)
+        for round in 0..<3_000 {
+            let bytes = (0..<Int.random(in: 0..<40, using: &rng)).map { _ -> UInt8 in
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0, 1: UInt8.random(in: 0..<0x80, using: &rng)
+                case 2: 0x80
+                case 3: 0xFF
+                default: UInt8.random(in: 0...0xFF, using: &rng)
+                }
+            }
+            var expected = PackedReader(bytes)
+            let steps = (0..<12).map { _ in (Int.random(in: 0..<4, using: &rng), Int.random(in: -1..<6, using: &rng)) }
+            try bytes.withUnsafeBufferPointer { buffer in
+                var r = PackedBufferReader(buffer)
+                for (step, (kind, length)) in steps.enumerated() {
+                    let context = "seed \(seed), round \(round), step \(step): \(bytes)"
+                    let want: Int?
+                    let got: Int?
+                    switch kind {
+                    case 0: (want, got) = (try? expected.unsigned(), try? r.unsigned())
+                    case 1: (want, got) = (try? expected.signed(), try? r.signed())
+                    case 2: (want, got) = (try? expected.count(), try? r.count())
+                    default:
+                        want = (try? expected.bytes(length)).map { _ in length }
+                        got = (try? r.skip(length)).map { length }
+                    }
+                    XCTAssertEqual(got, want, context)
+                    XCTAssertEqual(r.offset, expected.offset, context)
+                    XCTAssertEqual(r.isAtEnd, expected.isAtEnd, context)
+                    if want == nil { break }
+                }
+            }
+        }
+    }
+
+    /// The planner reads a pattern's offsets straight from its packed stops: the same as
+    /// the decoded records' on seeded patterns, and a cut pattern is an error.
+    func testPlannerOffsetsAreTheDecodedStopsOffsets() throws {
+        let seed = SplitMix64.testSeed(0x5EED_0FF5)
+        var rng = SplitMix64(state: seed)
+        var departures: [Int32] = [7]
+        var arrivals: [Int32] = [7]
+        for round in 0..<500 {
+            var departure = Int.random(in: -3_600...100_000, using: &rng)
+            let records = (0..<Int.random(in: 1...40, using: &rng)).map { i -> PatternStopRecord in
+                departure += Int.random(in: 0...(i % 7 == 6 ? 90_000 : 900), using: &rng)
+                return PatternStopRecord(
+                    stopSequence: i * Int.random(in: 1...3, using: &rng), sid: Int.random(in: 1...300_000, using: &rng),
+                    arrivalOffset: departure - Int.random(in: 0...120, using: &rng), departureOffset: departure,
+                    pickupType: Int.random(in: 0...3, using: &rng), dropOffType: Int.random(in: 0...3, using: &rng),
+                    interpolated: Bool.random(using: &rng), hid: Bool.random(using: &rng) ? Int.random(in: 1...9_999, using: &rng) : nil)
+            }
+            let bytes = PatternStopsBlob.encode(records)
+            let decoded = try PatternStopsBlob.decode(bytes)
+            let before = departures.count
+            let count = try PatternStopsBlob.appendOffsets(of: bytes, departures: &departures, arrivals: &arrivals, maxSid: 300_000)
+            XCTAssertEqual(count, records.count, "seed \(seed), round \(round)")
+            XCTAssertEqual(departures[before...].map(Int.init), decoded.map(\.departureOffset), "seed \(seed), round \(round)")
+            XCTAssertEqual(arrivals[before...].map(Int.init), decoded.map(\.arrivalOffset), "seed \(seed), round \(round)")
+            XCTAssertEqual([departures[0], arrivals[0]], [7, 7], "what was there before stays")
+            XCTAssertThrowsError(
+                try PatternStopsBlob.appendOffsets(
+                    of: bytes, departures: &departures, arrivals: &arrivals, maxSid: records.map(\.sid).max()! - 1),
+                "seed \(seed), round \(round): a stop past maxSid")
+            let cut = Array(bytes.dropLast())
+            XCTAssertThrowsError(
+                try PatternStopsBlob.appendOffsets(of: cut, departures: &departures, arrivals: &arrivals, maxSid: 300_000),
+                "seed \(seed), round \(round): cut")
+            departures.removeSubrange(before...)
+            arrivals.removeSubrange(before...)
+        }
+    }
+
     /// Decoded records keep ids and times in 32 bits: deltas that each fit but whose sum
     /// does not (only a damaged column has them) are an error, not a trap.
     func testSumsPastThirtyTwoBitsAreDamage() throws {

@@ -130,23 +130,39 @@ package enum PatternStopsBlob {
     package static func appendOffsets(
         of bytes: [UInt8], departures: inout [Int32], arrivals: inout [Int32], maxSid: Int
     ) throws -> Int {
-        var r = PackedReader(bytes)
-        var sid = 0
-        var departure = 0
+        // A stop takes at least 3 bytes (flags, sid, departure): room for that many is made
+        // at once and written through pointers, what is left over removed after (appending
+        // one by one checked the arrays' uniqueness twice a stop).
+        let first = departures.count
+        let room = bytes.count / 3
+        departures.append(contentsOf: repeatElement(0, count: room))
+        arrivals.append(contentsOf: repeatElement(0, count: room))
         var count = 0
-        while !r.isAtEnd {
-            let flags = try r.unsigned()
-            sid += try r.signed()
-            departure += try r.signed()
-            let arrival = flags & 1 != 0 ? departure - (try r.signed()) : departure
-            if flags & 2 != 0 { _ = try r.signed() }
-            if flags & 4 != 0 { _ = try r.unsigned() }
-            guard sid >= 1, sid <= maxSid, PackedReader.fits32(departure), PackedReader.fits32(arrival) else {
-                throw PackedReader.Damaged()
+        defer {
+            departures.removeLast(room - count)
+            arrivals.removeLast(room - count)
+        }
+        try bytes.withUnsafeBufferPointer { column in
+            try departures.withUnsafeMutableBufferPointer { departureOut in
+                try arrivals.withUnsafeMutableBufferPointer { arrivalOut in
+                    var r = PackedBufferReader(column)
+                    var sid = 0
+                    var departure = 0
+                    while !r.isAtEnd {
+                        let flags = try r.unsigned()
+                        sid += try r.signed()
+                        departure += try r.signed()
+                        let arrival = flags & 1 != 0 ? departure - (try r.signed()) : departure
+                        if flags & 2 != 0 { _ = try r.signed() }
+                        if flags & 4 != 0 { _ = try r.unsigned() }
+                        guard sid >= 1, sid <= maxSid, PackedReader.fits32(departure), PackedReader.fits32(arrival), count < room
+                        else { throw PackedReader.Damaged() }
+                        departureOut[first + count] = Int32(departure)
+                        arrivalOut[first + count] = Int32(arrival)
+                        count += 1
+                    }
+                }
             }
-            departures.append(Int32(departure))
-            arrivals.append(Int32(arrival))
-            count += 1
         }
         return count
     }

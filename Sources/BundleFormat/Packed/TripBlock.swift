@@ -168,26 +168,11 @@ package struct TripBlock: Sendable {
         var total = 0
         try bytes.withUnsafeBufferPointer { column in
             guard column.count < Int(Int32.max) else { throw PackedReader.Damaged() }
-            var offset = 0
-            /// The next varint, at most 2^31 - 1.
-            func unsigned() throws -> Int {
-                var value = 0
-                var shift = 0
-                while true {
-                    guard offset < column.count, shift < 35 else { throw PackedReader.Damaged() }
-                    let byte = column[offset]
-                    offset += 1
-                    value |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
-                guard value <= Int(Int32.max) else { throw PackedReader.Damaged() }
-                return value
-            }
+            var r = PackedBufferReader(column)
             var pid = 0
-            while offset < column.count {
+            while !r.isAtEnd {
                 guard slots.count < capacity else { throw PackedReader.Damaged() }
-                let slot = try unsigned()
+                let slot = try r.unsigned()
                 guard slot > 0 else {
                     slots.append(.gap)
                     continue
@@ -197,17 +182,15 @@ package struct TripBlock: Sendable {
                 var piece = Piece(other: -1, prefix: 0, suffix: 0, middle: 0, middleCount: 0, start: Int32(truncatingIfNeeded: total))
                 if back > 0 {
                     let other = pieces.count - back
-                    let prefix = try unsigned()
-                    let suffix = try unsigned()
+                    let prefix = try r.unsigned()
+                    let suffix = try r.unsigned()
                     guard prefix + suffix <= pieces[other].count else { throw PackedReader.Damaged() }
                     (piece.other, piece.prefix, piece.suffix) = (Int32(other), Int32(prefix), Int32(suffix))
                 }
-                let middleCount = try unsigned()
-                guard middleCount <= column.count - offset else { throw PackedReader.Damaged() }
-                (piece.middle, piece.middleCount) = (Int32(offset), Int32(middleCount))
-                offset += middleCount
-                let zigzag = try unsigned()
-                pid += zigzag & 1 == 0 ? zigzag >> 1 : -(zigzag >> 1) - 1
+                let middleCount = try r.unsigned()
+                (piece.middle, piece.middleCount) = (Int32(r.offset), Int32(middleCount))
+                try r.skip(middleCount)
+                pid += try r.signed()
                 total += piece.count
                 // Positions, lengths and pids are kept in 32 bits.
                 guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }

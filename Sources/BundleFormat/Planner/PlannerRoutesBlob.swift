@@ -90,23 +90,34 @@ package enum PlannerRoutesBlob {
     package static func decode(_ bytes: [UInt8], trips: inout [Entry], templates: inout [Entry]) throws {
         trips.removeAll(keepingCapacity: true)
         templates.removeAll(keepingCapacity: true)
-        var r = PackedReader(bytes)
-        var (tid, pid, start) = (0, 0, 0)
-        func member(start: Int) throws -> Entry {
-            tid += try r.signed()
-            let packed = try r.unsigned()
-            let half = packed >> 1
-            pid += half & 1 == 0 ? half >> 1 : -(half >> 1) - 1
-            guard tid >= 1, PackedReader.fits32(tid), pid >= 1, PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
-            return Entry(tid: tid, start: start, pid: pid, accessible: packed & 1 != 0)
+        // Through a pointer: the planner's first read decodes every route's trips.
+        try bytes.withUnsafeBufferPointer { buffer in
+            var r = PackedBufferReader(buffer)
+            var (tid, pid, start) = (0, 0, 0)
+            let count = try r.count()
+            trips.reserveCapacity(count)
+            for i in 0..<count {
+                start = i == 0 ? try r.signed() : start + (try r.unsigned())
+                guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
+                trips.append(try member(&r, start: start, tid: &tid, pid: &pid))
+            }
+            let templateCount = try r.count()
+            templates.reserveCapacity(templateCount)
+            for _ in 0..<templateCount { templates.append(try member(&r, start: 0, tid: &tid, pid: &pid)) }
+            guard r.isAtEnd else { throw PackedReader.Damaged() }
         }
-        for i in 0..<(try r.count()) {
-            start = i == 0 ? try r.signed() : start + (try r.unsigned())
-            guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
-            trips.append(try member(start: start))
-        }
-        for _ in 0..<(try r.count()) { templates.append(try member(start: 0)) }
-        guard r.isAtEnd else { throw PackedReader.Damaged() }
+    }
+
+    /// The next trip or template (after the trip's start), its tid and pid the differences
+    /// read added to `tid` and `pid`.
+    @inline(__always)
+    private static func member(_ r: inout PackedBufferReader, start: Int, tid: inout Int, pid: inout Int) throws -> Entry {
+        tid += try r.signed()
+        let packed = try r.unsigned()
+        let half = packed >> 1
+        pid += half & 1 == 0 ? half >> 1 : -(half >> 1) - 1
+        guard tid >= 1, PackedReader.fits32(tid), pid >= 1, PackedReader.fits32(pid) else { throw PackedReader.Damaged() }
+        return Entry(tid: tid, start: start, pid: pid, accessible: packed & 1 != 0)
     }
 
     private static func zigzag(_ value: Int) -> Int { value >= 0 ? value << 1 : (-value - 1) << 1 | 1 }
