@@ -297,7 +297,7 @@ final class PackedColumnTests: XCTestCase {
             }
             var expected = PackedReader(bytes)
             let steps = (0..<12).map { _ in (Int.random(in: 0..<4, using: &rng), Int.random(in: -1..<6, using: &rng)) }
-            try bytes.withUnsafeBufferPointer { buffer in
+            bytes.withUnsafeBufferPointer { buffer in
                 var r = PackedBufferReader(buffer)
                 for (step, (kind, length)) in steps.enumerated() {
                     let context = "seed \(seed), round \(round), step \(step): \(bytes)"
