@@ -108,6 +108,19 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(calls.first?.predictedDeparture, try instant("2026-03-11T00:12"))
     }
 
+    /// start_date is "in the YYYYMMDD format" (the reference): anything else is reported as
+    /// a bad time naming it, never read as some other day.
+    func testAStartDateOtherThanEightDigitsOfARealDayIsABadTime() throws {
+        let malformed = [
+            "2026-03-10", "+2026031", "-2026031", "2026031", "202603100", "2026031x", "20261310", "20260230", "", "\u{0662}0260310",
+        ]
+        let updates = (["20260310"] + malformed).map { update("N1", date: $0, [(2, "S2", 120, false)]) }
+        let snapshot = try RealtimeSnapshot(messages: [try message("2026-03-10T23:55", updates)], bundle: bundle)
+        XCTAssertEqual(snapshot.report.tripUpdatesMatched, 1)
+        XCTAssertEqual(snapshot.report.unmatched.map(\.reason), Array(repeating: .badTime, count: malformed.count))
+        XCTAssertEqual(snapshot.report.unmatched.map(\.detail), malformed.map { "start_date \($0)" })
+    }
+
     func testATripPastMidnightWithoutStartDateIsTheRunUnderWay() throws {
         // At 00:05 on the 11th the run of the 10th is under way (23:50 to 00:30): not the 11th's.
         let snapshot = try RealtimeSnapshot(

@@ -248,8 +248,8 @@ final class PatternCache: Sendable {
     /// The tid and pattern of each of `ids` (text ids of `feed` in byte order, no two
     /// alike), nil where the feed has no such trip: what `tid(of:feed:db:)` answers for each,
     /// in one pass. The `trip_ids` groups are read in order by one statement (a new seek
-    /// only past a gap of many groups), and each trip block is taken from the shared cache
-    /// once, not once per comparison.
+    /// only past a gap of many groups), and the binary searches compare against the trip
+    /// blocks of their last comparisons, decoded once while they are needed.
     func tids(ofSorted ids: [[UInt8]], feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> [(tid: Int, pid: Int)?] {
         let seeking = try db.cached(
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
@@ -323,8 +323,14 @@ final class PatternCache: Sendable {
             // hand (no table lookup and no reference count per comparison).
             let tid = try id.withUnsafeBufferPointer { text in
                 try IDGroup.member(in: tids) { tid in
-                    if held?.firstTid != TripBlock.firstTid(holding: tid) { held = try block(holding: tid) }
-                    guard let order = held!.compareTripID(tid: tid, with: text) else {
+                    let compared: TripBlock
+                    if let held, held.firstTid == TripBlock.firstTid(holding: tid) {
+                        compared = held
+                    } else {
+                        compared = try block(holding: tid)
+                        held = compared
+                    }
+                    guard let order = compared.compareTripID(tid: tid, with: text) else {
                         throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
                     }
                     return order
