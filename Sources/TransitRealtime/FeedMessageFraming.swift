@@ -108,15 +108,15 @@ struct FeedMessageFraming {
     /// entities are read (`RealtimeMessage.tripIDs()`): reading an entity decides.
     static func tripID(_ data: [UInt8], _ range: Range<Int>) -> String? {
         data.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> String? in
-            var found = range
-            // The entity's trip_update (3), its trip (1), its trip_id (1); no array of the
-            // numbers (one would be made per entity).
-            for step in 0..<3 {
-                let number: UInt64 = step == 0 ? 3 : 1
-                guard let field = lastField(number, in: UnsafeRawBufferPointer(rebasing: whole[found])) else { return nil }
-                found = (found.lowerBound + field.lowerBound)..<(found.lowerBound + field.upperBound)
+            /// Field `number` of the message at `range` of the whole, as a range of the whole.
+            func field(_ number: UInt64, of range: Range<Int>) -> Range<Int>? {
+                lastField(number, in: UnsafeRawBufferPointer(rebasing: whole[range])).map {
+                    (range.lowerBound + $0.lowerBound)..<(range.lowerBound + $0.upperBound)
+                }
             }
-            let text = UnsafeRawBufferPointer(rebasing: whole[found])
+            // The entity's trip_update (3), its trip (1), its trip_id (1).
+            guard let update = field(3, of: range), let trip = field(1, of: update), let tripID = field(1, of: trip) else { return nil }
+            let text = UnsafeRawBufferPointer(rebasing: whole[tripID])
             guard !text.isEmpty, text.withMemoryRebound(to: UInt8.self, { UTF8Check.isValid($0.baseAddress!, $0.count) }) else {
                 return nil
             }
