@@ -88,6 +88,17 @@ final class RealFeedJourneyTests: XCTestCase {
             }
             checkNoPointlessWait(answer, from: from, to: to, reference: reference, leavingLater: true, context: context)
             checkTies(answer, from: from, to: to, reference: reference, context: context)
+            // With at most one transfer the second round is the search's last (what it labels
+            // is cut to what can still reach the destination): the Pareto set of two rides.
+            if q % 2 == 1 {
+                var options = JourneyOptions()
+                options.maxTransfers = 1
+                let short = try bundle.journeys(
+                    from: .stop(from), to: .stop(to), departingAt: .instant(Date(timeIntervalSince1970: TimeInterval(start))),
+                    options: options)
+                let expected = pareto.filter { $0.rides <= 2 }.sorted { $0.arrival < $1.arrival }.map { "\($0.rides)@\($0.arrival)" }
+                XCTAssertEqual(short.map { "\($0.rides)@\(Int($0.arrival.timeIntervalSince1970))" }, expected, context + " one transfer")
+            }
             // Arrive by the latest of those arrivals (or 2 h later when there is none); not
             // where walking is an answer, which bounds the rides (checked by the unit tests).
             if q % 3 == 0 && walkOnly == nil {

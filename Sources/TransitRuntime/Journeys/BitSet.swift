@@ -19,6 +19,12 @@ struct BitSet: Sequence {
         if w >= usedWords { usedWords = w + 1 }
     }
 
+    @inline(__always)
+    func contains(_ value: Int) -> Bool {
+        let w = value >> 6
+        return w < usedWords && words[w] & (1 << UInt64(value & 63)) != 0
+    }
+
     mutating func removeAll() {
         for w in 0..<usedWords { words[w] = 0 }
         usedWords = 0

@@ -181,7 +181,11 @@ struct RaptorSearch {
         var queue = BitSet(count: tables.routes.count)
         var improved: [Int] = []
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
-        for k in 1..<(min(max(1, maxRides), bound.count - 1) + 1) where !marked.isEmpty {
+        let lastRound = min(max(1, maxRides), bound.count - 1)
+        let reach = TargetReach(
+            tables: tables, transfers: transfers, targets: targets.keys, stopCount: network.stopCount,
+            addedRoutes: !addedPlaces.isEmpty && !wheelchair)
+        for k in 1..<(lastRound + 1) where !marked.isEmpty {
             // A cancelled task (an app's async call) stops here; the caller throws.
             if Task.isCancelled { break }
             best = min(best, bound[k])
@@ -189,8 +193,19 @@ struct RaptorSearch {
             // far, and as this round reaches the destination at t, t + 1 (a label at t itself
             // stays, so the round still sees every destination stop that ties with it).
             var cut = best
-            // The routes through stops marked in the last round, from the first such stop.
-            for sid in marked {
+            // The routes through stops marked in the last round, from the first such stop; in
+            // the last round, only those through a target (`TargetReach`).
+            let ends = k == lastRound ? reach?.ends : nil
+            if let ends {
+                for (r, end) in ends where routeRuns[r] {
+                    let route = tables.routes[r]
+                    if let idx = (0..<(end - 1)).first(where: { marked.contains(Int(tables.stopSid[tables.stop($0, of: route)])) }) {
+                        queueIdx[r] = Int32(idx)
+                        queue.insert(r)
+                    }
+                }
+            }
+            for sid in marked where ends == nil {
                 for place in tables.places(of: sid) {
                     let (r, i) = tables.place(place)
                     guard routeRuns[r] else { continue }
@@ -208,24 +223,29 @@ struct RaptorSearch {
                 }
             }
             improved.removeAll(keepingCapacity: true)
+            let kept = k == lastRound ? reach?.targets : k == lastRound - 1 ? reach?.arrivalsBeforeLast : nil
             for r in queue {
-                scan(route: r, from: Int(queueIdx[r]), round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
+                scan(
+                    route: r, from: Int(queueIdx[r]), to: ends?[r] ?? tables.routes[r].stopCount, round: k, labelling: kept, cut: &cut,
+                    improved: &improved, stamp: &improvedStamp)
                 queueIdx[r] = -1
             }
             queue.removeAll()
             for (a, first) in addedFirst.sorted(by: { $0.key < $1.key }) {
                 scanAdded(a, from: first, round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
             }
-            // Transfers from every stop reached in this round.
+            // Transfers from every stop reached in this round (none after the last: no ride
+            // follows them), before the last round only to where its ride can board.
             marked.removeAll()
-            for sid in improved {
+            let boardings = k == lastRound - 1 ? reach?.lastBoardings : nil
+            for sid in improved where k < lastRound {
                 let alighted = labels.arrival[k * stride + sid]
                 // A stop's transfers are by τ: past the cut, so are the rest.
                 for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
                     let t = alighted + transfers.seconds(e)
                     guard t < cut else { break }
                     let to = Int(transfers.targets[e])
-                    guard t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
+                    guard boardings?.contains(to) ?? true, t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
                         later.isEmpty || t < later.ready[k * stride + to]
                     else { continue }
                     marked.insert(to)
@@ -285,10 +305,14 @@ struct RaptorSearch {
         labels.setStops.removeAll(keepingCapacity: true)
     }
 
-    /// Scans route `r` from stop index `first`: alights the current trip at each later stop
-    /// where that improves the stop (and arrives before `cut`), and moves to an earlier trip
-    /// wherever the last round's labels can catch one.
-    private mutating func scan(route r: Int, from first: Int, round k: Int, cut: inout Int, improved: inout [Int], stamp: inout [Int32]) {
+    /// Scans route `r` from stop index `first` to before `end`: alights the current trip at
+    /// each later stop where that improves the stop (and arrives before `cut`; with
+    /// `labelling`, only at its stops), and moves to an earlier trip wherever the last
+    /// round's labels can catch one.
+    private mutating func scan(
+        route r: Int, from first: Int, to end: Int, round k: Int, labelling: BitSet?, cut: inout Int, improved: inout [Int],
+        stamp: inout [Int32]
+    ) {
         let route = tables.routes[r]
         var trip: TripInstance?
         // The current trip's start instant, the first of its offsets, its live times.
@@ -297,11 +321,11 @@ struct RaptorSearch {
         var tripLive: LiveTimes?
         var boardIdx = 0
         var boardRound: Int32 = 0
-        for idx in first..<route.stopCount {
+        for idx in first..<end {
             let g = tables.stop(idx, of: route)
             let sid = Int(tables.stopSid[g])
             let usable = !wheelchair || network.stopAccessible[sid]
-            if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true {
+            if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true, labelling?.contains(sid) ?? true {
                 let t = tripBase + tables.arrivalOffset(offsets, idx) + Int(tripLive?.arrivalDelay[idx] ?? 0)
                 if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival)
                     && (later.isEmpty || t < later.arrival[k * stride + sid])

@@ -160,6 +160,9 @@ final class TransferGraph: Sendable {
     let targets: [Int32]
     private let shortSeconds: [UInt16]
     private let longSeconds: [Int: Int]
+    /// Whether a transfer from A to B has one from B to A of the same τ: the walks and the
+    /// change at a stop are, transfers.txt rows and pathways need not be.
+    let isSymmetric: Bool
 
     /// The seconds of edge `e`'s transfer (τ).
     @inline(__always)
@@ -203,6 +206,7 @@ final class TransferGraph: Sendable {
         self.targets = targets.trimmedToCount()
         self.shortSeconds = shortSeconds.trimmedToCount()
         self.longSeconds = longSeconds
+        isSymmetric = times.network.transferRules.isEmpty && times.network.pathways.isEmpty
     }
 }
 
