@@ -179,21 +179,13 @@ final class RealFeedJourneyTests: XCTestCase {
     /// then stops, is the journey.
     private func checkTies(_ answer: [Journey], from: String, to: String, reference: ReferenceJourneys, context: String) {
         for journey in answer where journey.rides > 0 {
-            let rides = journey.legs.filter { $0.kind == .ride }
-            let key = ReferenceJourneys.TieKey(
-                trips: rides.compactMap { $0.boarding?.tripID },
-                stops: rides.flatMap { [$0.boarding?.stopID ?? "", $0.alighting?.stopID ?? ""] })
-            let departure = Int(journey.departure.timeIntervalSince1970)
-            let arrival = Int(journey.arrival.timeIntervalSince1970)
-            guard
-                let all = reference.journeys(
-                    origins: reference.stops(for: from), targets: reference.stops(for: to), departure: departure, arrival: arrival,
-                    rides: journey.rides, limit: 5_000)
-            else {
+            let key = ReferenceJourneys.tieKey(of: journey)
+            guard let all = reference.ties(of: journey, from: from, to: to) else {
                 ties.tooMany += 1
                 continue
             }
-            let journeyText = "\(context): \(journey.rides) rides \(departure) -> \(arrival)"
+            let journeyText =
+                "\(context): \(journey.rides) rides \(Int(journey.departure.timeIntervalSince1970)) -> \(Int(journey.arrival.timeIntervalSince1970))"
             XCTAssertTrue(all.contains(key), "\(journeyText): \(key) is not a journey of the reference")
             let first = all.min { $0.precedes($1) }
             XCTAssertEqual(first, key, "\(journeyText): \(first.map(\.description) ?? "none") comes first")

@@ -27,13 +27,19 @@ final class RealFeedRangeTests: XCTestCase {
             queries += q
             journeys += j
         }
-        print("range: \(queries) queries compared, \(journeys) journeys, \(budgetsCut) cut short by a budget of \(Self.budget) searches")
+        print(
+            "range: \(queries) queries compared, \(journeys) journeys, \(budgetsCut) cut short by a budget of \(Self.budget) searches; "
+                + "ties: \(tiesChecked) journeys checked, \(tied) had others")
         XCTAssertGreaterThan(queries, 60)
+        XCTAssertGreaterThan(tied, 10)
         XCTAssertGreaterThan(journeys, 120)
         XCTAssertGreaterThan(budgetsCut, 15, "windows holding more than \(Self.budget) instants")
     }
 
     private var budgetsCut = 0
+    /// Journeys whose ties were checked, and those among them that had others.
+    private var tiesChecked = 0
+    private var tied = 0
 
     private func check(_ name: String, queries: Int) throws -> (Int, Int) {
         let zip = RealFeeds.folder.appendingPathComponent(name + ".zip").path
@@ -82,6 +88,14 @@ final class RealFeedRangeTests: XCTestCase {
                 return expected.sorted()
             }
             XCTAssertEqual(Self.triples(answer), expected(until: start + window), context)
+            // Each journey the first of its ties (journey-semantics.md), as a depart-at answer.
+            for journey in answer {
+                guard let all = reference.ties(of: journey, from: from, to: to) else { continue }
+                let key = ReferenceJourneys.tieKey(of: journey)
+                XCTAssertEqual(all.min { $0.precedes($1) }, key, "\(context): ties of \(Self.triples([journey]))")
+                tiesChecked += 1
+                if Set(all.map(\.description)).count > 1 { tied += 1 }
+            }
             // With a budget: the window up to the first instant it leaves out.
             let range = try bundle.journeyRange(
                 from: .stop(from), to: .stop(to), departingAt: at, within: TimeInterval(window),

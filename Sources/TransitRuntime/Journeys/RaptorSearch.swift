@@ -159,8 +159,12 @@ struct RaptorSearch {
     /// to `targets` (stop -> egress seconds): for each number of rides, the earliest arrival
     /// if it beats every journey with fewer rides and `bound[rides]` (arrivals at or after
     /// it are not wanted; `bound` does not increase with the rides, and no journey has more
-    /// rides than its last index).
-    mutating func run(origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int]) -> [Found] {
+    /// rides than its last index). `ends` (default: the targets' stops) are where the
+    /// journeys whose labels are read end: the last rounds label only what reaches them
+    /// (`TargetReach`); a search for labels alone passes them without targets.
+    mutating func run(origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int], endingAt ends: [Int]? = nil)
+        -> [Found]
+    {
         reset()
         for (sid, seconds) in targets { labels.egress[sid] = Int32(seconds) }
         defer { for sid in targets.keys { labels.egress[sid] = -1 } }
@@ -183,7 +187,7 @@ struct RaptorSearch {
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
         let lastRound = min(max(1, maxRides), bound.count - 1)
         let reach = TargetReach(
-            tables: tables, transfers: transfers, targets: targets.keys, stopCount: network.stopCount,
+            tables: tables, transfers: transfers, targets: ends ?? Array(targets.keys), stopCount: network.stopCount,
             addedRoutes: !addedPlaces.isEmpty && !wheelchair)
         for k in 1..<(lastRound + 1) where !marked.isEmpty {
             // A cancelled task (an app's async call) stops here; the caller throws.

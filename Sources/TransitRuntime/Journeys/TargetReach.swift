@@ -1,4 +1,6 @@
-/// What the last two rounds of a search can still use, worked out from its targets.
+/// What the last two rounds of a search can still use, worked out from where its journeys
+/// end: its targets, or for a search whose labels alone are read (the order of ties of a
+/// range's journeys) the stops those labels lead to.
 ///
 /// A search with at most K rides answers with arrivals at its targets. In round K nothing
 /// after an arrival is read (no round follows it), so only the routes through a target are

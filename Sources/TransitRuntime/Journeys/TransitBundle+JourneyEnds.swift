@@ -92,8 +92,9 @@ extension TransitBundle {
             // with at most its rides.
             let bound = [Int](repeating: -Self.departure(of: journey) + 1, count: journey.rides + 1)
             // Not moving, the origin is no target: a later departure found would cut the
-            // labels between the two departures short.
-            let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound).last
+            // labels between the two departures short. The journeys whose labels the ties
+            // read still end there.
+            let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound, endingAt: Array(targets.keys)).last
             var late = journey
             if moving, let latest {
                 late = RaptorSearch.unmirrored(latest, in: setup.network, added: search.added)
