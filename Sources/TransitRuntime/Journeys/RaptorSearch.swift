@@ -227,7 +227,10 @@ struct RaptorSearch {
                 }
             }
             improved.removeAll(keepingCapacity: true)
-            let kept = k == lastRound ? reach?.targets : k == lastRound - 1 ? reach?.arrivalsBeforeLast : nil
+            // What this round can still use, if it is one of the last (`TargetReach`).
+            let roundsLeft = lastRound - k
+            let level = roundsLeft >= 1 && roundsLeft <= (reach?.before.count ?? 0) ? reach?.before[roundsLeft - 1] : nil
+            let kept = k == lastRound ? reach?.targets : level?.arrivals
             for r in queue {
                 scan(
                     route: r, from: Int(queueIdx[r]), to: ends?[r] ?? tables.routes[r].stopCount, round: k, labelling: kept, cut: &cut,
@@ -239,9 +242,9 @@ struct RaptorSearch {
                 scanAdded(a, from: first, round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
             }
             // Transfers from every stop reached in this round (none after the last: no ride
-            // follows them), before the last round only to where its ride can board.
+            // follows them), in the rounds before it only to where a ride can still board.
             marked.removeAll()
-            let boardings = k == lastRound - 1 ? reach?.lastBoardings : nil
+            let boardings = level?.boardings
             for sid in improved where k < lastRound {
                 let alighted = labels.arrival[k * stride + sid]
                 // A stop's transfers are by τ: past the cut, so are the rest.
