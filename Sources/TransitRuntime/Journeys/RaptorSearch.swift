@@ -71,6 +71,9 @@ struct RaptorSearch {
     private(set) var labels = Labels()
     /// In a range query, what the searches for later departures reached.
     var later = LaterDepartures()
+    /// The last run's `TargetReach` and the stops it was worked out for (sorted): a range's
+    /// searches and the searches for ties that follow a query run towards the same stops.
+    private var lastReach: (ends: [Int], addedRoutes: Bool, reach: TargetReach?)?
 
     /// A search's labels: those of every round (round k's label of stop s at k * stride +
     /// s), the rides and walks behind them, and by stop the best of any round. A finished
@@ -186,9 +189,7 @@ struct RaptorSearch {
         var improved: [Int] = []
         var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
         let lastRound = min(max(1, maxRides), bound.count - 1)
-        let reach = TargetReach(
-            tables: tables, transfers: transfers, targets: ends ?? Array(targets.keys), stopCount: network.stopCount,
-            addedRoutes: !addedPlaces.isEmpty && !wheelchair)
+        let reach = reach(towards: (ends ?? Array(targets.keys)).sorted())
         for k in 1..<(lastRound + 1) where !marked.isEmpty {
             // A cancelled task (an app's async call) stops here; the caller throws.
             if Task.isCancelled { break }
@@ -208,15 +209,16 @@ struct RaptorSearch {
                         queue.insert(r)
                     }
                 }
-            }
-            for sid in marked where ends == nil {
-                for place in tables.places(of: sid) {
-                    let (r, i) = tables.place(place)
-                    guard routeRuns[r] else { continue }
-                    let idx = Int32(truncatingIfNeeded: i)
-                    if queueIdx[r] < 0 || idx < queueIdx[r] {
-                        queueIdx[r] = idx
-                        queue.insert(r)
+            } else {
+                for sid in marked {
+                    for place in tables.places(of: sid) {
+                        let (r, i) = tables.place(place)
+                        guard routeRuns[r] else { continue }
+                        let idx = Int32(truncatingIfNeeded: i)
+                        if queueIdx[r] < 0 || idx < queueIdx[r] {
+                            queueIdx[r] = idx
+                            queue.insert(r)
+                        }
                     }
                 }
             }
@@ -228,8 +230,7 @@ struct RaptorSearch {
             }
             improved.removeAll(keepingCapacity: true)
             // What this round can still use, if it is one of the last (`TargetReach`).
-            let roundsLeft = lastRound - k
-            let level = roundsLeft >= 1 && roundsLeft <= (reach?.before.count ?? 0) ? reach?.before[roundsLeft - 1] : nil
+            let level = reach?.level(roundsLeft: lastRound - k)
             let kept = k == lastRound ? reach?.targets : level?.arrivals
             for r in queue {
                 scan(
@@ -275,6 +276,15 @@ struct RaptorSearch {
             }
         }
         return found
+    }
+
+    /// The `TargetReach` towards `ends` (sorted), the last run's when it was towards them.
+    private mutating func reach(towards ends: [Int]) -> TargetReach? {
+        let addedRoutes = !addedPlaces.isEmpty && !wheelchair
+        if let last = lastReach, last.ends == ends, last.addedRoutes == addedRoutes { return last.reach }
+        let reach = TargetReach(tables: tables, transfers: transfers, targets: ends, stopCount: network.stopCount, addedRoutes: addedRoutes)
+        lastReach = (ends, addedRoutes, reach)
+        return reach
     }
 
     /// What the last `run` proved, as `caps` for a search in the other direction: a journey

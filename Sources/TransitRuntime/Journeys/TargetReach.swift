@@ -51,12 +51,18 @@ struct TargetReach {
             before = [Level(boardings: boardings, arrivals: nil)]
             return
         }
-        let arrivals = Self.walkingTo(boardings, transfers, from: targetSet)
+        let arrivals = Self.walkingTo(boardings, transfers, plus: targetSet)
         let earlierBoardings = Self.boardings(before: Self.routeEnds(alightingAt: arrivals, tables), tables, stopCount)
         before = [
             Level(boardings: boardings, arrivals: arrivals),
-            Level(boardings: earlierBoardings, arrivals: Self.walkingTo(earlierBoardings, transfers, from: targetSet)),
+            Level(boardings: earlierBoardings, arrivals: Self.walkingTo(earlierBoardings, transfers, plus: targetSet)),
         ]
+    }
+
+    /// What the round `roundsLeft` rounds before the last can still use; nil for the last
+    /// round and for earlier rounds than `before` covers (every label is read there).
+    func level(roundsLeft: Int) -> Level? {
+        roundsLeft >= 1 && roundsLeft <= before.count ? before[roundsLeft - 1] : nil
     }
 
     /// By route through one of `stops` where riders alight: one past the last such index.
@@ -87,7 +93,7 @@ struct TargetReach {
 
     /// `set` and the stops with a transfer to one of `stops`: with symmetric transfers, the
     /// stops each of them has a transfer to.
-    private static func walkingTo(_ stops: BitSet, _ transfers: TransferGraph, from set: BitSet) -> BitSet {
+    private static func walkingTo(_ stops: BitSet, _ transfers: TransferGraph, plus set: BitSet) -> BitSet {
         var result = set
         for b in stops {
             for e in Int(transfers.first[b])..<Int(transfers.first[b + 1]) { result.insert(Int(transfers.targets[e])) }
