@@ -156,6 +156,17 @@ CREATE TABLE planner_routes (
   trips BLOB NOT NULL
 );
 
+-- The journey planner's walks between stops (PlannerWalksBlob): which served stops are
+-- at most within_metres apart, so the runtime measures those pairs instead of searching
+-- for them on the first journey. Optional like the routes above; a query with a longer
+-- transfer distance, or a bundle without them, finds its walks from the coordinates.
+CREATE TABLE planner_walks (
+  first_sid INTEGER PRIMARY KEY,
+  within_metres INTEGER NOT NULL,
+  -- PlannerWalksBlob: per stop from first_sid on, the sids above it within the distance.
+  walks BLOB NOT NULL
+);
+
 -- The patterns each route's trips follow (IDListBlob: pids ascending), for a route's
 -- stops and lines and the routes at a stop.
 CREATE TABLE route_patterns (

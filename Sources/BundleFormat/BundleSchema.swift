@@ -36,7 +36,7 @@ package enum BundleSchema {
 
     /// Tables a bundle may lack: a reader of this schema works without them (an earlier
     /// compiler's bundle has none), and `ContentHash` skips them when absent.
-    package static let optionalTables: Set<String> = ["planner_sequences", "planner_routes"]
+    package static let optionalTables: Set<String> = ["planner_sequences", "planner_routes", "planner_walks"]
 
     /// The ordinary tables (not FTS5 or R*Tree, whose content is derived), sorted by name:
     /// what `ContentHash` reads.

@@ -10,11 +10,14 @@ import XCTest
 ///
 /// Walks between stops against a plain reading: every pair of served stops measured from
 /// both ends with `GeoDistance.metres` on the stops' coordinates, kept when at most 400 m
-/// apart. The planner measures each pair once from a grid; its lists must be the same
-/// stops with the same distances, to the bit, in sid order.
+/// (or 250 m) apart. The planner measures the pairs the compiler stored (`planner_walks`);
+/// its lists must be the same stops with the same distances, to the bit, in sid order.
+/// The transfer graph built from them holds, for each stop, the change there and each walk
+/// with its τ, by τ then sid.
 ///
 /// Routes: those the compiler planned into the bundle are those the runtime works out from
-/// the patterns of the same bundle without the planner's tables, array for array.
+/// the patterns of the same bundle without the planner's tables, array for array, and the
+/// same read on one thread or two.
 final class RealFeedNetworkTests: XCTestCase {
     func testPlannedRoutesAreTheRoutesWorkedOutFromThePatternsOnEveryFeed() throws {
         try RealFeeds.requireShared()
@@ -22,6 +25,18 @@ final class RealFeedNetworkTests: XCTestCase {
         for name in RealFeeds.names {
             let bundle = try RealFeeds.bundle(name).bundle
             let planned = try bundle.pool.with { db in try RoutingNetwork(db: db) }.tables
+            // Read on two threads (the routes on one connection, the patterns' offsets on
+            // another), as a journey reads it: the same arrays.
+            let pool = bundle.pool
+            let twoThreads = try pool.with { db in try RoutingNetwork(db: db) { work in try pool.withSpare(work) } }.tables
+            XCTAssertEqual(planned.routes.map(\.firstTrip), twoThreads.routes.map(\.firstTrip), name)
+            XCTAssertEqual(planned.stopSid, twoThreads.stopSid, name)
+            XCTAssertEqual(planned.tripStart, twoThreads.tripStart, name)
+            XCTAssertEqual(planned.tripTid, twoThreads.tripTid, name)
+            XCTAssertEqual(planned.tripOffsets, twoThreads.tripOffsets, name)
+            XCTAssertEqual(planned.offsetDeparture, twoThreads.offsetDeparture, name)
+            XCTAssertEqual(planned.offsetArrival, twoThreads.offsetArrival, name)
+            XCTAssertEqual(planned.placeFirst, twoThreads.placeFirst, name)
             let copy = RealFeeds.output.appendingPathComponent("\(name)-unplanned.db").path
             try? FileManager.default.removeItem(atPath: copy)
             try FileManager.default.copyItem(atPath: RealFeeds.output.appendingPathComponent(name + ".db").path, toPath: copy)
@@ -55,10 +70,11 @@ final class RealFeedNetworkTests: XCTestCase {
 
     func testWalksAreEveryPairWithinTheDistanceMeasuredFromEitherEnd() throws {
         try RealFeeds.requireShared()
-        for name in ["cts-strasbourg", "wmata", "vilnius"] {
+        for (name, radius) in [("cts-strasbourg", 400.0), ("wmata", 400), ("vilnius", 400), ("cts-strasbourg", 250)] {
             let bundle = try RealFeeds.bundle(name).bundle
             let network = try bundle.pool.with { db in try RoutingNetwork(db: db) }
-            let paths = TransferTimes.footpaths(network, within: 400)
+            XCTAssertEqual(network.storedWalks?.metres, 400, name)
+            let paths = TransferTimes.footpaths(network, within: radius)
             let served = (1..<network.stopCount).filter { network.serves($0) && !network.stopLatitude[$0].isNaN }
             // By latitude, so each stop is compared only with those less than 0.004° (445 m)
             // north or south of it.
@@ -71,8 +87,8 @@ final class RealFeedNetworkTests: XCTestCase {
                         network.stopLatitude[a], network.stopLongitude[a], network.stopLatitude[b], network.stopLongitude[b])
                     let back = GeoDistance.metres(
                         network.stopLatitude[b], network.stopLongitude[b], network.stopLatitude[a], network.stopLongitude[a])
-                    if there <= 400 { expected[a].append((Int32(b), Float(there))) }
-                    if back <= 400 { expected[b].append((Int32(a), Float(back))) }
+                    if there <= radius { expected[a].append((Int32(b), Float(there))) }
+                    if back <= radius { expected[b].append((Int32(a), Float(back))) }
                 }
             }
             var pairs = 0
@@ -83,8 +99,17 @@ final class RealFeedNetworkTests: XCTestCase {
                 XCTAssertEqual(got.map(\.distance), want.map(\.distance), "\(name): walk lengths from stop \(sid)")
                 pairs += want.count
             }
-            print("\(name): \(pairs) walks of at most 400 m between \(served.count) served stops")
-            XCTAssertGreaterThan(pairs, name == "wmata" ? 50 : 2 * served.count, name)
+            print("\(name): \(pairs) walks of at most \(radius) m between \(served.count) served stops")
+            XCTAssertGreaterThan(pairs, name == "wmata" ? 50 : served.count, name)
+            guard network.transferRules.isEmpty, network.pathways.isEmpty else { continue }
+            // The graph: the change at the stop (120 s) and each walk at 1.2 m/s plus 120 s.
+            let graph = TransferGraph(TransferTimes(network: network, footpaths: paths, changeTime: 120, walkingSpeed: 1.2))
+            for sid in served {
+                var edges = [[sid, 120]] + expected[sid].map { [Int($0.sid), Int((Double($0.distance) / 1.2).rounded(.up)) + 120] }
+                edges.sort { ($0[1], $0[0]) < ($1[1], $1[0]) }
+                let got = (Int(graph.first[sid])..<Int(graph.first[sid + 1])).map { [Int(graph.targets[$0]), graph.seconds($0)] }
+                XCTAssertEqual(got, edges, "\(name): the transfers from stop \(sid)")
+            }
         }
     }
 }

@@ -46,7 +46,8 @@ struct BundleWriter {
     }
 
     static let sideTables: Set<String> = [
-        "patterns", "planner_sequences", "planner_routes", "stop_patterns", "route_patterns", "shapes", "shape_edges", "trip_names",
+        "patterns", "planner_sequences", "planner_routes", "planner_walks", "stop_patterns", "route_patterns", "shapes", "shape_edges",
+        "trip_names",
         "trip_blocks", "trip_ids", "cities",
         "city_alternate_names",
         "categories", "city_categories",
@@ -67,7 +68,7 @@ struct BundleWriter {
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
-            try PlannerTables.insert(into: db)
+            try PlannerTables.insert(model, into: db)
             if let cities { try CityTables.insertRows(cities, into: db) }
             try db.execute("COMMIT")
         }

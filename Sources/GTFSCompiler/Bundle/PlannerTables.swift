@@ -3,9 +3,11 @@ import TransitSQLite
 
 /// The journey planner's routes, worked out from the `patterns` rows just written (read
 /// back as the runtime reads them, so both plan from the same decoded values) and written
-/// to `planner_sequences` and `planner_routes` (see `RoutePlan`, `PlannerRoutesBlob`).
+/// to `planner_sequences` and `planner_routes` (see `RoutePlan`, `PlannerRoutesBlob`);
+/// and the walks between the stops those routes serve, to `planner_walks`
+/// (`PlannerWalksBlob`).
 enum PlannerTables {
-    static func insert(into db: SQLiteDatabase) throws {
+    static func insert(_ model: BundleModel, into db: SQLiteDatabase) throws {
         let plan = try RoutePlan(patternsIn: db, maxSid: Int(Int32.max))
         let sequences = try db.prepareInsert(into: "planner_sequences", columns: ["qid", "fid", "stops"])
         for (q, sequence) in plan.sequences.enumerated() {
@@ -13,7 +15,9 @@ enum PlannerTables {
         }
         let routes = try db.prepareInsert(into: "planner_routes", columns: ["prid", "qid", "sv", "trips"])
         var prid = 0
+        var served = Set<Int32>()
         try plan.forEachRoute { route in
+            served.formUnion(plan.sequences[route.sequence].sids)
             func entry(_ m: RoutePlan.Member) -> PlannerRoutesBlob.Entry {
                 .init(tid: Int(m.trip.tid), start: Int(m.trip.start), pid: plan.patternPid[m.pattern], accessible: m.trip.accessible)
             }
@@ -21,6 +25,29 @@ enum PlannerTables {
             try routes.run(
                 prid, route.sequence + 1, route.sv,
                 PlannerRoutesBlob.encodeTrips(route.trips.map(entry), templates: route.templates.map(entry)))
+        }
+        try insertWalks(model, served: served, into: db)
+    }
+
+    /// The pairs of served stops within `PlannerWalksBlob.metres` of each other, measured
+    /// on the coordinates as the bundle stores them (to 1e-7 degree) with the runtime's
+    /// grid and distance, so the runtime finds the same pairs it would have searched for.
+    private static func insertWalks(_ model: BundleModel, served: Set<Int32>, into db: SQLiteDatabase) throws {
+        let maxSid = model.stops.map(\.sid).max() ?? 0
+        var latitude = [Double](repeating: .nan, count: maxSid + 1)
+        var longitude = [Double](repeating: .nan, count: maxSid + 1)
+        for stop in model.stops {
+            guard let lat = stop.record.lat, let lon = stop.record.lon else { continue }
+            latitude[stop.sid] = StopGrid.degrees(StopGrid.e7(lat))
+            longitude[stop.sid] = StopGrid.degrees(StopGrid.e7(lon))
+        }
+        var above = [[Int32]](repeating: [], count: maxSid + 1)
+        StopWalkGrid(latitude: latitude, longitude: longitude) { served.contains(Int32($0)) }
+            .forEachPair(within: Double(PlannerWalksBlob.metres)) { a, b, _ in above[a].append(Int32(b)) }
+        let rows = try db.prepareInsert(into: "planner_walks", columns: ["first_sid", "within_metres", "walks"])
+        for first in stride(from: 1, through: maxSid, by: PlannerWalksBlob.stopsPerRow) {
+            let lists = above[first..<min(maxSid + 1, first + PlannerWalksBlob.stopsPerRow)].map { $0.sorted() }
+            try rows.run(first, PlannerWalksBlob.metres, PlannerWalksBlob.encode(lists, firstSid: first))
         }
     }
 }

@@ -21,8 +21,10 @@ package final class ConnectionPool: @unchecked Sendable {
         idle = [first]
     }
 
-    package func with<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        let db = try take()
+    package func with<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T { try with(handing: try take(), body) }
+
+    /// `body` on `db`, taken from the pool, which gets it back after.
+    private func with<T>(handing db: SQLiteDatabase, _ body: (SQLiteDatabase) throws -> T) throws -> T {
         defer {
             // An error may have ended the connection's read transaction: it gets a new one.
             if !db.isInTransaction { try? db.execute("BEGIN") }
@@ -38,6 +40,21 @@ package final class ConnectionPool: @unchecked Sendable {
             if error.code == 11 || error.code == 26 { throw TransitError.corruptBundle(reason: error.message) }
             throw TransitError.sqlite(code: error.code, message: error.message)
         }
+    }
+
+    /// `body` on an idle connection or a new one on the same file, nil when neither is
+    /// there without waiting (the file replaced and every connection busy): for work that
+    /// can also be done on a connection the caller holds, which waiting could deadlock.
+    package func withSpare<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T? {
+        condition.lock()
+        var db = idle.popLast()
+        if db == nil && !replaced && identity == FileIdentity(path: path) {
+            let opened = try? Self.open(path)
+            if identity == FileIdentity(path: path) { db = opened } else { replaced = true }
+        }
+        condition.unlock()
+        guard let db else { return nil }
+        return try with(handing: db, body)
     }
 
     /// An idle connection, a new one on the same file, or (the file replaced) the next to be freed.

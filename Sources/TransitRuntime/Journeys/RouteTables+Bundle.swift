@@ -1,4 +1,5 @@
 import BundleFormat
+import Dispatch
 import TransitSQLite
 
 extension RouteTables {
@@ -7,6 +8,10 @@ extension RouteTables {
     /// million route stops, 945,000 trips), so that a crafted bundle cannot make the first
     /// journey allocate without bound.
     static let maxPlannedEntries = 50_000_000
+
+    /// Runs `work` on a connection of its own when one is free without waiting
+    /// (`ConnectionPool.withSpare`); nil when none is.
+    typealias SpareConnection = @Sendable (_ work: (SQLiteDatabase) throws -> RoutePlan) throws -> RoutePlan?
 
     /// Whether `db` holds the planner's routes (`planner_sequences`, `planner_routes`).
     static func arePlanned(in db: SQLiteDatabase) throws -> Bool {
@@ -18,11 +23,40 @@ extension RouteTables {
     /// checked before it indexes anything (sids within 1...`maxSid`, feeds within
     /// 1...`feeds`, services within `BundleCheck.maxServices`, each trip's pattern present
     /// with as many stops as its route); anything else is `TransitError.corruptBundle`.
+    /// `spare`, when it lends another connection, reads the patterns' offsets on a second
+    /// thread while this one reads the routes (each a third to a half of the work).
     init(
-        plannedIn db: SQLiteDatabase, maxSid: Int, feeds: Int, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+        plannedIn db: SQLiteDatabase, maxSid: Int, feeds: Int, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]],
+        spare: SpareConnection? = nil
     ) throws {
-        func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's routes: \(what)") }
-        // The patterns' offsets, in pid order.
+        var offsets: RoutePlan?
+        let routes: PlannedRoutes
+        if let spare {
+            let offsetsRead = Locked<Result<RoutePlan?, Error>>(.success(nil))
+            let routesRead = Locked<Result<PlannedRoutes, Error>?>(nil)
+            // This connection goes to the routes' thread while this one waits for both.
+            let held = Locked(db)
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let read = held.withLock { db in Result { try PlannedRoutes(in: db, maxSid: maxSid, feeds: feeds) } }
+                    routesRead.withLock { $0 = read }
+                } else {
+                    let read = Result { try spare { try Self.patternOffsets(in: $0, maxSid: maxSid) } }
+                    offsetsRead.withLock { $0 = read }
+                }
+            }
+            routes = try routesRead.withLock { $0 }!.get()
+            offsets = try offsetsRead.withLock { $0 }.get()
+        } else {
+            routes = try PlannedRoutes(in: db, maxSid: maxSid, feeds: feeds)
+        }
+        // Without a spare connection, after the routes on this one.
+        let plan = try offsets ?? Self.patternOffsets(in: db, maxSid: maxSid)
+        try self.init(plan, planned: routes, maxSid: maxSid, windows: windows)
+    }
+
+    /// The patterns' offsets, in pid order.
+    private static func patternOffsets(in db: SQLiteDatabase, maxSid: Int) throws -> RoutePlan {
         var plan = RoutePlan()
         let patterns = try db.prepare("SELECT pid, stops FROM patterns ORDER BY pid")
         while try patterns.step() {
@@ -31,10 +65,65 @@ extension RouteTables {
                 try plan.addOffsets(pid: pid, packedStops: patterns.blob(1), maxSid: maxSid)
             }
         }
+        return plan
+    }
+
+    /// `planned`'s routes on `plan`'s patterns, each trip's pattern checked.
+    private init(
+        _ plan: RoutePlan, planned: PlannedRoutes, maxSid: Int, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
+    ) throws {
         self.init(patternsOf: plan)
         let patternIndex = PatternIndex(pids: patternPid)
+        func wrongPattern(_ tid: Int32, _ pid: Int32) -> TransitError {
+            .corruptBundle(reason: "the planner's routes: trip \(tid) names pattern \(pid), missing or of another length")
+        }
+        tripStart = planned.tripStart
+        tripTid = planned.tripTid
+        tripAccessible = planned.tripAccessible
+        tripOffsets = [Int32](repeating: 0, count: planned.tripPid.count)
+        var templates: [RoutePlan.Member] = []
+        for route in planned.routes {
+            let sequence = planned.sequences[route.sequence]
+            let stopCount = sequence.sids.count
+            var last = (pid: Int32(-1), offsets: Int32(0))
+            for trip in route.trips {
+                // Trips of one pattern mostly follow one another.
+                let pid = planned.tripPid[trip]
+                if pid != last.pid {
+                    guard let p = patternIndex[Int(pid)], self.stopCount(ofPattern: p) == stopCount else {
+                        throw wrongPattern(planned.tripTid[trip], pid)
+                    }
+                    last = (pid, patternFirst[p])
+                }
+                tripOffsets[trip] = last.offsets
+            }
+            templates.removeAll(keepingCapacity: true)
+            for entry in route.templates {
+                guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else {
+                    throw wrongPattern(Int32(entry.tid), Int32(entry.pid))
+                }
+                templates.append(
+                    (RoutePlan.Trip(tid: Int32(entry.tid), sv: Int32(route.sv), start: 0, frequency: true, accessible: entry.accessible), p)
+                )
+            }
+            append(sequence: sequence, sv: route.sv, trips: route.trips, templates: templates, windows: windows)
+        }
+        finish(stopCount: maxSid + 1)
+    }
+}
 
-        var sequences: [RoutePlan.Sequence] = []
+/// The rows of `planner_sequences` and `planner_routes` decoded, each value checked, before
+/// the patterns they name are known: the trips as the planner's columns, their pids aside.
+private struct PlannedRoutes {
+    var sequences: [RoutePlan.Sequence] = []
+    var routes: [(sequence: Int, sv: Int, trips: Range<Int>, templates: [PlannerRoutesBlob.Entry])] = []
+    var tripStart: [Int32] = []
+    var tripTid: [Int32] = []
+    var tripAccessible: [Bool] = []
+    var tripPid: [Int32] = []
+
+    init(in db: SQLiteDatabase, maxSid: Int, feeds: Int) throws {
+        func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's routes: \(what)") }
         let sequenceRows = try db.prepare("SELECT qid, fid, stops FROM planner_sequences ORDER BY qid")
         while try sequenceRows.step() {
             let (qid, fid) = (sequenceRows.int(0), sequenceRows.int(1))
@@ -46,48 +135,52 @@ extension RouteTables {
             guard sequence.sids.count >= 2 else { throw damaged("sequence \(qid) has fewer than 2 stops") }
             sequences.append(sequence)
         }
-
-        var templates: [RoutePlan.Member] = []
-        var (entries, templateEntries) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
-        var last = (pid: -1, p: 0)
+        var (entries, templates) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
+        var routeStops = 0
         let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
         while try routeRows.step() {
             let (qid, sv) = (routeRows.int(0), routeRows.int(1))
             guard qid >= 1, qid <= sequences.count else { throw damaged("a route names sequence \(qid)") }
             guard sv >= 0, sv <= BundleCheck.maxServices else { throw damaged("a route names service \(sv)") }
-            let sequence = sequences[qid - 1]
-            func wrongPattern(_ entry: PlannerRoutesBlob.Entry) -> TransitError {
-                damaged("trip \(entry.tid) names pattern \(entry.pid), missing or of another length")
-            }
-            // The trips straight into the flat arrays; the few templates through `append`.
             try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
-                try PlannerRoutesBlob.decode(routeRows.blob(2), trips: &entries, templates: &templateEntries)
+                try PlannerRoutesBlob.decode(routeRows.blob(2), trips: &entries, templates: &templates)
             }
-            let firstTrip = tripStart.count
-            let stopCount = sequence.sids.count
-            for entry in entries {
-                // Trips of one pattern mostly follow one another.
-                if entry.pid != last.pid {
-                    guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
-                    last = (entry.pid, p)
-                }
-                tripStart.append(Int32(entry.start))
-                tripTid.append(Int32(entry.tid))
-                tripAccessible.append(entry.accessible)
-                tripOffsets.append(patternFirst[last.p])
-            }
-            last = (-1, 0)
-            templates.removeAll(keepingCapacity: true)
-            for entry in templateEntries {
-                guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else { throw wrongPattern(entry) }
-                templates.append(
-                    (RoutePlan.Trip(tid: Int32(entry.tid), sv: Int32(sv), start: 0, frequency: true, accessible: entry.accessible), p))
-            }
-            guard stopSid.count + sequence.sids.count <= Self.maxPlannedEntries, tripStart.count + templates.count <= Self.maxPlannedEntries
-            else { throw damaged("more than \(Self.maxPlannedEntries) route stops or trips") }
-            append(sequence: sequence, sv: sv, trips: firstTrip..<tripStart.count, templates: templates, windows: windows)
+            routeStops += sequences[qid - 1].sids.count
+            guard routeStops <= RouteTables.maxPlannedEntries,
+                tripStart.count + entries.count + templates.count <= RouteTables.maxPlannedEntries
+            else { throw damaged("more than \(RouteTables.maxPlannedEntries) route stops or trips") }
+            let first = tripStart.count
+            append(entries)
+            routes.append((qid - 1, sv, first..<tripStart.count, templates))
         }
-        finish(stopCount: maxSid + 1)
+    }
+
+    /// Appends `entries` (checked by the decoder: values within 32 bits) to the trip
+    /// columns: room made at once and written through pointers (appending trip by trip
+    /// checked four arrays' uniqueness and room for each of 945,000 trips on 40 x
+    /// Strasbourg).
+    private mutating func append(_ entries: [PlannerRoutesBlob.Entry]) {
+        let first = tripStart.count
+        tripStart.append(contentsOf: repeatElement(0, count: entries.count))
+        tripTid.append(contentsOf: repeatElement(0, count: entries.count))
+        tripAccessible.append(contentsOf: repeatElement(false, count: entries.count))
+        tripPid.append(contentsOf: repeatElement(0, count: entries.count))
+        entries.withUnsafeBufferPointer { entries in
+            tripStart.withUnsafeMutableBufferPointer { start in
+                tripTid.withUnsafeMutableBufferPointer { tid in
+                    tripAccessible.withUnsafeMutableBufferPointer { accessible in
+                        tripPid.withUnsafeMutableBufferPointer { pid in
+                            for (i, entry) in entries.enumerated() {
+                                start[first + i] = Int32(truncatingIfNeeded: entry.start)
+                                tid[first + i] = Int32(truncatingIfNeeded: entry.tid)
+                                accessible[first + i] = entry.accessible
+                                pid[first + i] = Int32(truncatingIfNeeded: entry.pid)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

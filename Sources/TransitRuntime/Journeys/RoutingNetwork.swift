@@ -36,14 +36,31 @@ final class RoutingNetwork: Sendable {
     let transferRules: [Int32: [TransferRule]]
     /// pathways.txt: changes inside stations walk them.
     let pathways: StationPathways
-    /// The stops of each feed near each stop, for walks: a grid of cells ~1 km wide.
-    let grid: [Int: [Int32]]
+    /// The served stops by cells ~1 km wide, for walks.
+    let grid: StopWalkGrid
+    /// `planner_walks`: the pairs of served stops within `storedWalks.metres` of each
+    /// other, as the compiler stored them (checked when read), nil for a bundle without.
+    let storedWalks: StoredWalks?
+
+    /// The rows of `planner_walks`, kept packed (1.1 MB on 40 x Strasbourg, 4.2 MB as
+    /// arrays of sids) until the walks are measured.
+    struct StoredWalks: Sendable {
+        let metres: Double
+        let rows: [(firstSid: Int, walks: [UInt8])]
+
+        /// Every stored pair (a < b) as `a << 32 | b`.
+        func pairs(maxSid: Int) throws -> [UInt64] {
+            var pairs: [UInt64] = []
+            for row in rows { pairs += try PlannerWalksBlob.decode(row.walks, firstSid: row.firstSid, maxSid: maxSid).pairs }
+            return pairs
+        }
+    }
 
     var stopCount: Int { stopFid.count }
 
-    static let gridCellDegrees = 0.01
-
-    init(db: SQLiteDatabase) throws {
+    /// Reads the network with `db`; `spare` lends a second connection for reading part of
+    /// it on another thread (`RouteTables.init(plannedIn:maxSid:feeds:windows:spare:)`).
+    init(db: SQLiteDatabase, spare: RouteTables.SpareConnection? = nil) throws {
         // Stops.
         let maxSid = try db.scalarInt("SELECT MAX(sid) FROM stops") ?? 0
         var latitude = [Double](repeating: .nan, count: maxSid + 1)
@@ -83,7 +100,7 @@ final class RoutingNetwork: Sendable {
         if try RouteTables.arePlanned(in: db) {
             // The routes as the compiler planned them.
             let feeds = try db.scalarInt("SELECT COUNT(*) FROM feeds") ?? 0
-            tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows)
+            tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows, spare: spare)
         } else {
             // An earlier compiler's bundle: the patterns merged into routes as they are read.
             let plan: RoutePlan
@@ -98,11 +115,8 @@ final class RoutingNetwork: Sendable {
         }
         let tables = self.tables
         // Only stops some route serves are places to walk to.
-        var grid: [Int: [Int32]] = [:]
-        for sid in 1..<(maxSid + 1) where !latitude[sid].isNaN && tables.serves(sid) {
-            grid[Self.cell(latitude[sid], longitude[sid]), default: []].append(Int32(sid))
-        }
-        self.grid = grid
+        grid = StopWalkGrid(latitude: latitude, longitude: longitude) { tables.serves($0) }
+        storedWalks = try Self.storedWalks(in: db, maxSid: maxSid)
 
         // transfers.txt: a row naming a station applies to each of its platforms. For a pair
         // of stops the most specific row counts: (stop, stop), then (stop, station),
@@ -151,6 +165,7 @@ final class RoutingNetwork: Sendable {
         stopParent = o.stopParent
         stopAccessible = o.stopAccessible
         grid = o.grid
+        storedWalks = o.storedWalks
         var into: [Int32: [TransferRule]] = [:]
         for (from, rules) in o.transferRules {
             for rule in rules { into[rule.to, default: []].append(TransferRule(to: from, type: rule.type, minTime: rule.minTime)) }
@@ -174,13 +189,6 @@ final class RoutingNetwork: Sendable {
         return grand != 0 ? grand : parent
     }
 
-    /// The grid cell of a coordinate.
-    static func cell(_ latitude: Double, _ longitude: Double) -> Int {
-        let row = Int((latitude / gridCellDegrees).rounded(.down))
-        let column = Int((longitude / gridCellDegrees).rounded(.down))
-        return row &* 100_000 &+ column
-    }
-
     /// Straight-line metres between two stops, 0 when either has no coordinates.
     func metres(between a: Int, _ b: Int) -> Double {
         guard !stopLatitude[a].isNaN, !stopLatitude[b].isNaN else { return 0 }
@@ -190,51 +198,35 @@ final class RoutingNetwork: Sendable {
     /// Stops within `radius` metres of a point, with their straight-line distance, by sid.
     func stops(near latitude: Double, _ longitude: Double, within radius: Double) -> [(sid: Int, distance: Double)] {
         var found: [(sid: Int, distance: Double)] = []
-        forEachCandidate(near: latitude, longitude, within: radius) { s in
+        grid.forEachCandidate(near: latitude, longitude, within: radius) { s in
             let d = GeoDistance.metres(latitude, longitude, stopLatitude[s], stopLongitude[s])
             if d <= radius { found.append((s, d)) }
         }
         return found.sorted { $0.sid < $1.sid }
     }
 
-    /// Calls `body` with every served stop above sid `above` that may be within `radius`
-    /// metres of a point: all that are, and a few a little farther (the caller measures).
-    @inline(__always)
-    func forEachCandidate(near latitude: Double, _ longitude: Double, within radius: Double, above: Int = 0, _ body: (Int) -> Void) {
-        guard !latitude.isNaN, radius >= 0 else { return }
-        // The box around the circle (a degree of latitude is at least 111 km; a degree of
-        // longitude at least its cosine at the box's edge nearer the pole), and the cells it
-        // touches: no margin beyond it (a cell of margin on each side read four times the
-        // stops for a 400 m walk).
-        let latitudeSpan = radius / 111_000
-        let cosine = max(0.01, cos(min(89, abs(latitude) + latitudeSpan) * .pi / 180))
-        let longitudeSpan = radius / (111_000 * cosine)
-        let rows =
-            Int(
-                ((latitude - latitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
-                ((latitude + latitudeSpan) / Self.gridCellDegrees).rounded(.down))
-        let columns =
-            Int(
-                ((longitude - longitudeSpan) / Self.gridCellDegrees).rounded(.down))...Int(
-                ((longitude + longitudeSpan) / Self.gridCellDegrees).rounded(.down))
-        for row in rows {
-            for column in columns {
-                guard let cell = grid[row &* 100_000 &+ column] else { continue }
-                // A cell's stops are in sid order: those above `above` from the first one.
-                var (low, high) = (0, cell.count)
-                while low < high {
-                    let mid = (low + high) / 2
-                    if Int(cell[mid]) <= above { low = mid + 1 } else { high = mid }
-                }
-                for sid in cell[low...] {
-                    let s = Int(sid)
-                    // A flat-Earth estimate (within 1 % at these distances) skips the far ones.
-                    let dy = (stopLatitude[s] - latitude) * 111_195
-                    let dx = (stopLongitude[s] - longitude) * 111_195 * cosine
-                    if dx * dx + dy * dy > radius * radius * 1.05 + 100 { continue }
-                    body(s)
-                }
+    /// `planner_walks` checked: one distance, rows of stops in order, not overlapping,
+    /// every sid within 1...`maxSid`; nil without the table or rows.
+    private static func storedWalks(in db: SQLiteDatabase, maxSid: Int) throws -> StoredWalks? {
+        guard try db.hasTable("planner_walks") else { return nil }
+        func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's walks: \(what)") }
+        var metres: Int?
+        var rows: [(firstSid: Int, walks: [UInt8])] = []
+        var next = 1
+        let query = try db.prepare("SELECT first_sid, within_metres, walks FROM planner_walks ORDER BY first_sid")
+        while try query.step() {
+            let (first, within) = (query.int(0), query.int(1))
+            guard within == metres ?? within, (0...5000).contains(within) else {
+                throw damaged("a row of stop \(first) is for \(within) m")
             }
+            guard first >= next else { throw damaged("the row of stop \(first) overlaps the one before") }
+            let walks = query.blob(2)
+            let covered = try PatternCache.damagedAsError("the planner's walk row of stop \(first)") {
+                try PlannerWalksBlob.decode(walks, firstSid: first, maxSid: maxSid).stops
+            }
+            (metres, next) = (within, first + covered)
+            rows.append((first, walks))
         }
+        return metres.map { StoredWalks(metres: Double($0), rows: rows) }
     }
 }

@@ -104,109 +104,70 @@ struct TransferTimes {
 
     /// Footpaths between every pair of served stops at most `distance` metres apart: each
     /// pair measured once (the distance is symmetric to the bit) from its lower sid, with
-    /// each stop's latitude cosine worked out once (on 40 x Strasbourg, 2.1 million walks,
-    /// measuring every pair from both ends was a fifth of the first journey), then laid out
-    /// by stop: a stop's lower neighbours by sid, then its higher ones in the grid's order
-    /// (the transfer graph sorts them by τ; sorting them by sid here took 25-35 ms of the
-    /// first journey on 40 x Strasbourg).
+    /// each stop's latitude cosine worked out once, then laid out by stop. The pairs are
+    /// those the compiler stored (`planner_walks`) when they reach as far (searching the
+    /// grid for them was 538 million instructions on 40 x Strasbourg, a fifth of its first
+    /// journey), else those the grid finds; the same either way.
     static func footpaths(_ network: RoutingNetwork, within distance: Double) -> Footpaths {
         let count = network.stopCount
-        var points = [GeoDistance.Point](repeating: GeoDistance.Point(0, 0), count: count)
-        for sid in 0..<count where !network.stopLatitude[sid].isNaN {
-            points[sid] = GeoDistance.Point(network.stopLatitude[sid], network.stopLongitude[sid])
-        }
-        // The pairs (a < b) and how many walks each stop has.
+        // The pairs (a < b), and how many walks each stop has.
         var pairs: [(a: Int32, b: Int32, metres: Float)] = []
-        var first = [Int32](repeating: 0, count: count + 1)
-        for a in 1..<max(1, count) where network.serves(a) {
-            let here = points[a]
-            network.forEachCandidate(near: network.stopLatitude[a], network.stopLongitude[a], within: distance, above: a) { b in
-                let d = GeoDistance.metres(here, points[b])
-                if d <= distance {
-                    pairs.append((Int32(a), Int32(b), Float(d)))
-                    first[a + 1] += 1
-                    first[b + 1] += 1
-                }
-            }
+        if let stored = network.storedWalks, stored.metres >= distance, let measured = try? measured(stored, network, within: distance) {
+            pairs = measured
+        } else {
+            network.grid.forEachPair(within: distance) { a, b, d in pairs.append((Int32(a), Int32(b), Float(d))) }
         }
-        for s in 0..<count { first[s + 1] += first[s] }
-        var next = first
+        // Laid out by stop through pointers (checked accesses were a fifth of the work).
+        var first = [Int32](repeating: 0, count: count + 1)
         var sids = [Int32](repeating: 0, count: 2 * pairs.count)
         var metres = [Float](repeating: 0, count: 2 * pairs.count)
-        for (a, b, d) in pairs {
-            sids[Int(next[Int(a)])] = b
-            metres[Int(next[Int(a)])] = d
-            next[Int(a)] += 1
-            sids[Int(next[Int(b)])] = a
-            metres[Int(next[Int(b)])] = d
-            next[Int(b)] += 1
+        pairs.withUnsafeBufferPointer { pairs in
+            first.withUnsafeMutableBufferPointer { first in
+                for (a, b, _) in pairs {
+                    first[Int(a) + 1] += 1
+                    first[Int(b) + 1] += 1
+                }
+                for s in 0..<count { first[s + 1] += first[s] }
+                var next = Array(first)
+                sids.withUnsafeMutableBufferPointer { sids in
+                    metres.withUnsafeMutableBufferPointer { metres in
+                        for (a, b, d) in pairs {
+                            sids[Int(next[Int(a)])] = b
+                            metres[Int(next[Int(a)])] = d
+                            next[Int(a)] += 1
+                            sids[Int(next[Int(b)])] = a
+                            metres[Int(next[Int(b)])] = d
+                            next[Int(b)] += 1
+                        }
+                    }
+                }
+            }
         }
         pairs = []
         return Footpaths(first: first, sids: sids, metres: metres)
     }
-}
 
-/// Every stop's transfers with their τ, for one set of options (change time, speed,
-/// transfer distance) and one direction of the network: built once, then shared by every
-/// query with those options. Edges `first[s]..<first[s + 1]` are the stops a rider who
-/// alighted at s can board at with their τ, shortest first (a search stops reading them at
-/// the first that arrives too late).
-final class TransferGraph: Sendable {
-    /// Edge `e` leads to stop `targets[e]`, in `seconds(e)`: as two arrays, 6 bytes an edge
-    /// (on 40 x Strasbourg 12.9 MB for 2.1 million edges, 17.2 MB as pairs of 32-bit
-    /// integers). A τ of 65,535 s or more (a transfers.txt or pathway time of over 18
-    /// hours) is kept aside by edge.
-    let first: [Int32]
-    let targets: [Int32]
-    private let shortSeconds: [UInt16]
-    private let longSeconds: [Int: Int]
-    /// Whether a transfer from A to B has one from B to A of the same τ: the walks and the
-    /// change at a stop are, transfers.txt rows and pathways need not be.
-    let isSymmetric: Bool
-
-    /// The seconds of edge `e`'s transfer (τ).
-    @inline(__always)
-    func seconds(_ e: Int) -> Int {
-        let short = shortSeconds[e]
-        return short != .max ? Int(short) : longSeconds[e] ?? Int(Int32.max)
-    }
-
-    init(_ times: TransferTimes) {
-        var first: [Int32] = [0]
-        first.reserveCapacity(times.network.stopCount + 1)
-        // Each stop's walks and its own change, and a few more for transfers.txt rows and
-        // pathways: reserved at once, the edges are not copied as they grow, and are kept
-        // in buffers of their size.
-        let expected = times.network.stopCount + times.footpaths.sids.count
-        var targets: [Int32] = []
-        var shortSeconds: [UInt16] = []
-        var longSeconds: [Int: Int] = [:]
-        targets.reserveCapacity(expected)
-        shortSeconds.reserveCapacity(expected)
-        var reached: [(sid: Int, seconds: Int)] = []
-        var keys: [Int] = []
-        for sid in 0..<times.network.stopCount {
-            if times.network.serves(sid) {
-                // By τ, then sid: as one integer each, τ in the high half (sids are below
-                // 2^31, `BundleCheck`), sorted without a comparison closure.
-                keys.removeAll(keepingCapacity: true)
-                times.transfers(from: sid, into: &reached)
-                for (to, tau) in reached { keys.append(Int(Int32(clamping: tau)) << 32 | to) }
-                keys.sort()
-                for key in keys {
-                    let tau = key >> 32
-                    if tau >= Int(UInt16.max) { longSeconds[targets.count] = tau }
-                    targets.append(Int32(truncatingIfNeeded: key))
-                    shortSeconds.append(UInt16(clamping: tau))
+    /// The stored pairs of served stops with coordinates at most `distance` metres apart,
+    /// with their length.
+    private static func measured(
+        _ stored: RoutingNetwork.StoredWalks, _ network: RoutingNetwork, within distance: Double
+    ) throws -> [(a: Int32, b: Int32, metres: Float)] {
+        let stored = try stored.pairs(maxSid: network.stopCount - 1)
+        let points = StopWalkGrid.points(latitude: network.stopLatitude, longitude: network.stopLongitude)
+        let walkable = (0..<network.stopCount).map { network.serves($0) && !network.stopLatitude[$0].isNaN }
+        var pairs: [(a: Int32, b: Int32, metres: Float)] = []
+        pairs.reserveCapacity(stored.count)
+        walkable.withUnsafeBufferPointer { walkable in
+            points.withUnsafeBufferPointer { points in
+                for pair in stored {
+                    let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
+                    guard walkable[a], walkable[b] else { continue }
+                    let d = GeoDistance.metres(points[a], points[b])
+                    if d <= distance { pairs.append((Int32(a), Int32(b), Float(d))) }
                 }
             }
-            first.append(Int32(targets.count))
         }
-        self.first = first
-        self.targets = targets.trimmedToCount()
-        self.shortSeconds = shortSeconds.trimmedToCount()
-        self.longSeconds = longSeconds
-        isSymmetric = times.network.transferRules.isEmpty && times.network.pathways.isEmpty
+        return pairs
     }
 }
 

@@ -247,7 +247,7 @@ extension TransitBundle {
     /// The routing network, read on first use and kept.
     private func routingNetwork(db: SQLiteDatabase) throws -> RoutingNetwork {
         if let network = routing.withLock({ $0 }) { return network }
-        let network = try RoutingNetwork(db: db)
+        let network = try RoutingNetwork(db: db) { [pool] work in try pool.withSpare(work) }
         routing.withLock { $0 = $0 ?? network }
         return network
     }
