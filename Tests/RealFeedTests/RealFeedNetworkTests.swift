@@ -25,47 +25,42 @@ final class RealFeedNetworkTests: XCTestCase {
         for name in RealFeeds.names {
             let bundle = try RealFeeds.bundle(name).bundle
             let planned = try bundle.pool.with { db in try RoutingNetwork(db: db) }.tables
-            // Read on two threads (the routes on one connection, the patterns' offsets on
-            // another), as a journey reads it: the same arrays.
-            let pool = bundle.pool
-            let twoThreads = try pool.with { db in try RoutingNetwork(db: db) { work in try pool.withSpare(work) } }.tables
-            XCTAssertEqual(planned.routes.map(\.firstTrip), twoThreads.routes.map(\.firstTrip), name)
-            XCTAssertEqual(planned.stopSid, twoThreads.stopSid, name)
-            XCTAssertEqual(planned.tripStart, twoThreads.tripStart, name)
-            XCTAssertEqual(planned.tripTid, twoThreads.tripTid, name)
-            XCTAssertEqual(planned.tripOffsets, twoThreads.tripOffsets, name)
-            XCTAssertEqual(planned.offsetDeparture, twoThreads.offsetDeparture, name)
-            XCTAssertEqual(planned.offsetArrival, twoThreads.offsetArrival, name)
-            XCTAssertEqual(planned.placeFirst, twoThreads.placeFirst, name)
             let copy = RealFeeds.output.appendingPathComponent("\(name)-unplanned.db").path
             try? FileManager.default.removeItem(atPath: copy)
             try FileManager.default.copyItem(atPath: RealFeeds.output.appendingPathComponent(name + ".db").path, toPath: copy)
             let db = try SQLiteDatabase(path: copy, writable: true)
             try db.execute("DROP TABLE planner_routes; DROP TABLE planner_sequences")
-            let worked = try RoutingNetwork(db: db).tables
-            XCTAssertEqual(planned.routes.map(\.firstTrip), worked.routes.map(\.firstTrip), name)
-            XCTAssertEqual(planned.routes.map(\.firstStop), worked.routes.map(\.firstStop), name)
-            XCTAssertEqual(planned.routes.map(\.sv), worked.routes.map(\.sv), name)
-            XCTAssertEqual(planned.routes.map(\.fid), worked.routes.map(\.fid), name)
-            XCTAssertEqual(planned.routes.map(\.templateRange), worked.routes.map(\.templateRange), name)
-            XCTAssertEqual(planned.stopSid, worked.stopSid, name)
-            XCTAssertEqual(planned.stopBoards, worked.stopBoards, name)
-            XCTAssertEqual(planned.stopAlights, worked.stopAlights, name)
-            XCTAssertEqual(planned.tripStart, worked.tripStart, name)
-            XCTAssertEqual(planned.tripTid, worked.tripTid, name)
-            XCTAssertEqual(planned.tripAccessible, worked.tripAccessible, name)
-            XCTAssertEqual(planned.tripOffsets, worked.tripOffsets, name)
-            XCTAssertEqual(planned.offsetDeparture, worked.offsetDeparture, name)
-            XCTAssertEqual(planned.offsetArrival, worked.offsetArrival, name)
-            XCTAssertEqual(planned.placeFirst, worked.placeFirst, name)
-            XCTAssertEqual(planned.templates.map(\.tid), worked.templates.map(\.tid), name)
-            XCTAssertEqual(planned.templates.map(\.windows.count), worked.templates.map(\.windows.count), name)
+            Self.assertSame(planned, try RoutingNetwork(db: db).tables, name)
+            // Read on two threads (the routes on one connection, the patterns' offsets on
+            // another), as a journey reads it: the same arrays.
+            let pool = bundle.pool
+            Self.assertSame(planned, try pool.with { db in try RoutingNetwork(db: db) { work in try pool.withSpare(work) } }.tables, name)
             checked.feeds += 1
             checked.routes += planned.routes.count
             checked.trips += planned.tripStart.count
         }
         print("planned routes equal worked-out routes: \(checked.feeds) feeds, \(checked.routes) routes, \(checked.trips) trips")
         XCTAssertEqual(checked.feeds, 24)
+    }
+
+    private static func assertSame(_ a: RouteTables, _ b: RouteTables, _ name: String, line: UInt = #line) {
+        XCTAssertEqual(a.routes.map(\.firstTrip), b.routes.map(\.firstTrip), name, line: line)
+        XCTAssertEqual(a.routes.map(\.firstStop), b.routes.map(\.firstStop), name, line: line)
+        XCTAssertEqual(a.routes.map(\.sv), b.routes.map(\.sv), name, line: line)
+        XCTAssertEqual(a.routes.map(\.fid), b.routes.map(\.fid), name, line: line)
+        XCTAssertEqual(a.routes.map(\.templateRange), b.routes.map(\.templateRange), name, line: line)
+        XCTAssertEqual(a.stopSid, b.stopSid, name, line: line)
+        XCTAssertEqual(a.stopBoards, b.stopBoards, name, line: line)
+        XCTAssertEqual(a.stopAlights, b.stopAlights, name, line: line)
+        XCTAssertEqual(a.tripStart, b.tripStart, name, line: line)
+        XCTAssertEqual(a.tripTid, b.tripTid, name, line: line)
+        XCTAssertEqual(a.tripAccessible, b.tripAccessible, name, line: line)
+        XCTAssertEqual(a.tripOffsets, b.tripOffsets, name, line: line)
+        XCTAssertEqual(a.offsetDeparture, b.offsetDeparture, name, line: line)
+        XCTAssertEqual(a.offsetArrival, b.offsetArrival, name, line: line)
+        XCTAssertEqual(a.placeFirst, b.placeFirst, name, line: line)
+        XCTAssertEqual(a.templates.map(\.tid), b.templates.map(\.tid), name, line: line)
+        XCTAssertEqual(a.templates.map(\.windows.count), b.templates.map(\.windows.count), name, line: line)
     }
 
     func testWalksAreEveryPairWithinTheDistanceMeasuredFromEitherEnd() throws {

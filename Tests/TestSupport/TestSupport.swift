@@ -30,6 +30,26 @@ package enum TestSupport {
         return path
     }
 
+    /// Each copy of the sample bundle edited by a case's `sql` (a crafted planner table)
+    /// opens, then refuses its first journey as a damaged bundle whose reason contains the
+    /// case's `reason`: never an answer, a trap or another error.
+    package static func assertFirstJourneyRefuses(
+        _ cases: [(sql: String, reason: String)], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let (from, to) = (JourneyPlace.stop("CENTRAL_1", feed: "metro"), JourneyPlace.stop("AIRPORT", feed: "metro"))
+        for (sql, reason) in cases {
+            let bundle = try TransitBundle(path: try sampleBundleCopy(editedBy: sql))
+            do {
+                _ = try bundle.journeys(from: from, to: to, departingAt: .local(LocalDate("2026-11-11")!, secondsOfDay: 8 * 3600))
+                XCTFail("\(sql): answered", file: file, line: line)
+            } catch TransitError.corruptBundle(let why) {
+                XCTAssertTrue(why.contains(reason), "\(sql): \(why)", file: file, line: line)
+            } catch {
+                XCTFail("\(sql): \(error)", file: file, line: line)
+            }
+        }
+    }
+
     /// Writes a feed folder from file name -> CSV text.
     package static func writeFeed(_ files: [String: String], in directory: URL) -> String {
         for (name, text) in files {

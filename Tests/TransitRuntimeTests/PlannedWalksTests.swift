@@ -89,18 +89,7 @@ final class PlannedWalksTests: XCTestCase {
             ("INSERT INTO planner_walks VALUES (9000000, 300, x'')", "is for 300 m"),
             ("INSERT INTO planner_walks VALUES (9000000, 400, x'00')", "walk row of stop 9000000 is damaged"),
         ]
-        let (from, to) = (JourneyPlace.stop("CENTRAL_1", feed: "metro"), JourneyPlace.stop("AIRPORT", feed: "metro"))
-        for (sql, reason) in cases {
-            let bundle = try TransitBundle(path: try copy(sql))
-            do {
-                _ = try bundle.journeys(from: from, to: to, departingAt: .local(LocalDate("2026-11-11")!, secondsOfDay: 8 * 3600))
-                XCTFail("\(sql): answered")
-            } catch TransitError.corruptBundle(let why) {
-                XCTAssertTrue(why.contains(reason), "\(sql): \(why)")
-            } catch {
-                XCTFail("\(sql): \(error)")
-            }
-        }
+        try TestSupport.assertFirstJourneyRefuses(cases)
         let view = try copy("DROP TABLE planner_walks; CREATE VIEW planner_walks(first_sid, within_metres, walks) AS SELECT 1, 400, x'00'")
         XCTAssertThrowsError(try TransitBundle(path: view)) { error in
             guard case TransitError.corruptBundle(let why) = error else { return XCTFail("\(error)") }
