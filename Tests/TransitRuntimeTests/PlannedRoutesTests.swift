@@ -85,6 +85,36 @@ final class PlannedRoutesTests: XCTestCase {
         XCTAssertGreaterThan(answered, 20)
     }
 
+    /// The count the compiler writes for the read to size the offsets' arrays is the
+    /// number of stops of the patterns of two stops or more, counted here from the
+    /// `patterns` rows; a crafted count (none, negative, not a number, beyond any plan)
+    /// changes no answer.
+    func testThePatternStopCountIsThePatternsStops() throws {
+        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
+        var stops = 0
+        let rows = try db.prepare("SELECT stops FROM patterns")
+        while try rows.step() {
+            let count = try PatternStopsBlob.decode(rows.blob(0)).count
+            stops += count >= 2 ? count : 0
+        }
+        XCTAssertGreaterThan(stops, 10)
+        let written = try db.prepare("SELECT value FROM metadata WHERE key = 'planner_pattern_stops'")
+        XCTAssertTrue(try written.step())
+        XCTAssertEqual(written.string(0), String(stops))
+        let bundle = TestSupport.sampleBundle
+        let (from, to) = (JourneyPlace.stop("CENTRAL", feed: "metro"), JourneyPlace.stop("AIRPORT", feed: "metro"))
+        let at = QueryTime.local(LocalDate("2026-11-11")!, secondsOfDay: 12 * 3600)
+        let expected = try bundle.journeys(from: from, to: to, departingAt: at)
+        XCTAssertFalse(expected.isEmpty)
+        for value in ["-5", "'many'", "99999999999", "1"] {
+            let crafted = try TransitBundle(
+                path: try copy("UPDATE metadata SET value = \(value) WHERE key = 'planner_pattern_stops'"))
+            XCTAssertEqual(try crafted.journeys(from: from, to: to, departingAt: at), expected, value)
+        }
+        let without = try TransitBundle(path: try copy("DELETE FROM metadata WHERE key = 'planner_pattern_stops'"))
+        XCTAssertEqual(try without.journeys(from: from, to: to, departingAt: at), expected)
+    }
+
     /// One crafted change each to the planner's tables, and the reason the first journey
     /// gives for refusing it.
     func testCraftedPlannerRowsAreRefusedOnTheFirstJourney() throws {

@@ -62,15 +62,16 @@ struct BundleWriter {
         let sideStatements = statements.filter { Self.sideTables.contains(BundleSchema.tableName($0)) }
         let sideTablesPath = path + "-side-tables"
         try? FileManager.default.removeItem(atPath: sideTablesPath)
-        let side = BackgroundResult<Void> {
+        let side = BackgroundResult<Int> {
             let db = try SQLiteDatabase(path: sideTablesPath, writable: true)
             try Self.configure(db, pageSize: 4096)
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
             try BundleTables.insertPatterns(model, into: db)
-            try PlannerTables.insert(model, into: db)
+            let patternStops = try PlannerTables.insert(model, into: db)
             if let cities { try CityTables.insertRows(cities, into: db) }
             try db.execute("COMMIT")
+            return patternStops
         }
         defer {
             // Whatever happened here, the side thread is finished before its file is removed.
@@ -97,7 +98,8 @@ struct BundleWriter {
             try db.execute(sql)
             try db.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(name); DROP TABLE temp.\(name)")
         }
-        try side.value()
+        // How many stops the patterns hold: the runtime makes room for their offsets at once.
+        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(PlannerTables.patternStopsKey, String(try side.value()))
         try db.execute("COMMIT")
         let attach = try db.prepare("ATTACH DATABASE ?1 AS side")
         attach.bind([sideTablesPath])

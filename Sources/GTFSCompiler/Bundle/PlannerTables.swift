@@ -7,7 +7,11 @@ import TransitSQLite
 /// and the walks between the stops those routes serve, to `planner_walks`
 /// (`PlannerWalksBlob`).
 enum PlannerTables {
-    static func insert(_ model: BundleModel, into db: SQLiteDatabase) throws {
+    /// The metadata key of how many stops the patterns of two stops or more hold.
+    static let patternStopsKey = RoutePlan.patternStopsKey
+
+    /// Returns how many stops the patterns of two stops or more hold (their offsets).
+    static func insert(_ model: BundleModel, into db: SQLiteDatabase) throws -> Int {
         let plan = try RoutePlan(patternsIn: db, maxSid: Int(Int32.max))
         let sequences = try db.prepareInsert(into: "planner_sequences", columns: ["qid", "fid", "stops"])
         for (q, sequence) in plan.sequences.enumerated() {
@@ -27,6 +31,7 @@ enum PlannerTables {
                 PlannerRoutesBlob.encodeTrips(route.trips.map(entry), templates: route.templates.map(entry)))
         }
         try insertWalks(model, served: served, into: db)
+        return plan.offsetDeparture.count
     }
 
     /// The pairs of served stops within `PlannerWalksBlob.metres` of each other, measured

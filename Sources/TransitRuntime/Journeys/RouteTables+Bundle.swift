@@ -58,6 +58,13 @@ extension RouteTables {
     /// The patterns' offsets, in pid order.
     private static func patternOffsets(in db: SQLiteDatabase, maxSid: Int) throws -> RoutePlan {
         var plan = RoutePlan()
+        // Room for all at once when the compiler said how many (a bound keeps a crafted
+        // count from reserving more than a plan may hold).
+        let count = try db.prepare("SELECT value FROM metadata WHERE key = ?1")
+        count.bind([RoutePlan.patternStopsKey])
+        if try count.step(), let stops = Int(count.string(0)), stops > 0 {
+            plan.reserveOffsets(min(stops, maxPlannedEntries))
+        }
         let patterns = try db.prepare("SELECT pid, stops FROM patterns ORDER BY pid")
         while try patterns.step() {
             let pid = patterns.int(0)
