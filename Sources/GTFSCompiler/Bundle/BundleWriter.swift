@@ -99,7 +99,7 @@ struct BundleWriter {
             try db.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(name); DROP TABLE temp.\(name)")
         }
         // How many stops the patterns hold: the runtime makes room for their offsets at once.
-        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(PlannerTables.patternStopsKey, String(try side.value()))
+        try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(RoutePlan.patternStopsKey, String(try side.value()))
         try db.execute("COMMIT")
         let attach = try db.prepare("ATTACH DATABASE ?1 AS side")
         attach.bind([sideTablesPath])

@@ -7,9 +7,6 @@ import TransitSQLite
 /// and the walks between the stops those routes serve, to `planner_walks`
 /// (`PlannerWalksBlob`).
 enum PlannerTables {
-    /// The metadata key of how many stops the patterns of two stops or more hold.
-    static let patternStopsKey = RoutePlan.patternStopsKey
-
     /// Returns how many stops the patterns of two stops or more hold (their offsets).
     static func insert(_ model: BundleModel, into db: SQLiteDatabase) throws -> Int {
         let plan = try RoutePlan(patternsIn: db, maxSid: Int(Int32.max))
@@ -19,9 +16,11 @@ enum PlannerTables {
         }
         let routes = try db.prepareInsert(into: "planner_routes", columns: ["prid", "qid", "sv", "trips"])
         var prid = 0
-        var served = Set<Int32>()
+        // The sequences some route rides: their stops are the ones served (many routes, one
+        // per service and chain, share a sequence).
+        var ridden = Set<Int>()
         try plan.forEachRoute { route in
-            served.formUnion(plan.sequences[route.sequence].sids)
+            ridden.insert(route.sequence)
             func entry(_ m: RoutePlan.Member) -> PlannerRoutesBlob.Entry {
                 .init(tid: Int(m.trip.tid), start: Int(m.trip.start), pid: plan.patternPid[m.pattern], accessible: m.trip.accessible)
             }
@@ -30,6 +29,7 @@ enum PlannerTables {
                 prid, route.sequence + 1, route.sv,
                 PlannerRoutesBlob.encodeTrips(route.trips.map(entry), templates: route.templates.map(entry)))
         }
+        let served = Set(ridden.flatMap { plan.sequences[$0].sids })
         try insertWalks(model, served: served, into: db)
         return plan.offsetDeparture.count
     }

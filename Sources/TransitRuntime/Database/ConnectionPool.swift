@@ -43,15 +43,12 @@ package final class ConnectionPool: @unchecked Sendable {
     }
 
     /// `body` on an idle connection or a new one on the same file, nil when neither is
-    /// there without waiting (the file replaced and every connection busy): for work that
-    /// can also be done on a connection the caller holds, which waiting could deadlock.
+    /// there without waiting (the file replaced and every connection busy, or none opens):
+    /// for work that can also be done on a connection the caller holds, which waiting could
+    /// deadlock.
     package func withSpare<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T? {
         condition.lock()
-        var db = idle.popLast()
-        if db == nil && !replaced && identity == FileIdentity(path: path) {
-            let opened = try? Self.open(path)
-            if identity == FileIdentity(path: path) { db = opened } else { replaced = true }
-        }
+        let db = (try? idleOrNew()) ?? nil
         condition.unlock()
         guard let db else { return nil }
         return try with(handing: db, body)
@@ -62,18 +59,24 @@ package final class ConnectionPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let db = idle.popLast() { return db }
-            if !replaced {
-                // Checked before and after opening: the old file stays open here, so its
-                // identity cannot be reused by another file in between.
-                if identity == FileIdentity(path: path) {
-                    let db = try Self.open(path)
-                    if identity == FileIdentity(path: path) { return db }
-                }
-                replaced = true
-            }
+            if let db = try idleOrNew() { return db }
             condition.wait()
         }
+    }
+
+    /// An idle connection or a new one on the same file; nil once the file has been
+    /// replaced. Called with `condition` locked.
+    private func idleOrNew() throws -> SQLiteDatabase? {
+        if let db = idle.popLast() { return db }
+        guard !replaced else { return nil }
+        // Checked before and after opening: the old file stays open here, so its identity
+        // cannot be reused by another file in between.
+        if identity == FileIdentity(path: path) {
+            let db = try Self.open(path)
+            if identity == FileIdentity(path: path) { return db }
+        }
+        replaced = true
+        return nil
     }
 
     static func open(_ path: String) throws -> SQLiteDatabase {

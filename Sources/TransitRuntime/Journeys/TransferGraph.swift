@@ -40,7 +40,7 @@ final class TransferGraph: Sendable {
         var first = [Int32](repeating: 0, count: stopCount + 1)
         var reached: [(sid: Int, seconds: Int)] = []
         for sid in 0..<stopCount where network.serves(sid) {
-            if network.pathways.isEmpty && (network.transferRules.isEmpty || network.transferRules[Int32(sid)] == nil) {
+            if times.walksOnly(from: sid) {
                 plain[sid] = true
                 first[sid + 1] = Int32(1 + paths.range(of: sid).count)
             } else {

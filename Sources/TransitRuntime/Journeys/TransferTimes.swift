@@ -38,20 +38,17 @@ struct TransferTimes {
     /// Seconds to walk `metres` at the query's speed, rounded up.
     func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
 
+    /// Whether the transfers from `sid` are only the change at the stop and the walks, each
+    /// walk's τ its walk plus the change time: no transfers.txt row names it and the network
+    /// has no pathways (most stops; `TransferGraph` lays theirs out together).
+    func walksOnly(from sid: Int) -> Bool {
+        network.pathways.isEmpty && (network.transferRules.isEmpty || network.transferRules[Int32(sid)] == nil)
+    }
+
     /// Every stop reachable from `from` by one transfer, with its τ, into `result`.
     func transfers(from: Int, into result: inout [(sid: Int, seconds: Int)]) {
         result.removeAll(keepingCapacity: true)
-        let ownRules = network.transferRules[Int32(from)]
-        if ownRules == nil && network.pathways.isEmpty {
-            // No transfers.txt row and no pathways (most stops): the change at the stop and
-            // the walks, without the rules' and the pathways' closures below.
-            result.append((from, changeTime))
-            for i in footpaths.range(of: from) {
-                result.append((Int(footpaths.sids[i]), walk(Double(footpaths.metres[i])) + changeTime))
-            }
-            return
-        }
-        let rules = ownRules ?? []
+        let rules = network.transferRules[Int32(from)] ?? []
         func rule(to: Int) -> RoutingNetwork.TransferRule? {
             rules.isEmpty ? nil : rules.first { Int($0.to) == to }
         }
