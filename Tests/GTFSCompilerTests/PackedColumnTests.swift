@@ -157,6 +157,49 @@ final class PackedColumnTests: XCTestCase {
         }
     }
 
+    /// Seeded patterns of every shape (values of one to five varint bytes, up to 2^30 so
+    /// that every difference fits the 32 bits a packed value has, optional fields absent or
+    /// present, every code) decode to what was encoded; `forEach` meets the same records.
+    func testRandomPatternStopsAndTripsDecodeToWhatWasEncoded() throws {
+        let seed = SplitMix64.testSeed(0x5EED_0A77)
+        var rng = SplitMix64(state: seed)
+        func value(_ limit: Int) -> Int {
+            switch rng.next() % 4 {
+            case 0: Int(rng.next() % 64)
+            case 1: Int(rng.next() % 16_384)
+            case 2: limit - Int(rng.next() % 3)
+            default: Int(rng.next() % UInt64(limit + 1))
+            }
+        }
+        let big = 1 << 30 - 1
+        for round in 0..<400 {
+            let stops = (0..<Int(rng.next() % 40)).map { _ in
+                PatternStopRecord(
+                    stopSequence: value(big), sid: value(big), arrivalOffset: value(big), departureOffset: value(big),
+                    pickupType: Int(rng.next() % 4), dropOffType: Int(rng.next() % 4), interpolated: rng.next() % 2 == 0,
+                    approximate: rng.next() % 3 == 0, hid: rng.next() % 3 == 0 ? nil : value(big - 1))
+            }
+            let packedStops = PatternStopsBlob.encode(stops)
+            XCTAssertEqual(try PatternStopsBlob.decode(packedStops), stops, "round \(round), TEST_SEED=\(seed)")
+            var met: [PatternStopRecord] = []
+            try PatternStopsBlob.forEach(in: packedStops) { met.append($0) }
+            XCTAssertEqual(met, stops, "round \(round), TEST_SEED=\(seed)")
+            let trips = PatternTripsBlob.canonicalOrder(
+                (0..<Int(rng.next() % 40)).map { _ in
+                    PatternTripRecord(
+                        tid: value(big), startTime: value(big), sv: value(big), rid: value(big),
+                        hid: rng.next() % 3 == 0 ? nil : value(big - 1), directionID: rng.next() % 3 == 0 ? nil : Int(rng.next() % 2),
+                        wheelchairAccessible: Int(rng.next() % 3), frequency: rng.next() % 5 == 0,
+                        shp: rng.next() % 3 == 0 ? nil : value(big - 1), bikesAllowed: Int(rng.next() % 3))
+                })
+            let packedTrips = PatternTripsBlob.encode(trips)
+            XCTAssertEqual(try PatternTripsBlob.decode(packedTrips), trips, "round \(round), TEST_SEED=\(seed)")
+            var tripsMet: [PatternTripRecord] = []
+            try PatternTripsBlob.forEach(in: packedTrips) { tripsMet.append($0) }
+            XCTAssertEqual(tripsMet, trips, "round \(round), TEST_SEED=\(seed)")
+        }
+    }
+
     func testIDGroupsKeepTidsAndStartWhereTheIdsSay() throws {
         let tids = [5, 6, 7, 900, 8, 1]
         XCTAssertEqual(try IDGroup.decode(IDGroup.encode(tids)), tids)

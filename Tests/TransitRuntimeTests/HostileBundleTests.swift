@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TestKit
 import TestSupport
@@ -181,5 +182,22 @@ final class HostileBundleTests: XCTestCase {
         }
         // The catch-all rules price the rides with the crafted products.
         XCTAssertGreaterThan(pricedByProducts, 0)
+    }
+
+    /// A board reads a stop's patterns in runs of rows (`PatternCache.decodeMissing`): a
+    /// row missing from a run, or the run's first or last, is a damaged bundle naming the
+    /// pattern, whichever the board meets, and the stop's other boards are refused alike.
+    func testAPatternMissingFromAStopsRunIsNamed() throws {
+        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
+        let q = try db.prepare("SELECT entries FROM stop_patterns WHERE sid = (SELECT sid FROM stops WHERE stop_id = 'CENTRAL_1')")
+        XCTAssertTrue(try q.step())
+        let pids = Array(Set(try StopPatternsBlob.decode(q.blob(0)).map(\.pid))).sorted()
+        XCTAssertGreaterThanOrEqual(pids.count, 3, "the sample's platform is on several patterns")
+        for pid in [pids.first!, pids[pids.count / 2], pids.last!] {
+            let bundle = try TransitBundle(path: try crafted("DELETE FROM patterns WHERE pid = \(pid)"))
+            XCTAssertThrowsError(try bundle.departures(from: "CENTRAL_1", at: QueryTime.parse("2026-03-30T08:00"))) {
+                XCTAssertEqual($0 as? TransitError, .corruptBundle(reason: "pattern \(pid) is missing from the bundle"))
+            }
+        }
     }
 }

@@ -20,8 +20,19 @@ package struct PackedBufferReader {
     /// past 64 dropped, then bounded).
     @inline(__always)
     package mutating func unsigned() throws -> Int {
-        // Most values take one byte (ids and times as differences).
-        if offset < bytes.count, bytes[offset] < 0x80 {
+        // Most values take one byte (ids and times as differences), many others two.
+        if offset + 1 < bytes.count {
+            let first = bytes[offset]
+            if first < 0x80 {
+                offset += 1
+                return Int(first)
+            }
+            let second = bytes[offset + 1]
+            if second < 0x80 {
+                offset += 2
+                return Int(first & 0x7F) | Int(second) << 7
+            }
+        } else if offset < bytes.count, bytes[offset] < 0x80 {
             offset += 1
             return Int(bytes[offset - 1])
         }

@@ -54,6 +54,22 @@ public struct PatternStopRecord: Hashable, Sendable {
         set { hidPlusOne = newValue.map { Int32($0 + 1) } ?? 0 }
     }
 
+    /// The fields as stored (the decoder's, which has checked their ranges).
+    @usableFromInline init(
+        sequence32: Int32, sid32: Int32, arrival32: Int32, departure32: Int32, hidPlusOne: Int32, pickup8: UInt8, dropOff8: UInt8,
+        interpolated: Bool, approximate: Bool
+    ) {
+        self.sequence32 = sequence32
+        self.sid32 = sid32
+        self.arrival32 = arrival32
+        self.departure32 = departure32
+        self.hidPlusOne = hidPlusOne
+        self.pickup8 = pickup8
+        self.dropOff8 = dropOff8
+        self.interpolated = interpolated
+        self.approximate = approximate
+    }
+
     /// Whether the times are exact: given by the feed and not marked approximate.
     @inlinable public var isTimepoint: Bool { !interpolated && !approximate }
 
@@ -114,11 +130,22 @@ package enum PatternStopsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternStopRecord] {
-        var stops: [PatternStopRecord] = []
-        // A stop takes at least 3 bytes: one allocation, never regrown.
-        stops.reserveCapacity(bytes.count / 3)
-        try forEach(in: bytes) { stops.append($0) }
-        return stops.trimmedToCount()
+        // A stop takes at least 3 bytes: room for that many on the stack (or a temporary
+        // buffer), written through a pointer, then copied into an array of the exact size
+        // (a cold board decodes tens of patterns: appending a record at a time, then
+        // trimming the array, cost about 200 instructions a stop and two allocations).
+        let room = bytes.count / 3
+        return try withUnsafeTemporaryAllocation(of: PatternStopRecord.self, capacity: room) { buffer in
+            var count = 0
+            try bytes.withUnsafeBufferPointer { column in
+                try forEach(in: column) { record in
+                    guard count < room else { throw PackedReader.Damaged() }
+                    (buffer.baseAddress! + count).initialize(to: record)
+                    count += 1
+                }
+            }
+            return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// Appends the stops' departure and arrival offsets to `departures` and `arrivals`
@@ -169,7 +196,12 @@ package enum PatternStopsBlob {
 
     /// Calls `body` with each stop in order, decoding into no array.
     package static func forEach(in bytes: [UInt8], _ body: (PatternStopRecord) throws -> Void) throws {
-        var r = PackedReader(bytes)
+        try bytes.withUnsafeBufferPointer { column in try forEach(in: column, body) }
+    }
+
+    @inline(__always)
+    private static func forEach(in column: UnsafeBufferPointer<UInt8>, _ body: (PatternStopRecord) throws -> Void) throws {
+        var r = PackedBufferReader(column)
         var sid = 0
         var departure = 0
         var sequence = 0
@@ -179,16 +211,17 @@ package enum PatternStopsBlob {
             departure += try r.signed()
             let arrival = flags & 1 != 0 ? departure - (try r.signed()) : departure
             sequence += flags & 2 != 0 ? try r.signed() : 1
-            let hid = flags & 4 != 0 ? try r.unsigned() : nil
+            let hidPlusOne = flags & 4 != 0 ? try r.unsigned() + 1 : 0
             // Sums of damaged deltas may leave 32 bits; a record holds no more.
             guard PackedReader.fits32(sid), PackedReader.fits32(departure), PackedReader.fits32(arrival), PackedReader.fits32(sequence),
-                PackedReader.fits32(hid ?? 0)
+                PackedReader.fits32(hidPlusOne - 1)
             else { throw PackedReader.Damaged() }
             try body(
                 PatternStopRecord(
-                    stopSequence: sequence, sid: sid, arrivalOffset: arrival, departureOffset: departure,
-                    pickupType: flags >> 4 & 3, dropOffType: flags >> 6 & 3, interpolated: flags & 8 != 0, approximate: flags & 256 != 0,
-                    hid: hid))
+                    sequence32: Int32(truncatingIfNeeded: sequence), sid32: Int32(truncatingIfNeeded: sid),
+                    arrival32: Int32(truncatingIfNeeded: arrival), departure32: Int32(truncatingIfNeeded: departure),
+                    hidPlusOne: Int32(truncatingIfNeeded: hidPlusOne), pickup8: UInt8(truncatingIfNeeded: flags >> 4 & 3),
+                    dropOff8: UInt8(truncatingIfNeeded: flags >> 6 & 3), interpolated: flags & 8 != 0, approximate: flags & 256 != 0))
         }
     }
 }

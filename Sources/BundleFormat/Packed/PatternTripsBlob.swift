@@ -66,6 +66,23 @@ public struct PatternTripRecord: Hashable, Sendable {
         set { bikes8 = UInt8(newValue) }
     }
 
+    /// The fields as stored (the decoder's, which has checked their ranges).
+    @usableFromInline init(
+        tid32: Int32, start32: Int32, sv32: Int32, rid32: Int32, hidPlusOne: Int32, shpPlusOne: Int32, directionPlusOne: UInt8,
+        wheelchair8: UInt8, bikes8: UInt8, frequency: Bool
+    ) {
+        self.tid32 = tid32
+        self.start32 = start32
+        self.sv32 = sv32
+        self.rid32 = rid32
+        self.hidPlusOne = hidPlusOne
+        self.shpPlusOne = shpPlusOne
+        self.directionPlusOne = directionPlusOne
+        self.wheelchair8 = wheelchair8
+        self.bikes8 = bikes8
+        self.frequency = frequency
+    }
+
     /// Ids and times must fit in 32 bits, the codes in a byte (the compiler checks its
     /// input's ranges; the packed column cannot hold more).
     @inlinable public init(
@@ -141,25 +158,40 @@ package enum PatternTripsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
-        var trips: [PatternTripRecord] = []
-        // A trip takes at least 3 bytes: one allocation, never regrown.
-        trips.reserveCapacity(bytes.count / 3)
-        try forEach(in: bytes) { trips.append($0) }
-        return trips.trimmedToCount()
+        // A trip takes at least 3 bytes: room for that many, written through a pointer, as
+        // `PatternStopsBlob.decode`.
+        let room = bytes.count / 3
+        return try withUnsafeTemporaryAllocation(of: PatternTripRecord.self, capacity: room) { buffer in
+            var count = 0
+            try bytes.withUnsafeBufferPointer { column in
+                try forEach(in: column) { record in
+                    guard count < room else { throw PackedReader.Damaged() }
+                    (buffer.baseAddress! + count).initialize(to: record)
+                    count += 1
+                }
+            }
+            return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// Calls `body` with each trip in column order, keeping none (for a question about a
     /// few fields of every trip, such as the shapes of a route).
     package static func forEach(in bytes: [UInt8], _ body: (PatternTripRecord) throws -> Void) throws {
-        var r = PackedReader(bytes)
+        try bytes.withUnsafeBufferPointer { column in try forEach(in: column, body) }
+    }
+
+    @inline(__always)
+    private static func forEach(in column: UnsafeBufferPointer<UInt8>, _ body: (PatternTripRecord) throws -> Void) throws {
+        var r = PackedBufferReader(column)
         var tid = 0
         var start = 0
         var sv = 0
         var rid = 0
-        var hid: Int?
-        var direction: Int?
+        // Optional ids as id + 1 (0: none), as the column and the record hold them.
+        var hidPlusOne = 0
+        var directionPlusOne = 0
         var wheelchair = 0
-        var shp: Int?
+        var shpPlusOne = 0
         var bikes = 0
         while !r.isAtEnd {
             let flags = try r.unsigned()
@@ -167,19 +199,23 @@ package enum PatternTripsBlob {
             start += try r.signed()
             if flags & 2 != 0 { sv = try r.unsigned() }
             if flags & 4 != 0 { rid = try r.unsigned() }
-            if flags & 8 != 0 { hid = try r.optional() }
-            if flags & 16 != 0 { direction = try r.optional() }
+            if flags & 8 != 0 { hidPlusOne = try r.unsigned() }
+            if flags & 16 != 0 { directionPlusOne = try r.unsigned() }
             if flags & 32 != 0 { wheelchair = try r.unsigned() }
-            if flags & 64 != 0 { shp = try r.optional() }
+            if flags & 64 != 0 { shpPlusOne = try r.unsigned() }
             if flags & 128 != 0 { bikes = try r.unsigned() }
-            // Sums of damaged deltas may leave 32 bits, and the codes are small.
+            // Sums of damaged deltas may leave 32 bits, an optional id plus one must stay
+            // under 2^31 - 1 (as `PackedReader.optional()`), and the codes are small.
             guard PackedReader.fits32(tid), PackedReader.fits32(start), PackedReader.fits32(sv), PackedReader.fits32(rid),
-                (direction ?? 0) < 255, wheelchair < 256, bikes < 256
+                hidPlusOne < Int(Int32.max), shpPlusOne < Int(Int32.max), directionPlusOne < 256, wheelchair < 256, bikes < 256
             else { throw PackedReader.Damaged() }
             try body(
                 PatternTripRecord(
-                    tid: tid, startTime: start, sv: sv, rid: rid, hid: hid, directionID: direction, wheelchairAccessible: wheelchair,
-                    frequency: flags & 1 != 0, shp: shp, bikesAllowed: bikes))
+                    tid32: Int32(truncatingIfNeeded: tid), start32: Int32(truncatingIfNeeded: start), sv32: Int32(truncatingIfNeeded: sv),
+                    rid32: Int32(truncatingIfNeeded: rid), hidPlusOne: Int32(truncatingIfNeeded: hidPlusOne),
+                    shpPlusOne: Int32(truncatingIfNeeded: shpPlusOne), directionPlusOne: UInt8(truncatingIfNeeded: directionPlusOne),
+                    wheelchair8: UInt8(truncatingIfNeeded: wheelchair), bikes8: UInt8(truncatingIfNeeded: bikes), frequency: flags & 1 != 0)
+            )
         }
     }
 }

@@ -147,8 +147,10 @@ package struct TripBlock: Sendable {
     /// Reads the block in two passes: the first checks every slot and works out each id's
     /// length and where its bytes come from, the second copies them into one buffer of the
     /// exact size (prefix and suffix from the id referred to, the rest from the column). No
-    /// String is made here: a board asks for one id of the 64. The column is read through
-    /// a pointer (a snapshot's first message decodes most blocks of a large bundle).
+    /// String is made here: a board asks for one id of the 64. The column is read, and the
+    /// slots and pieces written, through pointers (a snapshot's first message decodes most
+    /// blocks of a large bundle, a cold board one block a departure: appending to arrays
+    /// and copying each part with `memcpy` took about 320 instructions an id).
     package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
         /// One id: the id it refers to (-1: none), the bytes shared with it at both ends,
         /// where its own bytes lie in `bytes`, where it goes in the buffer.
@@ -161,61 +163,70 @@ package struct TripBlock: Sendable {
             var start: Int32
             var count: Int { Int(prefix) + Int(middleCount) + Int(suffix) }
         }
-        var slots: [Slot] = []
-        var pieces: [Piece] = []
-        slots.reserveCapacity(capacity)
-        pieces.reserveCapacity(capacity)
-        var total = 0
-        try bytes.withUnsafeBufferPointer { column in
+        return try bytes.withUnsafeBufferPointer { column in
             guard column.count < Int(Int32.max) else { throw PackedReader.Damaged() }
-            var r = PackedBufferReader(column)
-            var pid = 0
-            while !r.isAtEnd {
-                guard slots.count < capacity else { throw PackedReader.Damaged() }
-                let slot = try r.unsigned()
-                guard slot > 0 else {
-                    slots.append(.gap)
-                    continue
-                }
-                let back = slot - 1
-                guard back <= pieces.count else { throw PackedReader.Damaged() }
-                var piece = Piece(other: -1, prefix: 0, suffix: 0, middle: 0, middleCount: 0, start: Int32(truncatingIfNeeded: total))
-                if back > 0 {
-                    let other = pieces.count - back
-                    let prefix = try r.unsigned()
-                    let suffix = try r.unsigned()
-                    guard prefix + suffix <= pieces[other].count else { throw PackedReader.Damaged() }
-                    (piece.other, piece.prefix, piece.suffix) = (Int32(other), Int32(prefix), Int32(suffix))
-                }
-                let middleCount = try r.unsigned()
-                (piece.middle, piece.middleCount) = (Int32(r.offset), Int32(middleCount))
-                try r.skip(middleCount)
-                pid += try r.signed()
-                total += piece.count
-                // Positions, lengths and pids are kept in 32 bits.
-                guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }
-                slots.append(Slot(start: piece.start, count: Int32(piece.count), pid: Int32(pid)))
-                pieces.append(piece)
-            }
-        }
-        let text = bytes.withUnsafeBufferPointer { column in
-            [UInt8](unsafeUninitializedCapacity: max(1, total)) { buffer, initialized in
-                let base = buffer.baseAddress!
-                for piece in pieces {
-                    let at = base + Int(piece.start)
-                    if piece.other >= 0 {
-                        // The prefix and the suffix from the id referred to, copied before this one.
-                        let other = pieces[Int(piece.other)]
-                        let from = base + Int(other.start)
-                        at.update(from: from, count: Int(piece.prefix))
-                        (at + Int(piece.prefix) + Int(piece.middleCount)).update(
-                            from: from + other.count - Int(piece.suffix), count: Int(piece.suffix))
+            return try withUnsafeTemporaryAllocation(of: Piece.self, capacity: capacity) { pieces in
+                var pieceCount = 0
+                var total = 0
+                let slots = try [Slot](unsafeUninitializedCapacity: capacity) { slots, slotCount in
+                    var r = PackedBufferReader(column)
+                    var pid = 0
+                    while !r.isAtEnd {
+                        guard slotCount < capacity else { throw PackedReader.Damaged() }
+                        let slot = try r.unsigned()
+                        guard slot > 0 else {
+                            (slots.baseAddress! + slotCount).initialize(to: .gap)
+                            slotCount += 1
+                            continue
+                        }
+                        let back = slot - 1
+                        guard back <= pieceCount else { throw PackedReader.Damaged() }
+                        var piece = Piece(
+                            other: -1, prefix: 0, suffix: 0, middle: 0, middleCount: 0, start: Int32(truncatingIfNeeded: total))
+                        if back > 0 {
+                            let other = pieceCount - back
+                            let prefix = try r.unsigned()
+                            let suffix = try r.unsigned()
+                            guard prefix + suffix <= pieces[other].count else { throw PackedReader.Damaged() }
+                            (piece.other, piece.prefix, piece.suffix) = (Int32(other), Int32(prefix), Int32(suffix))
+                        }
+                        let middleCount = try r.unsigned()
+                        (piece.middle, piece.middleCount) = (Int32(r.offset), Int32(middleCount))
+                        try r.skip(middleCount)
+                        pid += try r.signed()
+                        total += piece.count
+                        // Positions, lengths and pids are kept in 32 bits.
+                        guard PackedReader.fits32(pid), PackedReader.fits32(total) else { throw PackedReader.Damaged() }
+                        (slots.baseAddress! + slotCount).initialize(
+                            to: Slot(start: piece.start, count: Int32(piece.count), pid: Int32(pid)))
+                        slotCount += 1
+                        (pieces.baseAddress! + pieceCount).initialize(to: piece)
+                        pieceCount += 1
                     }
-                    (at + Int(piece.prefix)).update(from: column.baseAddress! + Int(piece.middle), count: Int(piece.middleCount))
                 }
-                initialized = total
+                let text = [UInt8](unsafeUninitializedCapacity: max(1, total)) { buffer, initialized in
+                    let base = buffer.baseAddress!
+                    let source = column.baseAddress!
+                    for p in 0..<pieceCount {
+                        let piece = pieces[p]
+                        let at = base + Int(piece.start)
+                        let middleAt = at + Int(piece.prefix)
+                        if piece.other >= 0 {
+                            // The prefix and the suffix from the id referred to, copied before this one.
+                            let other = pieces[Int(piece.other)]
+                            let from = base + Int(other.start)
+                            for k in 0..<Int(piece.prefix) { at[k] = from[k] }
+                            let suffixFrom = from + other.count - Int(piece.suffix)
+                            let suffixAt = middleAt + Int(piece.middleCount)
+                            for k in 0..<Int(piece.suffix) { suffixAt[k] = suffixFrom[k] }
+                        }
+                        let middleFrom = source + Int(piece.middle)
+                        for k in 0..<Int(piece.middleCount) { middleAt[k] = middleFrom[k] }
+                    }
+                    initialized = total
+                }
+                return TripBlock(firstTid: firstTid, text: text, slots: slots)
             }
         }
-        return TripBlock(firstTid: firstTid, text: text, slots: slots)
     }
 }

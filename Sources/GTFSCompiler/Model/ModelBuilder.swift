@@ -75,7 +75,8 @@ struct ModelBuilder {
                     interpolated: s.interpolated, approximate: s.approximate,
                     hid: s.headsign >= 0 ? stopHeadsignHid[Int(s.headsign)] : -1)
             }
-            let pid = patternTable.pid(for: patternStops, fid: fid, feed: feed.name)
+            // The pattern's index in this feed until `numberFeed` gives the pids.
+            let pattern = patternTable.index(for: patternStops, feed: feed.name, rid: ridOf[Int(trip.route)])
             let tripID = feed.tripIDs.string(local)
             let tid = ids.trips.id(unique: FeedTextKey(feed: feed.name, text: tripID))
             let tripWindows = windows[local] ?? []
@@ -89,7 +90,7 @@ struct ModelBuilder {
                         headway: Int(window.headway), exactTimes: window.exactTimes))
             }
             let row = BundleModel.Trip(
-                tid: tid, fid: fid, tripID: tripID, pid: pid, rid: ridOf[Int(trip.route)],
+                tid: tid, fid: fid, tripID: tripID, pid: pattern, rid: ridOf[Int(trip.route)],
                 sv: svOf[Int(trip.service)], startTimeSecs: Int(start), hid: trip.headsign.map { headsign($0) },
                 directionID: trip.directionID, wheelchairAccessible: trip.wheelchairAccessible,
                 frequency: !tripWindows.isEmpty, shortName: trip.shortName, bikesAllowed: trip.bikesAllowed)
@@ -113,6 +114,8 @@ struct ModelBuilder {
                 .noUsableTrips, feed: feed.name, file: "stop_times.txt",
                 message: "no trip has usable stop_times, so the feed has no departures")
         }
+        let pidOf = patternTable.numberFeed(fid: fid, feed: feed.name)
+        for i in firstTrip..<model.trips.count { model.trips[i].pid = pidOf[model.trips[i].pid] }
         addShapes(feed, fid: fid, kept: kept, firstTrip: firstTrip)
         addFares(feed, fid: fid, aidOf: aidOf, sidOf: sidOf, ridOf: ridOf)
         addFareProducts(feed, fid: fid, sidOf: sidOf, ridOf: ridOf, svOf: svOf)
