@@ -11,8 +11,15 @@ enum TripsFile {
         let shortName = t.column("trip_short_name")
         let bikes = t.column("bikes_allowed")
         while try t.next() {
-            // Sized once from the first rows (a large feed's table would double five times).
-            if t.rowCount == 50_000, let rows = t.estimatedRowCount { feed.tripIDs.reserve(rows) }
+            // Sized once from the first rows (a large feed's table would double five times,
+            // and its trips, 1.2 million on 40 x Strasbourg, be copied and faulted in anew
+            // each time).
+            if t.rowCount == 50_000, let rows = t.estimatedRowCount {
+                feed.tripIDs.reserve(rows)
+                // Bounded: the estimate follows the zip's declared size (room only, faulted
+                // in as rows arrive).
+                feed.trips.reserveCapacity(min(rows, 10_000_000))
+            }
             guard let key = t.requiredID(id, "trip_id") else { continue }
             // Text only for a message.
             var tripID: String { String(decoding: key, as: UTF8.self) }
