@@ -21,20 +21,9 @@ package struct PackedBufferReader {
     @inline(__always)
     package mutating func unsigned() throws -> Int {
         // Most values take one byte (ids and times as differences), many others two.
-        if offset + 1 < bytes.count {
-            let first = bytes[offset]
-            if first < 0x80 {
-                offset += 1
-                return Int(first)
-            }
-            let second = bytes[offset + 1]
-            if second < 0x80 {
-                offset += 2
-                return Int(first & 0x7F) | Int(second) << 7
-            }
-        } else if offset < bytes.count, bytes[offset] < 0x80 {
-            offset += 1
-            return Int(bytes[offset - 1])
+        if let short = PackedReader.short(in: bytes, at: offset) {
+            offset &+= short.length
+            return short.value
         }
         return try unsignedSlowly()
     }

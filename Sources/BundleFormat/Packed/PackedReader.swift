@@ -31,19 +31,24 @@ package struct PackedReader {
     @inline(__always)
     package mutating func unsigned64() throws -> UInt64 {
         // Most values take one or two bytes (ids and times as differences).
-        if offset + 1 < bytes.count {
-            let first = bytes[offset]
-            if first < 0x80 {
-                offset += 1
-                return UInt64(first)
-            }
-            let second = bytes[offset + 1]
-            if second < 0x80 {
-                offset += 2
-                return UInt64(first & 0x7F) | UInt64(second) << 7
-            }
+        if let (value, length) = Self.short(in: bytes, at: offset) {
+            offset += length
+            return UInt64(value)
         }
         return try unsigned64Slowly()
+    }
+
+    /// The varint at `offset` of `bytes` when it takes one or two bytes: its value and
+    /// length; nil when it takes more, or the bytes end (the readers then read it slowly).
+    /// Both readers' common case, the array's and the pointer's (`PackedBufferReader`).
+    @inline(__always)
+    static func short<Bytes: RandomAccessCollection>(in bytes: Bytes, at offset: Int) -> (value: Int, length: Int)?
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard offset < bytes.endIndex else { return nil }
+        let first = bytes[offset]
+        if first < 0x80 { return (Int(first), 1) }
+        guard offset + 1 < bytes.endIndex, bytes[offset + 1] < 0x80 else { return nil }
+        return (Int(first & 0x7F) | Int(bytes[offset + 1]) << 7, 2)
     }
 
     private mutating func unsigned64Slowly() throws -> UInt64 {

@@ -130,22 +130,8 @@ package enum PatternStopsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternStopRecord] {
-        // A stop takes at least 3 bytes: room for that many on the stack (or a temporary
-        // buffer), written through a pointer, then copied into an array of the exact size
-        // (a cold board decodes tens of patterns: appending a record at a time, then
-        // trimming the array, cost about 200 instructions a stop and two allocations).
-        let room = bytes.count / 3
-        return try withUnsafeTemporaryAllocation(of: PatternStopRecord.self, capacity: room) { buffer in
-            var count = 0
-            try bytes.withUnsafeBufferPointer { column in
-                try forEach(in: column) { record in
-                    guard count < room else { throw PackedReader.Damaged() }
-                    (buffer.baseAddress! + count).initialize(to: record)
-                    count += 1
-                }
-            }
-            return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        // A stop takes at least 3 bytes (flags, sid, departure).
+        try .decoded(from: bytes, recordsOfAtLeast: 3) { column, add in try forEach(in: column, add) }
     }
 
     /// Appends the stops' departure and arrival offsets to `departures` and `arrivals`

@@ -158,20 +158,8 @@ package enum PatternTripsBlob {
     }
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
-        // A trip takes at least 3 bytes: room for that many, written through a pointer, as
-        // `PatternStopsBlob.decode`.
-        let room = bytes.count / 3
-        return try withUnsafeTemporaryAllocation(of: PatternTripRecord.self, capacity: room) { buffer in
-            var count = 0
-            try bytes.withUnsafeBufferPointer { column in
-                try forEach(in: column) { record in
-                    guard count < room else { throw PackedReader.Damaged() }
-                    (buffer.baseAddress! + count).initialize(to: record)
-                    count += 1
-                }
-            }
-            return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        // A trip takes at least 3 bytes (flags, tid, start).
+        try .decoded(from: bytes, recordsOfAtLeast: 3) { column, add in try forEach(in: column, add) }
     }
 
     /// Calls `body` with each trip in column order, keeping none (for a question about a

@@ -15,20 +15,23 @@ final class BackgroundResult<T>: @unchecked Sendable {
         var result: Result<T, Error>?
     }
 
-    private let shared = Shared()
+    private let shared: Shared
+    private let thread: JoinedThread
 
     init(_ work: sending @escaping () throws -> T) {
-        let shared = self.shared
+        let shared = Shared()
         let box = WorkBox(work)
-        Thread.detachNewThread {
+        self.shared = shared
+        thread = JoinedThread {
             shared.result = Result(catching: box.work)
             shared.done.signal()
         }
     }
 
-    /// Joins the thread when nobody asked for the value.
+    /// Joins the thread, whether or not anybody asked for the value.
     deinit {
         shared.done.wait()
+        thread.join()
     }
 
     func value() throws -> T {

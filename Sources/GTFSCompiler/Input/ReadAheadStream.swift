@@ -18,7 +18,8 @@ final class ReadAheadStream: ByteStream {
         var exited = false
     }
 
-    private let shared = Shared()
+    private let shared: Shared
+    private let thread: JoinedThread
     private var current: [UInt8] = []
     private var currentCount = 0
     private var offset = 0
@@ -26,9 +27,10 @@ final class ReadAheadStream: ByteStream {
 
     init(_ source: ByteStream, chunkSize: Int = 1 << 20, depth: Int = 4) {
         declaredSize = source.declaredSize
-        let shared = self.shared
+        let shared = Shared()
+        self.shared = shared
         let box = UncheckedBox(source)
-        Thread.detachNewThread {
+        thread = JoinedThread {
             defer {
                 shared.condition.lock()
                 shared.exited = true
@@ -77,6 +79,7 @@ final class ReadAheadStream: ByteStream {
         shared.condition.broadcast()
         while !shared.exited { shared.condition.wait() }
         shared.condition.unlock()
+        thread.join()
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
