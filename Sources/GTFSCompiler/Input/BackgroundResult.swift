@@ -29,10 +29,7 @@ final class BackgroundResult<T>: @unchecked Sendable {
     }
 
     /// Joins the thread, whether or not anybody asked for the value.
-    deinit {
-        shared.done.wait()
-        thread.join()
-    }
+    deinit { thread.join() }
 
     func value() throws -> T {
         shared.done.wait()

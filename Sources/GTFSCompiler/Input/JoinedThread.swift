@@ -12,7 +12,7 @@ import Foundation
 /// waited for that signal, then exited while the thread was still tearing down, and died
 /// of SIGSEGV in exit's handlers about once in a few hundred runs (`ExitTests`). On Linux
 /// the thread is a joinable pthread; elsewhere (untested here) a `Thread`, whose `join()`
-/// returns at once, as before.
+/// waits for its body to have run, as its owners did before.
 ///
 /// ```swift
 /// let thread = JoinedThread { hashInput() }
@@ -22,6 +22,9 @@ final class JoinedThread: @unchecked Sendable {
     #if os(Linux)
         private var thread: pthread_t?
     #endif
+    /// Signalled once the body has run, for a thread that cannot be joined (a `Thread`).
+    private var ended: DispatchSemaphore?
+    private var joined = false
 
     init(_ body: @escaping @Sendable () -> Void) {
         #if os(Linux)
@@ -40,17 +43,26 @@ final class JoinedThread: @unchecked Sendable {
             // No thread to be had (a process at its limit): a Foundation thread, as before.
             box.release()
         #endif
-        Thread.detachNewThread(body)
+        let ended = DispatchSemaphore(value: 0)
+        self.ended = ended
+        Thread.detachNewThread {
+            body()
+            ended.signal()
+        }
     }
 
-    /// Waits for the thread to end; once only (later calls return at once).
+    /// Waits for the thread to end (a `Thread`: for its body to have run); once only, later
+    /// calls return at once. The owner calls it before it goes.
     func join() {
+        guard !joined else { return }
+        joined = true
         #if os(Linux)
             if let thread {
                 pthread_join(thread, nil)
-                self.thread = nil
+                return
             }
         #endif
+        ended?.wait()
     }
 
     private final class Body {

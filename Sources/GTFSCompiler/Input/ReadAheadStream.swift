@@ -14,8 +14,6 @@ final class ReadAheadStream: ByteStream {
         var finished = false
         var failure: Error?
         var cancelled = false
-        /// Set by the producer thread as its last act; `deinit` waits for it.
-        var exited = false
     }
 
     private let shared: Shared
@@ -31,12 +29,6 @@ final class ReadAheadStream: ByteStream {
         self.shared = shared
         let box = UncheckedBox(source)
         thread = JoinedThread {
-            defer {
-                shared.condition.lock()
-                shared.exited = true
-                shared.condition.broadcast()
-                shared.condition.unlock()
-            }
             while true {
                 shared.condition.lock()
                 var chunk = shared.spare.popLast() ?? []
@@ -77,7 +69,6 @@ final class ReadAheadStream: ByteStream {
         shared.condition.lock()
         shared.cancelled = true
         shared.condition.broadcast()
-        while !shared.exited { shared.condition.wait() }
         shared.condition.unlock()
         thread.join()
     }
