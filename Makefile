@@ -14,7 +14,7 @@ all: build
 # Installs the system libraries a bare machine lacks (Debian/Ubuntu).
 deps:
 	@missing=""; \
-	for p in libsqlite3-dev zlib1g-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl; do \
+	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -9,7 +9,7 @@ SHARED=${SHARED:-../shared}
 ROOT=$(pwd)
 OUT=$ROOT/.build/fuzz
 mkdir -p "$OUT" Fuzz/findings
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CCrypto")
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name transittoolkit -I "$ROOT/Sources/CSQLite" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CIsal" -I "$ROOT/Sources/CCrypto")
 # Each library module a harness needs, once, in dependency order: the module graph is read
 # from Package.swift (Fuzz/modules.py), not repeated here.
 declare -A BUILT
@@ -24,7 +24,7 @@ LIBS=()
 for module in "${COMPILER_MODULES[@]}"; do build_module "$module"; LIBS+=("$OUT/$module.o"); done
 # Built from inside $OUT, where swiftc leaves its by-products.
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
-  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lcrypto)
+  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lisal -lcrypto)
 # The realtime harness: swift-protobuf (from the package's checkout), the runtime's modules
 # and TransitRealtime with Fuzz/RealtimeFuzzTarget.swift as one module.
 [ -d .build/checkouts/swift-protobuf ] || swift package resolve

@@ -3,7 +3,7 @@ import Foundation
 
 /// Streams one zip entry's uncompressed bytes, inflating as it goes. Checks that the
 /// output matches the declared size (so a deflate bomb stops at the declared size)
-/// and the CRC-32.
+/// and the CRC-32. Deflate goes through `RawInflater`.
 final class ZipEntryStream: ByteStream {
     private let file: FileHandleStream
     private let entry: ZipArchive.Entry
@@ -11,8 +11,10 @@ final class ZipEntryStream: ByteStream {
     private var produced: UInt64 = 0
     private var crc: UInt = 0
     private var finished = false
+    /// The deflate stream has ended (its last bytes given): the next read returns 0.
+    private var streamEnded = false
     private let input: UnsafeMutableRawBufferPointer
-    private var zstream: UnsafeMutablePointer<z_stream>?
+    private var inflater: RawInflater?
 
     var declaredSize: Int? { Int(exactly: entry.uncompressedSize) }
 
@@ -30,25 +32,13 @@ final class ZipEntryStream: ByteStream {
         let dataOffset = entry.localHeaderOffset + 30 + UInt64(header.u16(26)) + UInt64(header.u16(28))
         try file.seek(to: dataOffset)
         if entry.method == 8 {
-            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            stream.initialize(to: z_stream())
-            guard inflateInit2_(stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                stream.deallocate()
-                throw failure("cannot start inflate")
-            }
-            zstream = stream
+            do { inflater = try RawInflater() } catch { throw failure("cannot start inflate") }
         } else if entry.compressedSize != entry.uncompressedSize {
             throw failure("stored entry's sizes disagree")
         }
     }
 
-    deinit {
-        if let zstream {
-            inflateEnd(zstream)
-            zstream.deallocate()
-        }
-        input.deallocate()
-    }
+    deinit { input.deallocate() }
 
     private func failure(_ message: String) -> FatalDiagnostic {
         FatalDiagnostic(.unreadableArchive, file: entry.name, message: message)
@@ -56,10 +46,10 @@ final class ZipEntryStream: ByteStream {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !finished, buffer.count > 0 else { return 0 }
-        let count = try (zstream == nil ? readStored(into: buffer) : inflate(into: buffer))
+        let count = try (inflater == nil ? readStored(into: buffer) : inflate(into: buffer))
         if count > 0 {
             produced += UInt64(count)
-            crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count))
+            if inflater == nil { crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count)) }
         }
         if produced > entry.uncompressedSize {
             throw failure("expands beyond its declared size of \(entry.uncompressedSize) bytes")
@@ -69,7 +59,8 @@ final class ZipEntryStream: ByteStream {
             guard produced == entry.uncompressedSize else {
                 throw failure("holds \(produced) bytes, but its header declares \(entry.uncompressedSize)")
             }
-            guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else { throw failure("CRC-32 mismatch: the entry is damaged") }
+            let checksum = inflater?.crc ?? UInt32(truncatingIfNeeded: crc)
+            guard checksum == entry.crc32 else { throw failure("CRC-32 mismatch: the entry is damaged") }
         }
         return count
     }
@@ -84,25 +75,22 @@ final class ZipEntryStream: ByteStream {
     }
 
     private func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let z = zstream else { return 0 }
-        z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        z.pointee.avail_out = uInt(min(buffer.count, Int(UInt32.max)))
-        while z.pointee.avail_out > 0 {
-            if z.pointee.avail_in == 0 && compressedLeft > 0 {
+        guard let inflater, !streamEnded else { return 0 }
+        do {
+            let (count, ended) = try inflater.inflate(into: buffer) {
+                guard compressedLeft > 0 else { return nil }
                 let want = Int(min(UInt64(input.count), compressedLeft))
                 let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]))
                 guard got > 0 else { throw failure("archive ends inside the entry") }
                 compressedLeft -= UInt64(got)
-                z.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                z.pointee.avail_in = uInt(got)
+                return UnsafeRawBufferPointer(rebasing: input[0..<got])
             }
-            let rc = CZlib.inflate(z, Z_NO_FLUSH)
-            if rc == Z_STREAM_END { break }
-            if rc == Z_BUF_ERROR && z.pointee.avail_in == 0 && compressedLeft == 0 {
-                throw failure("deflate stream is truncated")
-            }
-            guard rc == Z_OK else { throw failure("deflate data is damaged (zlib \(rc))") }
+            streamEnded = ended
+            return count
+        } catch RawInflater.Failure.truncated {
+            throw failure("deflate stream is truncated")
+        } catch RawInflater.Failure.damaged(let code) {
+            throw failure("deflate data is damaged (\(RawInflater.libraryName) \(code))")
         }
-        return buffer.count - Int(z.pointee.avail_out)
     }
 }

@@ -1,0 +1,135 @@
+#if canImport(CIsal)
+    import CIsal
+#else
+    import CZlib
+#endif
+
+/// Inflates one raw deflate stream (a zip entry's data) into the caller's buffers and
+/// keeps the CRC-32 of what it wrote. On Linux through ISA-L's igzip, elsewhere zlib: on
+/// the 1.5 GB `stop_times.txt` of a 40 x feed igzip inflates and checks in 0.67 s of CPU
+/// where zlib takes 1.78 s (README, "Inflate").
+///
+/// ```swift
+/// let inflater = try RawInflater()
+/// let result = try inflater.inflate(into: buffer) { nextCompressedChunk() }
+/// if result.ended { check(inflater.crc) }
+/// ```
+final class RawInflater {
+    /// Why a stream could not be inflated.
+    enum Failure: Error {
+        /// The compressed bytes end before the stream does.
+        case truncated
+        /// The data is not deflate (the library's own code).
+        case damaged(code: Int32)
+        /// The library could not start.
+        case cannotStart
+    }
+
+    #if canImport(CIsal)
+        /// The library's name, for messages.
+        static let libraryName = "igzip"
+        private let state: UnsafeMutablePointer<inflate_state>
+    #else
+        static let libraryName = "zlib"
+        private let state: UnsafeMutablePointer<z_stream>
+        private var checksum: UInt = 0
+    #endif
+    /// The compressed bytes given so far are all read and `refill` said there are no more.
+    private var inputEnded = false
+
+    init() throws {
+        #if canImport(CIsal)
+            state = .allocate(capacity: 1)
+            isal_inflate_init(state)
+            // Raw deflate, with the CRC-32 (gzip's) of the output kept in `state.crc`.
+            state.pointee.crc_flag = UInt32(ISAL_GZIP_NO_HDR)
+        #else
+            state = .allocate(capacity: 1)
+            state.initialize(to: z_stream())
+            guard inflateInit2_(state, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                state.deallocate()
+                throw Failure.cannotStart
+            }
+        #endif
+    }
+
+    deinit {
+        #if !canImport(CIsal)
+            inflateEnd(state)
+        #endif
+        state.deallocate()
+    }
+
+    /// The CRC-32 of every byte written so far.
+    var crc: UInt32 {
+        #if canImport(CIsal)
+            state.pointee.crc
+        #else
+            UInt32(truncatingIfNeeded: checksum)
+        #endif
+    }
+
+    /// Fills `output` (less only where the stream ends) and says how much it wrote and
+    /// whether the stream has ended. `refill` gives the next compressed bytes when the
+    /// last are used up (they must stay valid until it is asked again), nil when there
+    /// are no more.
+    /// - Throws: `Failure.truncated` when they end before the stream; `.damaged` for data
+    ///   that is not deflate.
+    func inflate(into output: UnsafeMutableRawBufferPointer, refill: () throws -> UnsafeRawBufferPointer?) throws -> (
+        count: Int, ended: Bool
+    ) {
+        guard let base = output.baseAddress, output.count > 0 else { return (0, false) }
+        let capacity = UInt32(clamping: output.count)
+        #if canImport(CIsal)
+            let s = state
+            s.pointee.next_out = base.assumingMemoryBound(to: UInt8.self)
+            s.pointee.avail_out = capacity
+            var ended = s.pointee.block_state == ISAL_BLOCK_FINISH
+            while !ended && s.pointee.avail_out > 0 {
+                if s.pointee.avail_in == 0 && !inputEnded {
+                    if let chunk = try refill(), let start = chunk.baseAddress, chunk.count > 0 {
+                        s.pointee.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: UInt8.self))
+                        s.pointee.avail_in = UInt32(clamping: chunk.count)
+                    } else {
+                        inputEnded = true
+                    }
+                }
+                let before = (s.pointee.avail_in, s.pointee.avail_out)
+                let rc = isal_inflate(s)
+                guard rc >= 0 else { throw Failure.damaged(code: rc) }
+                ended = s.pointee.block_state == ISAL_BLOCK_FINISH
+                // No byte taken and none given: the input has run out before the stream's end.
+                if !ended && before == (s.pointee.avail_in, s.pointee.avail_out) {
+                    if inputEnded || s.pointee.avail_in == 0 { throw Failure.truncated }
+                    throw Failure.damaged(code: rc)
+                }
+            }
+            return (Int(capacity - s.pointee.avail_out), ended)
+        #else
+            let z = state
+            z.pointee.next_out = base.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = uInt(capacity)
+            var ended = false
+            while z.pointee.avail_out > 0 {
+                if z.pointee.avail_in == 0 && !inputEnded {
+                    if let chunk = try refill(), let start = chunk.baseAddress, chunk.count > 0 {
+                        z.pointee.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: Bytef.self))
+                        z.pointee.avail_in = uInt(clamping: chunk.count)
+                    } else {
+                        inputEnded = true
+                    }
+                }
+                let rc = CZlib.inflate(z, Z_NO_FLUSH)
+                if rc == Z_STREAM_END {
+                    ended = true
+                    break
+                }
+                if rc == Z_BUF_ERROR && z.pointee.avail_in == 0 && inputEnded { throw Failure.truncated }
+                guard rc == Z_OK else { throw Failure.damaged(code: rc) }
+            }
+            let count = Int(capacity - UInt32(z.pointee.avail_out))
+            if count > 0 { checksum = crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(count)) }
+            return (count, ended)
+        #endif
+    }
+}
