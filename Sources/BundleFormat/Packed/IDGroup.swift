@@ -56,13 +56,18 @@ package enum IDGroup {
         return w.bytes
     }
 
+    /// The members, through a pointer reader into room for one a byte (a realtime
+    /// message's first lookups decode thousands of groups).
     package static func decode(_ bytes: [UInt8]) throws -> [Int] {
-        var r = PackedReader(bytes)
-        var tids: [Int] = []
-        var tid = 0
-        while !r.isAtEnd {
-            tid += try r.signed()
-            tids.append(tid)
+        // Each member takes at least one byte; more members than `capacity` is damage.
+        guard bytes.count <= capacity * 10 else { throw PackedReader.Damaged() }
+        let tids = try [Int].decoded(from: bytes, recordsOfAtLeast: 1) { column, add in
+            var r = PackedBufferReader(column)
+            var tid = 0
+            while !r.isAtEnd {
+                tid += try r.signed()
+                try add(tid)
+            }
         }
         guard tids.count <= capacity else { throw PackedReader.Damaged() }
         return tids

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `trip_blocks.entries` column: the text ids and patterns of the trips whose tids are
 /// `first_tid ..< first_tid + capacity`, where `first_tid` is 1 + a multiple of `capacity`,
 /// so the block of a tid is known without a lookup. A tid no trip has (a trip removed in a
@@ -91,13 +93,13 @@ package struct TripBlock: Sendable {
         let i = tid - firstTid
         guard i >= 0 && i < slots.count, slots[i].count >= 0 else { return nil }
         let slot = slots[i]
-        return self.text.withUnsafeBufferPointer { all in
-            let own = UnsafeBufferPointer(rebasing: all[Int(slot.start)..<Int(slot.start + slot.count)])
-            for k in 0..<min(own.count, text.count) where own[k] != text[k] {
-                return own[k] < text[k] ? -1 : 1
-            }
-            return own.count - text.count
+        let count = Int(slot.count)
+        let common = min(count, text.count)
+        // Sorted neighbours share long prefixes: memcmp, not a loop a byte at a time.
+        let order = self.text.withUnsafeBufferPointer { all in
+            common == 0 ? 0 : memcmp(all.baseAddress! + Int(slot.start), text.baseAddress!, common)
         }
+        return order != 0 ? Int(order) : count - text.count
     }
 
     private func entry(at i: Int) -> Entry? {

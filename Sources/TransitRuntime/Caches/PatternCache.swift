@@ -90,25 +90,22 @@ final class PatternCache: Sendable {
 
     /// The stop columns of pattern `pid`, the sid of its last stop, and those of its trips
     /// whose tids are in `tids`, for making many trips' schedules at once: from the kept
-    /// pattern when a board decoded it, else read by `query` (`SELECT stops, trips FROM
-    /// patterns WHERE pid = ?1`, prepared once by the caller) with its trips streamed and
-    /// only those asked for kept. A large message names trips of most patterns; decoding and
+    /// pattern when a board decoded it, else read from `rows` (the caller's, asked for
+    /// patterns in pid order) with its trips streamed and only those asked for kept. A large message names trips of most patterns; decoding and
     /// keeping each whole would hold every trip of the bundle.
-    func trips(_ tids: [Int], ofPattern pid: Int, query: SQLiteStatement) throws
+    func trips(_ tids: [Int], ofPattern pid: Int, rows: inout ForwardRows) throws
         -> (columns: TripSchedule.StopColumns, lastSid: Int?, trips: [PatternTripRecord])
     {
         if let pattern = patterns.cached(pid) {
             return (stopColumns(of: pattern), pattern.stops.last?.sid, tids.compactMap { pattern.trip($0) })
         }
-        query.bind([pid])
-        defer { query.reset() }
-        guard try query.step() else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
+        guard let row = try rows.row(pid) else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
         let columns = try stopColumnLists.value(pid) {
-            TripSchedule.StopColumns(try Self.damagedAsError("pattern \(pid)") { try PatternStopsBlob.decode(query.blob(0)) })
+            TripSchedule.StopColumns(try Self.damagedAsError("pattern \(pid)") { try PatternStopsBlob.decode(row.blob(1)) })
         }
         var found: [PatternTripRecord] = []
         try Self.damagedAsError("pattern \(pid)") {
-            try PatternTripsBlob.forEach(in: query.blob(1)) { trip in if tids.contains(trip.tid) { found.append(trip) } }
+            try PatternTripsBlob.forEach(in: row.blob(2)) { trip in if tids.contains(trip.tid) { found.append(trip) } }
         }
         return (columns, columns.sids.last, found)
     }
@@ -198,25 +195,11 @@ final class PatternCache: Sendable {
         var missing: [Int] = []
         for pid in pids where missing.last != pid && patterns.cached(pid) == nil { missing.append(pid) }
         guard missing.count > 1 else { return }
-        let rows = try db.cached("SELECT pid, stops, trips FROM patterns WHERE pid >= ?1 ORDER BY pid")
-        defer { rows.reset() }
-        var next = 0
-        seeking: while next < missing.count {
-            rows.reset()
-            rows.bind([missing[next]])
-            while try rows.step() {
-                let pid = rows.int(0)
-                while next < missing.count && missing[next] < pid { next += 1 }
-                guard next < missing.count else { break seeking }
-                if pid == missing[next] {
-                    patterns.insert(pid, try Self.decode(pid: pid, stops: rows.blob(1), trips: rows.blob(2)))
-                    next += 1
-                    guard next < missing.count else { break seeking }
-                }
-                // Past a few rows a new seek costs less than stepping over them.
-                if missing[next] - pid > 4 { continue seeking }
-            }
-            break
+        var rows = try ForwardRows.patterns(db)
+        defer { rows.finish() }
+        for pid in missing {
+            guard let row = try rows.row(pid) else { continue }
+            patterns.insert(pid, try Self.decode(pid: pid, stops: row.blob(1), trips: row.blob(2)))
         }
     }
 
@@ -309,17 +292,20 @@ final class PatternCache: Sendable {
         // from the shared cache when a board put them there, else decoded here and not
         // kept: a large message reads most blocks of the bundle once, and keeping them all
         // would hold megabytes no later lookup needs.
-        let blockQuery = try db.cached("SELECT entries FROM trip_blocks WHERE first_tid = ?1")
+        // Sorted ids name ascending tids in a bundle compiled without --base: the blocks are
+        // read by one statement stepping forward.
+        var blockRows = try ForwardRows.tripBlocks(db)
+        defer { blockRows.finish() }
         var recent: [TripBlock] = []
         func block(holding tid: Int) throws -> TripBlock {
             let first = TripBlock.firstTid(holding: tid)
             if let known = recent.first(where: { $0.firstTid == first }) ?? tripBlocks.cached(first) {
                 return known
             }
-            blockQuery.bind([first])
-            defer { blockQuery.reset() }
-            guard try blockQuery.step() else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle") }
-            let block = try Self.damagedAsError("trip block \(first)") { try TripBlock.decode(firstTid: first, blockQuery.blob(0)) }
+            guard let row = try blockRows.row(first) else {
+                throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
+            }
+            let block = try Self.damagedAsError("trip block \(first)") { try TripBlock.decode(firstTid: first, row.blob(1)) }
             if recent.count == 4 { recent.removeFirst() }
             recent.append(block)
             return block

@@ -13,7 +13,7 @@ final class ServiceCalendar: Sendable {
 
         func contains(_ sv: Int) -> Bool {
             let word = sv >> 6
-            return word < words.count && words[word] & (1 << UInt64(sv & 63)) != 0
+            return word >= 0 && word < words.count && words[word] & (1 << UInt64(sv & 63)) != 0
         }
     }
 
@@ -25,17 +25,32 @@ final class ServiceCalendar: Sendable {
         var end: Int
     }
 
-    /// One service's exception dates (days since 1970-01-01), ascending.
-    private struct Exceptions: Sendable {
-        var sv: Int
-        var added: [Int32]
-        var removed: [Int32]
+    /// One exception: service `sv` added (or removed) on `day` (days since 1970-01-01).
+    private struct Exception: Sendable {
+        var day: Int32
+        var sv: Int32
+        var added: Bool
     }
 
-    /// The bundle's `calendar` and `service_dates`, as read once.
+    /// The bundle's `calendar` and `service_dates`, as read once: the exceptions of every
+    /// service ordered by day (within a day the additions first), so a date finds its own
+    /// by halves instead of asking every service (on 10 x Strasbourg 87 thousand
+    /// instructions a new date, a realtime message naming 178 dates).
     private struct Rules: Sendable {
         var weekly: [Weekly]
-        var exceptions: [Exceptions]
+        var exceptions: [Exception]
+
+        /// The exceptions on `day`.
+        func exceptions(on day: Int32) -> ArraySlice<Exception> {
+            var (low, high) = (0, exceptions.count)
+            while low < high {
+                let mid = (low + high) / 2
+                if exceptions[mid].day < day { low = mid + 1 } else { high = mid }
+            }
+            var end = low
+            while end < exceptions.count && exceptions[end].day == day { end += 1 }
+            return exceptions[low..<end]
+        }
     }
 
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
@@ -62,10 +77,8 @@ final class ServiceCalendar: Sendable {
                 set.set(service.sv, true)
             }
             let target = Int32(truncatingIfNeeded: day.dayNumber)
-            for service in rules.exceptions {
-                if Self.has(service.added, target) { set.set(service.sv, true) }
-                if Self.has(service.removed, target) { set.set(service.sv, false) }
-            }
+            // Additions before removals: a date both adds and removes is removed.
+            for exception in rules.exceptions(on: target) { set.set(Int(exception.sv), exception.added) }
             return set
         }
     }
@@ -83,27 +96,20 @@ final class ServiceCalendar: Sendable {
             defer { dates.reset() }
             do {
                 while try dates.step() {
-                    let added = try DateSetBlob.decode(dates.blob(1)).map { Int32(truncatingIfNeeded: $0) }
-                    let removed = try DateSetBlob.decode(dates.blob(2)).map { Int32(truncatingIfNeeded: $0) }
-                    result.exceptions.append(Exceptions(sv: dates.int(0), added: added, removed: removed))
+                    let sv = Int32(truncatingIfNeeded: dates.int(0))
+                    for day in try DateSetBlob.decode(dates.blob(1)) {
+                        result.exceptions.append(Exception(day: Int32(truncatingIfNeeded: day), sv: sv, added: true))
+                    }
+                    for day in try DateSetBlob.decode(dates.blob(2)) {
+                        result.exceptions.append(Exception(day: Int32(truncatingIfNeeded: day), sv: sv, added: false))
+                    }
                 }
             } catch is PackedReader.Damaged {
                 throw TransitError.corruptBundle(reason: "a service's calendar_dates (service_dates) is damaged in the bundle")
             }
+            result.exceptions.sort { ($0.day, $0.added ? 0 : 1, $0.sv) < ($1.day, $1.added ? 0 : 1, $1.sv) }
             return result
         }
-    }
-
-    /// Binary search in ascending days.
-    private static func has(_ days: [Int32], _ day: Int32) -> Bool {
-        guard let first = days.first, let last = days.last, first <= day, day <= last else { return false }
-        var low = 0
-        var high = days.count
-        while low < high {
-            let mid = (low + high) / 2
-            if days[mid] < day { low = mid + 1 } else { high = mid }
-        }
-        return low < days.count && days[low] == day
     }
 }
 
@@ -111,7 +117,8 @@ extension ServiceCalendar.ActiveSet {
     fileprivate mutating func set(_ sv: Int, _ on: Bool) {
         let word = sv >> 6
         let bit = UInt64(1) << UInt64(sv & 63)
-        guard word < words.count else { return }
+        // An sv outside the bundle's (a damaged row) sets nothing.
+        guard word >= 0 && word < words.count else { return }
         if on { words[word] |= bit } else { words[word] &= ~bit }
     }
 }
