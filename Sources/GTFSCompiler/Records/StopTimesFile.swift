@@ -20,6 +20,7 @@ enum StopTimesFile {
         columns.hasHeadsigns = headsignColumn >= 0
         var lastTripKey: [UInt8] = []
         var lastTrip: Int32 = -1
+        var guess = StopSequenceGuess()
         while try t.next() {
             // Columns sized once from the first rows, instead of doubling up to 2x the rows.
             if t.rowCount == 50_000, let rows = t.estimatedRowCount { columns.reserve(rows) }
@@ -31,24 +32,31 @@ enum StopTimesFile {
                 lastTripKey.append(contentsOf: tripKey)
                 lastTrip = feed.tripIDs.find(tripKey) ?? -1
                 trip = lastTrip
+                guess.startTrip()
             }
             guard trip >= 0 else {
                 t.unknownReference(column: tripColumn, to: FeedReader.tripSources, message: "trip_id names no trip; row dropped")
                 continue
             }
-            guard let stop = feed.stopIDs.find(t.bytes(stopColumn)) else {
+            // The stop: mostly the one the previous trip had at this position (accepted then).
+            let stopKey = t.bytes(stopColumn)
+            let guessed = guess.stop(matching: stopKey)
+            guard let stop = guessed ?? feed.stopIDs.find(stopKey) else {
                 t.unknownReference(
                     column: stopColumn, to: ["stops.txt"], entity: lastTripKeyString(lastTripKey),
                     message: "stop_id names no stop; row dropped")
                 continue
             }
-            let locationType = feed.stops[Int(stop)].locationType
-            guard locationType == 0 || locationType == 4 else {
-                t.warn(
-                    .badValue, column: stopColumn, entity: lastTripKeyString(lastTripKey),
-                    message: "stop_times must name a stop or platform, not location_type \(locationType); row dropped")
-                continue
+            if guessed == nil {
+                let locationType = feed.stops[Int(stop)].locationType
+                guard locationType == 0 || locationType == 4 else {
+                    t.warn(
+                        .badValue, column: stopColumn, entity: lastTripKeyString(lastTripKey),
+                        message: "stop_times must name a stop or platform, not location_type \(locationType); row dropped")
+                    continue
+                }
             }
+            guess.record(stopKey, id: stop)
             guard let sequence = FieldParser.integer(t.bytes(sequenceColumn)), sequence >= 0, sequence <= Int(Int32.max) else {
                 t.warn(
                     .badSequence, column: sequenceColumn, entity: lastTripKeyString(lastTripKey),
