@@ -86,13 +86,9 @@ final class RawInflater {
             s.pointee.avail_out = capacity
             var ended = s.pointee.block_state == ISAL_BLOCK_FINISH
             while !ended && s.pointee.avail_out > 0 {
-                if s.pointee.avail_in == 0 && !inputEnded {
-                    if let chunk = try refill(), let start = chunk.baseAddress, chunk.count > 0 {
-                        s.pointee.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: UInt8.self))
-                        s.pointee.avail_in = UInt32(clamping: chunk.count)
-                    } else {
-                        inputEnded = true
-                    }
+                if s.pointee.avail_in == 0, let chunk = try nextInput(refill) {
+                    s.pointee.next_in = UnsafeMutablePointer(mutating: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    s.pointee.avail_in = UInt32(clamping: chunk.count)
                 }
                 let before = (s.pointee.avail_in, s.pointee.avail_out)
                 let rc = isal_inflate(s)
@@ -111,13 +107,9 @@ final class RawInflater {
             z.pointee.avail_out = uInt(capacity)
             var ended = false
             while z.pointee.avail_out > 0 {
-                if z.pointee.avail_in == 0 && !inputEnded {
-                    if let chunk = try refill(), let start = chunk.baseAddress, chunk.count > 0 {
-                        z.pointee.next_in = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: Bytef.self))
-                        z.pointee.avail_in = uInt(clamping: chunk.count)
-                    } else {
-                        inputEnded = true
-                    }
+                if z.pointee.avail_in == 0, let chunk = try nextInput(refill) {
+                    z.pointee.next_in = UnsafeMutablePointer(mutating: chunk.baseAddress!.assumingMemoryBound(to: Bytef.self))
+                    z.pointee.avail_in = uInt(clamping: chunk.count)
                 }
                 let rc = CZlib.inflate(z, Z_NO_FLUSH)
                 if rc == Z_STREAM_END {
@@ -131,5 +123,14 @@ final class RawInflater {
             if count > 0 { checksum = crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(count)) }
             return (count, ended)
         #endif
+    }
+
+    /// The next compressed bytes from `refill` (never empty), nil once it has given its
+    /// last: it is not asked again.
+    private func nextInput(_ refill: () throws -> UnsafeRawBufferPointer?) rethrows -> UnsafeRawBufferPointer? {
+        guard !inputEnded else { return nil }
+        if let chunk = try refill(), chunk.baseAddress != nil, chunk.count > 0 { return chunk }
+        inputEnded = true
+        return nil
     }
 }
