@@ -36,6 +36,8 @@ final class RawInflater {
     #endif
     /// The compressed bytes given so far are all read and `refill` said there are no more.
     private var inputEnded = false
+    /// The stream has ended: `inflate` writes nothing more.
+    private(set) var hasEnded = false
 
     init() throws {
         #if canImport(CIsal)
@@ -70,7 +72,7 @@ final class RawInflater {
     }
 
     /// Fills `output` (less only where the stream ends) and says how much it wrote and
-    /// whether the stream has ended. `refill` gives the next compressed bytes when the
+    /// whether the stream has ended (after which it writes nothing). `refill` gives the next compressed bytes when the
     /// last are used up (they must stay valid until it is asked again), nil when there
     /// are no more.
     /// - Throws: `Failure.truncated` when they end before the stream; `.damaged` for data
@@ -78,14 +80,13 @@ final class RawInflater {
     func inflate(into output: UnsafeMutableRawBufferPointer, refill: () throws -> UnsafeRawBufferPointer?) throws -> (
         count: Int, ended: Bool
     ) {
-        guard let base = output.baseAddress, output.count > 0 else { return (0, false) }
+        guard !hasEnded, let base = output.baseAddress, output.count > 0 else { return (0, hasEnded) }
         let capacity = UInt32(clamping: output.count)
         #if canImport(CIsal)
             let s = state
             s.pointee.next_out = base.assumingMemoryBound(to: UInt8.self)
             s.pointee.avail_out = capacity
-            var ended = s.pointee.block_state == ISAL_BLOCK_FINISH
-            while !ended && s.pointee.avail_out > 0 {
+            while !hasEnded && s.pointee.avail_out > 0 {
                 if s.pointee.avail_in == 0, let chunk = try nextInput(refill) {
                     s.pointee.next_in = UnsafeMutablePointer(mutating: chunk.baseAddress!.assumingMemoryBound(to: UInt8.self))
                     s.pointee.avail_in = UInt32(clamping: chunk.count)
@@ -93,19 +94,18 @@ final class RawInflater {
                 let before = (s.pointee.avail_in, s.pointee.avail_out)
                 let rc = isal_inflate(s)
                 guard rc >= 0 else { throw Failure.damaged(code: rc) }
-                ended = s.pointee.block_state == ISAL_BLOCK_FINISH
+                hasEnded = s.pointee.block_state == ISAL_BLOCK_FINISH
                 // No byte taken and none given: the input has run out before the stream's end.
-                if !ended && before == (s.pointee.avail_in, s.pointee.avail_out) {
+                if !hasEnded && before == (s.pointee.avail_in, s.pointee.avail_out) {
                     if inputEnded || s.pointee.avail_in == 0 { throw Failure.truncated }
                     throw Failure.damaged(code: rc)
                 }
             }
-            return (Int(capacity - s.pointee.avail_out), ended)
+            return (Int(capacity - s.pointee.avail_out), hasEnded)
         #else
             let z = state
             z.pointee.next_out = base.assumingMemoryBound(to: Bytef.self)
             z.pointee.avail_out = uInt(capacity)
-            var ended = false
             while z.pointee.avail_out > 0 {
                 if z.pointee.avail_in == 0, let chunk = try nextInput(refill) {
                     z.pointee.next_in = UnsafeMutablePointer(mutating: chunk.baseAddress!.assumingMemoryBound(to: Bytef.self))
@@ -113,7 +113,7 @@ final class RawInflater {
                 }
                 let rc = CZlib.inflate(z, Z_NO_FLUSH)
                 if rc == Z_STREAM_END {
-                    ended = true
+                    hasEnded = true
                     break
                 }
                 if rc == Z_BUF_ERROR && z.pointee.avail_in == 0 && inputEnded { throw Failure.truncated }
@@ -121,7 +121,7 @@ final class RawInflater {
             }
             let count = Int(capacity - UInt32(z.pointee.avail_out))
             if count > 0 { checksum = crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(count)) }
-            return (count, ended)
+            return (count, hasEnded)
         #endif
     }
 

@@ -9,10 +9,9 @@ final class ZipEntryStream: ByteStream {
     private let entry: ZipArchive.Entry
     private var compressedLeft: UInt64
     private var produced: UInt64 = 0
-    private var crc: UInt = 0
+    /// The CRC-32 of a stored entry's bytes so far (a deflated one's is the inflater's).
+    private var storedCRC: UInt = 0
     private var finished = false
-    /// The deflate stream has ended (its last bytes given): the next read returns 0.
-    private var streamEnded = false
     private let input: UnsafeMutableRawBufferPointer
     private var inflater: RawInflater?
 
@@ -47,10 +46,7 @@ final class ZipEntryStream: ByteStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !finished, buffer.count > 0 else { return 0 }
         let count = try (inflater == nil ? readStored(into: buffer) : inflate(into: buffer))
-        if count > 0 {
-            produced += UInt64(count)
-            if inflater == nil { crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count)) }
-        }
+        produced += UInt64(count)
         if produced > entry.uncompressedSize {
             throw failure("expands beyond its declared size of \(entry.uncompressedSize) bytes")
         }
@@ -59,7 +55,7 @@ final class ZipEntryStream: ByteStream {
             guard produced == entry.uncompressedSize else {
                 throw failure("holds \(produced) bytes, but its header declares \(entry.uncompressedSize)")
             }
-            let checksum = inflater?.crc ?? UInt32(truncatingIfNeeded: crc)
+            let checksum = inflater?.crc ?? UInt32(truncatingIfNeeded: storedCRC)
             guard checksum == entry.crc32 else { throw failure("CRC-32 mismatch: the entry is damaged") }
         }
         return count
@@ -71,22 +67,21 @@ final class ZipEntryStream: ByteStream {
         let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
         guard got > 0 else { throw failure("archive ends inside the entry") }
         compressedLeft -= UInt64(got)
+        storedCRC = crc32(storedCRC, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(got))
         return got
     }
 
     private func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let inflater, !streamEnded else { return 0 }
+        guard let inflater else { return 0 }
         do {
-            let (count, ended) = try inflater.inflate(into: buffer) {
+            return try inflater.inflate(into: buffer) {
                 guard compressedLeft > 0 else { return nil }
                 let want = Int(min(UInt64(input.count), compressedLeft))
                 let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]))
                 guard got > 0 else { throw failure("archive ends inside the entry") }
                 compressedLeft -= UInt64(got)
                 return UnsafeRawBufferPointer(rebasing: input[0..<got])
-            }
-            streamEnded = ended
-            return count
+            }.count
         } catch RawInflater.Failure.truncated {
             throw failure("deflate stream is truncated")
         } catch RawInflater.Failure.damaged(let code) {

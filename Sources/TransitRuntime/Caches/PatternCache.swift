@@ -91,8 +91,9 @@ final class PatternCache: Sendable {
     /// The stop columns of pattern `pid`, the sid of its last stop, and those of its trips
     /// whose tids are in `tids`, for making many trips' schedules at once: from the kept
     /// pattern when a board decoded it, else read from `rows` (the caller's, asked for
-    /// patterns in pid order) with its trips streamed and only those asked for kept. A large message names trips of most patterns; decoding and
-    /// keeping each whole would hold every trip of the bundle.
+    /// patterns in pid order) with its trips streamed and only those asked for kept. A
+    /// large message names trips of most patterns; decoding and keeping each whole would
+    /// hold every trip of the bundle.
     func trips(_ tids: [Int], ofPattern pid: Int, rows: inout ForwardRows) throws
         -> (columns: TripSchedule.StopColumns, lastSid: Int?, trips: [PatternTripRecord])
     {
