@@ -100,4 +100,50 @@ final class TransferGraphSharingTests: XCTestCase {
             XCTAssertEqual(withRules > 0, rules != nil)
         }
     }
+
+    /// Stops with many walks (a dense square of 81 stops, 35 m apart: up to 80 walks each
+    /// within 400 m) have their edges by τ then sid as well, at a speed where τ spans few
+    /// seconds and at one where it spans many (`TransferGraph` orders such lists by
+    /// counting them per τ, or by sorting them), with the walks as the compiler stored them
+    /// and as the grid finds them: against the same plain reading as above.
+    func testStopsWithManyWalksHaveTheirEdgesInOrder() throws {
+        var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
+        var times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for i in 0..<81 {
+            // 35 m steps: 0.000315 degrees of latitude, 0.00047 of longitude at 48 N.
+            stops += "S\(i),Square \(i),\(48.0 + Double(i / 9) * 0.000315),\(7.0 + Double(i % 9) * 0.00047)\n"
+            let minute = 10 + i / 2
+            times += "T1,08:\(minute):00,08:\(minute):00,S\(i),\(i + 1)\n"
+        }
+        let files: [String: String?] = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,https://example.org,Europe/Paris\n",
+            "stops.txt": stops, "routes.txt": "route_id,route_short_name,route_type\nR,1,3\n",
+            "calendar_dates.txt": "service_id,date,exception_type\nD,20260310,1\n",
+            "trips.txt": "route_id,service_id,trip_id\nR,D,T1\n", "stop_times.txt": times,
+        ]
+        let b = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(files).bundle))
+        let network = try b.pool.with { db in try RoutingNetwork(db: db) }
+        XCTAssertEqual(network.storedWalks?.metres, 400)
+        // Within 400 m the stored walks are measured; beyond, the grid finds them.
+        for distance in [400.0, 401] {
+            for speed in [1.2, 0.2] {
+                let graph = TransferGraph(
+                    TransferTimes(
+                        network: network, footpaths: TransferTimes.footpaths(network, within: distance), changeTime: 120,
+                        walkingSpeed: speed))
+                var most = 0
+                for sid in 0..<network.stopCount where network.serves(sid) {
+                    var expected = [[120, sid]]
+                    for to in 0..<network.stopCount where to != sid && network.serves(to) && network.metres(between: sid, to) <= distance {
+                        expected.append([Int((Double(Float(network.metres(between: sid, to))) / speed).rounded(.up)) + 120, to])
+                    }
+                    expected.sort { $0.lexicographicallyPrecedes($1) }
+                    let got = (Int(graph.first[sid])..<Int(graph.first[sid + 1])).map { [graph.seconds($0), Int(graph.targets[$0])] }
+                    XCTAssertEqual(got, expected, "stop \(sid) at \(speed) m/s within \(distance) m")
+                    most = max(most, got.count)
+                }
+                XCTAssertGreaterThan(most, 64, "some stops have more edges than are put in order by insertion")
+            }
+        }
+    }
 }

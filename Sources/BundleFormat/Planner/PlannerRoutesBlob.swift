@@ -88,18 +88,52 @@ package enum PlannerRoutesBlob {
     /// (a template's start is 0). Throws `PackedReader.Damaged` for bytes `encodeTrips`
     /// cannot have written: a start, tid or pid beyond 32 bits, a tid or pid below 1.
     package static func decode(_ bytes: [UInt8], trips: inout [Entry], templates: inout [Entry]) throws {
-        trips.removeAll(keepingCapacity: true)
+        var columns = TripColumns()
+        try decode(bytes, appendingTo: &columns, templates: &templates)
+        trips = (0..<columns.tids.count).map {
+            Entry(
+                tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]), accessible: columns.accessible[$0])
+        }
+    }
+
+    /// Trips as columns, one value of each per trip (what the planner keeps).
+    package struct TripColumns: Sendable {
+        package var starts: [Int32] = []
+        package var tids: [Int32] = []
+        package var pids: [Int32] = []
+        package var accessible: [Bool] = []
+
+        package init() {}
+    }
+
+    /// Appends the trips `bytes` holds to `columns` and replaces the contents of
+    /// `templates` with its templates, checked as `decode(_:trips:templates:)` checks them
+    /// (on damage, what was appended before stays: the caller drops it). The planner's
+    /// first read decodes every route's trips: they are decoded through a pointer into
+    /// room on the stack, then appended in one copy per column (an array of entries
+    /// copied into the columns took twice the time).
+    package static func decode(_ bytes: [UInt8], appendingTo columns: inout TripColumns, templates: inout [Entry]) throws {
         templates.removeAll(keepingCapacity: true)
-        // Through a pointer: the planner's first read decodes every route's trips.
         try bytes.withUnsafeBufferPointer { buffer in
             var r = PackedBufferReader(buffer)
             var (tid, pid, start) = (0, 0, 0)
+            // Each trip takes at least 3 bytes: `count` bounds the room.
             let count = try r.count()
-            trips.reserveCapacity(count)
-            for i in 0..<count {
-                start = i == 0 ? try r.signed() : start + (try r.unsigned())
-                guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
-                trips.append(try member(&r, start: start, tid: &tid, pid: &pid))
+            try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * max(1, count)) { room in
+                try withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, count)) { accessible in
+                    let (starts, tids, pids) = (room.baseAddress!, room.baseAddress! + count, room.baseAddress! + 2 * count)
+                    for i in 0..<count {
+                        start = i == 0 ? try r.signed() : start + (try r.unsigned())
+                        guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
+                        let entry = try member(&r, start: start, tid: &tid, pid: &pid)
+                        (starts[i], tids[i], pids[i]) = (Int32(start), Int32(entry.tid), Int32(entry.pid))
+                        accessible[i] = entry.accessible
+                    }
+                    columns.starts.append(contentsOf: UnsafeBufferPointer(start: starts, count: count))
+                    columns.tids.append(contentsOf: UnsafeBufferPointer(start: tids, count: count))
+                    columns.pids.append(contentsOf: UnsafeBufferPointer(start: pids, count: count))
+                    columns.accessible.append(contentsOf: UnsafeBufferPointer(rebasing: accessible[0..<count]))
+                }
             }
             let templateCount = try r.count()
             templates.reserveCapacity(templateCount)

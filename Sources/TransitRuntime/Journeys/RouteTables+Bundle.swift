@@ -142,52 +142,26 @@ private struct PlannedRoutes {
             guard sequence.sids.count >= 2 else { throw damaged("sequence \(qid) has fewer than 2 stops") }
             sequences.append(sequence)
         }
-        var (entries, templates) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
+        var templates: [PlannerRoutesBlob.Entry] = []
+        var trips = PlannerRoutesBlob.TripColumns()
         var routeStops = 0
         let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
         while try routeRows.step() {
             let (qid, sv) = (routeRows.int(0), routeRows.int(1))
             guard qid >= 1, qid <= sequences.count else { throw damaged("a route names sequence \(qid)") }
             guard sv >= 0, sv <= BundleCheck.maxServices else { throw damaged("a route names service \(sv)") }
+            let first = trips.tids.count
+            // A route's trips are appended to the columns as they are decoded (each takes
+            // at least 3 bytes of the bundle, which bounds them until the check below).
             try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
-                try PlannerRoutesBlob.decode(routeRows.blob(2), trips: &entries, templates: &templates)
+                try PlannerRoutesBlob.decode(routeRows.blob(2), appendingTo: &trips, templates: &templates)
             }
             routeStops += sequences[qid - 1].sids.count
-            guard routeStops <= RouteTables.maxPlannedEntries,
-                tripStart.count + entries.count + templates.count <= RouteTables.maxPlannedEntries
+            guard routeStops <= RouteTables.maxPlannedEntries, trips.tids.count + templates.count <= RouteTables.maxPlannedEntries
             else { throw damaged("more than \(RouteTables.maxPlannedEntries) route stops or trips") }
-            let first = tripStart.count
-            append(entries)
-            routes.append((qid - 1, sv, first..<tripStart.count, templates))
+            routes.append((qid - 1, sv, first..<trips.tids.count, templates))
         }
-    }
-
-    /// Appends `entries` (checked by the decoder: values within 32 bits) to the trip
-    /// columns: room made at once and written through pointers (appending trip by trip
-    /// checked four arrays' uniqueness and room for each of 945,000 trips on 40 x
-    /// Strasbourg).
-    private mutating func append(_ entries: [PlannerRoutesBlob.Entry]) {
-        let first = tripStart.count
-        tripStart.append(contentsOf: repeatElement(0, count: entries.count))
-        tripTid.append(contentsOf: repeatElement(0, count: entries.count))
-        tripAccessible.append(contentsOf: repeatElement(false, count: entries.count))
-        tripPid.append(contentsOf: repeatElement(0, count: entries.count))
-        entries.withUnsafeBufferPointer { entries in
-            tripStart.withUnsafeMutableBufferPointer { start in
-                tripTid.withUnsafeMutableBufferPointer { tid in
-                    tripAccessible.withUnsafeMutableBufferPointer { accessible in
-                        tripPid.withUnsafeMutableBufferPointer { pid in
-                            for (i, entry) in entries.enumerated() {
-                                start[first + i] = Int32(truncatingIfNeeded: entry.start)
-                                tid[first + i] = Int32(truncatingIfNeeded: entry.tid)
-                                accessible[first + i] = entry.accessible
-                                pid[first + i] = Int32(truncatingIfNeeded: entry.pid)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        (tripStart, tripTid, tripAccessible, tripPid) = (trips.starts, trips.tids, trips.accessible, trips.pids)
     }
 }
 

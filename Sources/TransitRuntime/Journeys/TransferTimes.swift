@@ -36,7 +36,15 @@ struct TransferTimes {
     var stepFree = false
 
     /// Seconds to walk `metres` at the query's speed, rounded up.
-    func walk(_ metres: Double) -> Int { Int((metres / walkingSpeed).rounded(.up)) }
+    @inline(__always)
+    func walk(_ metres: Double) -> Int {
+        let seconds = metres / walkingSpeed
+        // Rounded up without a call to libm's `ceil` (x86-64 before SSE 4.1 has no
+        // instruction for it; a transfer graph rounds two million walks): the same value.
+        guard seconds >= 0, seconds < 1e15 else { return Int(seconds.rounded(.up)) }
+        let whole = Int(seconds)
+        return Double(whole) < seconds ? whole + 1 : whole
+    }
 
     /// Whether the transfers from `sid` are only the change at the stop and the walks, each
     /// walk's τ its walk plus the change time: no transfers.txt row names it and the network
