@@ -117,11 +117,13 @@ struct AddedTripBuilder: Sendable {
                     prediction: prediction, assignedStopID: assigned[index], pickup: original.stops.pickups[index],
                     dropOff: original.stops.dropOffs[index]))
         }
-        let route = try? bundle.route(original.routeID, feed: original.feedID).route
+        // The copy's route and headsign are the original's (a damaged bundle: none).
+        let names = try? bundle.names(of: original)
+        let route = names.flatMap { try? bundle.route($0.routeID, feed: original.feedID).route }
         return .success(
             AddedTrip(
                 feedID: original.feedID, tripID: properties.tripID, serviceDate: day, state: .duplicated, route: route,
-                agency: agency(of: route, feed: original.feedID), headsign: original.headsign, calls: calls, clock: clock))
+                agency: agency(of: route, feed: original.feedID), headsign: names?.headsign ?? "", calls: calls, clock: clock))
     }
 
     /// The route's agency, else the feed's only one.

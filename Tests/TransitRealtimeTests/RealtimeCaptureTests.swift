@@ -140,7 +140,8 @@ final class RealtimeCaptureTests: XCTestCase {
             XCTAssertEqual(try schedule.sids.map { try open.stopID(sid: $0) }, trip.stopTimes.map(\.stopID), instance.tripID)
             XCTAssertEqual(schedule.stopSequences, trip.stopTimes.map(\.stopSequence), instance.tripID)
             XCTAssertEqual(schedule.departureSecs, trip.stopTimes.map(\.departureSecs), instance.tripID)
-            XCTAssertEqual(schedule.headsign, trip.headsign, instance.tripID)
+            XCTAssertEqual(try open.names(of: schedule).headsign, trip.headsign, instance.tripID)
+            XCTAssertEqual(try open.names(of: schedule).routeID, trip.routeID, instance.tripID)
         }
         // After purge() the bundle reads everything again, and still agrees.
         open.purge()

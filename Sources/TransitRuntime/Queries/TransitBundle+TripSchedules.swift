@@ -100,7 +100,6 @@ extension TransitBundle {
         let located = found.indices.compactMap { i in found[i].map { (index: i, trip: $0) } }.sorted { $0.trip.pid < $1.trip.pid }
         var schedules: [(index: Int, schedule: TripSchedule)] = []
         schedules.reserveCapacity(located.count)
-        var names = TripNames()
         // Patterns in pid order, read by one statement stepping forward where they lie close.
         var rows = try ForwardRows.patterns(db)
         defer { rows.finish() }
@@ -115,7 +114,7 @@ extension TransitBundle {
                 // the one-by-one lookup, which says so.
                 guard let trip = trips.first(where: { $0.tid == tid }) else { continue }
                 schedules.append(
-                    (i, try tripSchedule(trip, columns: columns, lastSid: lastSid, names: &names, feed: sources[source], db: db)))
+                    (i, try tripSchedule(trip, columns: columns, lastSid: lastSid, feed: sources[source], db: db)))
             }
             start = end
         }

@@ -93,43 +93,33 @@ extension TransitBundle {
     func tripSchedule(_ trip: PatternTripRecord, of pattern: PatternCache.Pattern, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
         -> TripSchedule
     {
-        var names = TripNames()
-        return try tripSchedule(
-            trip, columns: patterns.stopColumns(of: pattern), lastSid: pattern.stops.last?.sid, names: &names, feed: feed, db: db)
-    }
-
-    /// Route ids and headsigns already read by one thread making many schedules (no
-    /// shared lock, and no copy of a route's row, per trip).
-    struct TripNames {
-        var routeIDs: [Int: String] = [:]
-        var headsigns: [Int: String] = [:]
-
-        /// `table`'s name for `key`, read by `read` and kept the first time.
-        static func name(_ key: Int, in table: inout [Int: String], read: () throws -> String) rethrows -> String {
-            if let known = table[key] { return known }
-            let name = try read()
-            table[key] = name
-            return name
-        }
+        try tripSchedule(trip, columns: patterns.stopColumns(of: pattern), lastSid: pattern.stops.last?.sid, feed: feed, db: db)
     }
 
     /// The same, with its pattern's stop columns and last stop (`lastSid`, nil for a pattern
-    /// without stops) at hand and the names read so far.
+    /// without stops) at hand.
     func tripSchedule(
-        _ trip: PatternTripRecord, columns: TripSchedule.StopColumns, lastSid: Int?, names: inout TripNames, feed: FeedCatalog.Feed,
-        db: SQLiteDatabase
+        _ trip: PatternTripRecord, columns: TripSchedule.StopColumns, lastSid: Int?, feed: FeedCatalog.Feed, db: SQLiteDatabase
     ) throws -> TripSchedule {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
-        let headsign =
-            try trip.hid.map { hid in try TripNames.name(hid, in: &names.headsigns) { try entities.headsign(hid, db: db) } }
-            ?? (lastSid.map { try entities.stop($0, db: db).name } ?? "")
-        let routeID = try TripNames.name(trip.rid, in: &names.routeIDs) { try entities.route(trip.rid, db: db).routeID }
         var schedule = TripSchedule(
-            feedID: feed.feedID, routeID: routeID, headsign: headsign, runsOnDate: false, dayStart: 0, frequencies: windows,
-            stops: columns, base: windows.first?.startSecs ?? trip.startTime)
+            feedID: feed.feedID, rid: trip.rid, hid: trip.hid, lastSid: lastSid, runsOnDate: false, dayStart: 0,
+            frequencies: windows, stops: columns, base: windows.first?.startSecs ?? trip.startTime)
         schedule.service = trip.sv
         return schedule
+    }
+
+    /// The route id and headsign of `schedule`'s trip: trip_headsign, else the name of the
+    /// pattern's last stop (as `trip(_:feed:on:)` gives them).
+    /// - Throws: `TransitError.corruptBundle` when the bundle has no such route or stop.
+    package func names(of schedule: TripSchedule) throws -> (routeID: String, headsign: String) {
+        try pool.with { db in
+            let headsign =
+                try schedule.hid.map { try entities.headsign($0, db: db) } ?? schedule.lastSid.map { try entities.stop($0, db: db).name }
+                ?? ""
+            return (try entities.route(schedule.rid, db: db).routeID, headsign)
+        }
     }
 
     /// The sid of stop `stopID` of feed `feed`, nil when the feed has none (kept once

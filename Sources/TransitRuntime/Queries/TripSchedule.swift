@@ -1,30 +1,16 @@
 import BundleFormat
 
 /// A trip's stops and times on one service date, as integers (`tripSchedule`), for
-/// matching live data to it. Its texts and windows are held by one object and its stops
-/// by the pattern's: a copy (a message's 10,000 trips are each copied several times while
-/// matched) costs two reference counts, not five.
+/// matching live data to it. Its stops are held by the pattern's object, and its names
+/// are read when asked for: a message's 10,000 trips make no route or headsign text.
 package struct TripSchedule: Sendable {
-    /// What a trip's schedule keeps that is counted by reference.
-    private final class Texts: Sendable {
-        let feedID: String
-        let routeID: String
-        let headsign: String
-        let frequencies: [TripDetails.FrequencyWindow]
-
-        init(feedID: String, routeID: String, headsign: String, frequencies: [TripDetails.FrequencyWindow]) {
-            self.feedID = feedID
-            self.routeID = routeID
-            self.headsign = headsign
-            self.frequencies = frequencies
-        }
-    }
-
-    private let texts: Texts
-    package var feedID: String { texts.feedID }
-    package var routeID: String { texts.routeID }
-    /// trip_headsign, else the name of the last stop.
-    package var headsign: String { texts.headsign }
+    package let feedID: String
+    /// The trip's route (`rid`), headsign (`hid`, nil: none) and pattern's last stop (its
+    /// `sid`, nil for a pattern without stops): their names are read only when asked for
+    /// (`TransitBundle.names(of:)`), which live data rarely does (a duplicated trip's copy).
+    package let rid: Int
+    package let hid: Int?
+    package let lastSid: Int?
     package var runsOnDate: Bool
     /// The trip's service (its `sv`), for placing it on a day.
     package var service = 0
@@ -32,7 +18,7 @@ package struct TripSchedule: Sendable {
     /// `s` seconds is the instant `dayStart + s`.
     package var dayStart: Int
     /// frequencies.txt windows (GTFS seconds); empty for a trip with its own times.
-    package var frequencies: [TripDetails.FrequencyWindow] { texts.frequencies }
+    package let frequencies: [TripDetails.FrequencyWindow]
     /// The stops of the trip's pattern (shared by its trips).
     package let stops: StopColumns
     /// GTFS seconds the pattern's times count from: the trip's start (for a frequency-based
@@ -40,12 +26,16 @@ package struct TripSchedule: Sendable {
     package let base: Int
 
     package init(
-        feedID: String, routeID: String, headsign: String, runsOnDate: Bool, dayStart: Int, frequencies: [TripDetails.FrequencyWindow],
-        stops: StopColumns, base: Int
+        feedID: String, rid: Int, hid: Int?, lastSid: Int?, runsOnDate: Bool, dayStart: Int,
+        frequencies: [TripDetails.FrequencyWindow], stops: StopColumns, base: Int
     ) {
-        texts = Texts(feedID: feedID, routeID: routeID, headsign: headsign, frequencies: frequencies)
+        self.feedID = feedID
+        self.rid = rid
+        self.hid = hid
+        self.lastSid = lastSid
         self.runsOnDate = runsOnDate
         self.dayStart = dayStart
+        self.frequencies = frequencies
         self.stops = stops
         self.base = base
     }
