@@ -55,7 +55,11 @@ final class HostileBundleTests: XCTestCase {
             ("UPDATE stop_ids SET fid = -2", "stop_ids: fid -2 names no feed"),
             ("UPDATE dict_route SET fid = 9", "dict_route: fid 9 names no feed"),
             ("UPDATE city_feeds SET fid = 3", "city_feeds: fid 3 names no feed"),
-            ("UPDATE patterns SET fid = -1", "patterns: fid -1 names no feed"),
+            (
+                "UPDATE patterns SET pid = 4000000000000 WHERE pid = (SELECT max(pid) FROM patterns)",
+                "patterns: pid 4000000000000 is out of range"
+            ),
+            ("UPDATE patterns SET pid = -4 WHERE pid = (SELECT min(pid) FROM patterns)", "patterns: pid -4 is out of range"),
             (
                 "INSERT INTO calendar VALUES (4000000000000, 127, 20260101, 20261231)",
                 "calendar: sv 4000000000000 is out of range (0 to 1000000)"
@@ -199,5 +203,26 @@ final class HostileBundleTests: XCTestCase {
                 XCTAssertEqual($0 as? TransitError, .corruptBundle(reason: "pattern \(pid) is missing from the bundle"))
             }
         }
+    }
+
+    /// A pattern's feed is never read (its trips and stops carry what the runtime uses), so
+    /// the opening does not pass over every pattern for it: a bundle whose patterns name no
+    /// feed opens and answers boards and journeys as the sample does.
+    func testAPatternsFeedIsNotReadSoItIsNotChecked() throws {
+        let sample = try TransitBundle(path: TestSupport.sampleBundlePath)
+        let crafted = try TransitBundle(path: try crafted("UPDATE patterns SET fid = -1"))
+        let at = try QueryTime.parse("2026-03-30T08:00")
+        let boards = try [sample, crafted].map { b in
+            try b.departures(from: "CENTRAL_1", at: at).map { "\($0.tripID) \($0.departureTime)" }
+        }
+        XCTAssertFalse(boards[0].isEmpty)
+        XCTAssertEqual(boards[1], boards[0])
+        let journeys = try [sample, crafted].map { b in
+            try b.journeys(from: .stop("CENTRAL"), to: .stop("TIEFENBRUNNEN"), departingAt: at).map {
+                $0.legs.map { $0.boarding?.tripID ?? "walk" }
+            }
+        }
+        XCTAssertFalse(journeys[0].isEmpty)
+        XCTAssertEqual(journeys[1], journeys[0])
     }
 }
