@@ -46,14 +46,8 @@ final class RoutingNetwork: Sendable {
     /// arrays of sids) until the walks are measured.
     struct StoredWalks: Sendable {
         let metres: Double
+        /// Each row's first stop and its packed walks (`PlannerWalksBlob`).
         let rows: [(firstSid: Int, walks: [UInt8])]
-
-        /// Every stored pair (a < b) as `a << 32 | b`.
-        func pairs(maxSid: Int) throws -> [UInt64] {
-            var pairs: [UInt64] = []
-            for row in rows { pairs += try PlannerWalksBlob.decode(row.walks, firstSid: row.firstSid, maxSid: maxSid).pairs }
-            return pairs
-        }
     }
 
     var stopCount: Int { stopFid.count }

@@ -153,22 +153,26 @@ struct TransferTimes {
     }
 
     /// The stored pairs of served stops with coordinates at most `distance` metres apart,
-    /// with their length.
+    /// with their length: each row's pairs measured as it is decoded (a copy of all the
+    /// pairs first was 8.6 MB more to write on 40 x Strasbourg).
     private static func measured(
         _ stored: RoutingNetwork.StoredWalks, _ network: RoutingNetwork, within distance: Double
     ) throws -> [(a: Int32, b: Int32, metres: Float)] {
-        let stored = try stored.pairs(maxSid: network.stopCount - 1)
         let points = StopWalkGrid.points(latitude: network.stopLatitude, longitude: network.stopLongitude)
         let walkable = (0..<network.stopCount).map { network.serves($0) && !network.stopLatitude[$0].isNaN }
         var pairs: [(a: Int32, b: Int32, metres: Float)] = []
-        pairs.reserveCapacity(stored.count)
-        walkable.withUnsafeBufferPointer { walkable in
-            points.withUnsafeBufferPointer { points in
-                for pair in stored {
-                    let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
-                    guard walkable[a], walkable[b] else { continue }
-                    let d = GeoDistance.metres(points[a], points[b])
-                    if d <= distance { pairs.append((Int32(a), Int32(b), Float(d))) }
+        // Each stored pair takes a byte at least.
+        pairs.reserveCapacity(stored.rows.reduce(0) { $0 + $1.walks.count })
+        try walkable.withUnsafeBufferPointer { walkable in
+            try points.withUnsafeBufferPointer { points in
+                for row in stored.rows {
+                    let decoded = try PlannerWalksBlob.decode(row.walks, firstSid: row.firstSid, maxSid: network.stopCount - 1)
+                    for pair in decoded.pairs {
+                        let (a, b) = (Int(pair >> 32), Int(pair & 0xFFFF_FFFF))
+                        guard walkable[a], walkable[b] else { continue }
+                        let d = GeoDistance.metres(points[a], points[b])
+                        if d <= distance { pairs.append((Int32(a), Int32(b), Float(d))) }
+                    }
                 }
             }
         }
