@@ -105,8 +105,8 @@ private func fuzzPacked(_ bytes: [UInt8]) {
     damagedOnly("ShapeBlob row") { _ = try ShapeBlob.decodeRow(bytes) }
     damagedOnly("PlannerRoutesBlob stops") { _ = try PlannerRoutesBlob.decodeStops(bytes, fid: 1, maxSid: 1_000_000) }
     damagedOnly("PlannerRoutesBlob trips") {
-        var (trips, templates) = ([PlannerRoutesBlob.Entry](), [PlannerRoutesBlob.Entry]())
-        try PlannerRoutesBlob.decode(bytes, trips: &trips, templates: &templates)
+        var (trips, templates) = (PlannerRoutesBlob.TripColumns(), [PlannerRoutesBlob.Entry]())
+        try PlannerRoutesBlob.decode(bytes, appendingTo: &trips, templates: &templates)
     }
     damagedOnly("PatternStopsBlob offsets") {
         var (departures, arrivals) = ([Int32](), [Int32]())

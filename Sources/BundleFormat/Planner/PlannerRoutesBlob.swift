@@ -84,18 +84,6 @@ package enum PlannerRoutesBlob {
         return w.bytes
     }
 
-    /// Replaces the contents of `trips` and `templates` with what `bytes` holds, in order
-    /// (a template's start is 0). Throws `PackedReader.Damaged` for bytes `encodeTrips`
-    /// cannot have written: a start, tid or pid beyond 32 bits, a tid or pid below 1.
-    package static func decode(_ bytes: [UInt8], trips: inout [Entry], templates: inout [Entry]) throws {
-        var columns = TripColumns()
-        try decode(bytes, appendingTo: &columns, templates: &templates)
-        trips = (0..<columns.tids.count).map {
-            Entry(
-                tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]), accessible: columns.accessible[$0])
-        }
-    }
-
     /// Trips as columns, one value of each per trip (what the planner keeps).
     package struct TripColumns: Sendable {
         package var starts: [Int32] = []
@@ -106,12 +94,13 @@ package enum PlannerRoutesBlob {
         package init() {}
     }
 
-    /// Appends the trips `bytes` holds to `columns` and replaces the contents of
-    /// `templates` with its templates, checked as `decode(_:trips:templates:)` checks them
-    /// (on damage, what was appended before stays: the caller drops it). The planner's
-    /// first read decodes every route's trips: they are decoded through a pointer into
-    /// room on the stack, then appended in one copy per column (an array of entries
-    /// copied into the columns took twice the time).
+    /// Appends the trips `bytes` holds to `columns`, in order, and replaces the contents of
+    /// `templates` with its frequency templates (a template's start is 0). Throws
+    /// `PackedReader.Damaged` for bytes `encodeTrips` cannot have written: a start, tid or
+    /// pid beyond 32 bits, a tid or pid below 1 (what was appended before stays: the caller
+    /// drops it). The planner's first read decodes every route's trips: they are decoded
+    /// through a pointer into room on the stack, then appended in one copy per column (an
+    /// array of entries copied into the columns took twice the time).
     package static func decode(_ bytes: [UInt8], appendingTo columns: inout TripColumns, templates: inout [Entry]) throws {
         templates.removeAll(keepingCapacity: true)
         try bytes.withUnsafeBufferPointer { buffer in

@@ -72,9 +72,9 @@ final class RawInflater {
     }
 
     /// Fills `output` (less only where the stream ends) and says how much it wrote and
-    /// whether the stream has ended (after which it writes nothing). `refill` gives the next compressed bytes when the
-    /// last are used up (they must stay valid until it is asked again), nil when there
-    /// are no more.
+    /// whether the stream has ended (after which it writes nothing). `refill` gives the
+    /// next compressed bytes when the last are used up (they must stay valid until it is
+    /// asked again), nil when there are no more.
     /// - Throws: `Failure.truncated` when they end before the stream; `.damaged` for data
     ///   that is not deflate.
     func inflate(into output: UnsafeMutableRawBufferPointer, refill: () throws -> UnsafeRawBufferPointer?) throws -> (

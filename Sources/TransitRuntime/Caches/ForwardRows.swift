@@ -23,7 +23,6 @@ struct ForwardRows {
     /// `sql` selects the key as its first column, from the key bound as `?1` on, ordered by it.
     private init(_ sql: String, reach: Int, db: SQLiteDatabase) throws {
         statement = try db.cached(sql)
-        statement.reset()
         self.reach = reach
     }
 
@@ -53,8 +52,7 @@ struct ForwardRows {
             current = at
             return at == key ? statement : nil
         }
-        statement.reset()
-        statement.bind([key])
+        statement.bind([key])  // resets it first
         guard try statement.step() else {
             current = nil
             return nil

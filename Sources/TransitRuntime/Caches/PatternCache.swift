@@ -88,17 +88,17 @@ final class PatternCache: Sendable {
         stopColumnLists.value(pattern.pid) { TripSchedule.StopColumns(pattern.stops) }
     }
 
-    /// The stop columns of pattern `pid`, the sid of its last stop, and those of its trips
+    /// The stop columns of pattern `pid` and those of its trips
     /// whose tids are in `tids`, for making many trips' schedules at once: from the kept
     /// pattern when a board decoded it, else read from `rows` (the caller's, asked for
     /// patterns in pid order) with its trips streamed and only those asked for kept. A
     /// large message names trips of most patterns; decoding and keeping each whole would
     /// hold every trip of the bundle.
     func trips(_ tids: [Int], ofPattern pid: Int, rows: inout ForwardRows) throws
-        -> (columns: TripSchedule.StopColumns, lastSid: Int?, trips: [PatternTripRecord])
+        -> (columns: TripSchedule.StopColumns, trips: [PatternTripRecord])
     {
         if let pattern = patterns.cached(pid) {
-            return (stopColumns(of: pattern), pattern.stops.last?.sid, tids.compactMap { pattern.trip($0) })
+            return (stopColumns(of: pattern), tids.compactMap { pattern.trip($0) })
         }
         guard let row = try rows.row(pid) else { throw TransitError.corruptBundle(reason: "pattern \(pid) is missing from the bundle") }
         let columns = try stopColumnLists.value(pid) {
@@ -108,7 +108,7 @@ final class PatternCache: Sendable {
         try Self.damagedAsError("pattern \(pid)") {
             try PatternTripsBlob.forEach(in: row.blob(2)) { trip in if tids.contains(trip.tid) { found.append(trip) } }
         }
-        return (columns, columns.sids.last, found)
+        return (columns, found)
     }
 
     func pattern(_ pid: Int, db: SQLiteDatabase) throws -> Pattern {

@@ -184,9 +184,8 @@ package enum BundleCheck {
         // (its trips and stops carry what the runtime uses): only its pid is checked, from
         // the key's ends (a pass over the 82,160 patterns of 40 x Strasbourg was 13 ms of the
         // opening). Code that comes to read `patterns.fid` checks it here first.
-        if let low = try value(db, "SELECT min(pid) FROM patterns"), let high = try value(db, "SELECT max(pid) FROM patterns"),
-            low < 1 || high > maxIDs
-        {
+        let ends = try db.prepare("SELECT min(pid), max(pid) FROM patterns")
+        if try ends.step(), let low = ends.optionalInt(0), let high = ends.optionalInt(1), low < 1 || high > maxIDs {
             throw damaged("patterns: pid \(low < 1 ? low : high) is out of range (1 to \(maxIDs))")
         }
         let keys = ["routes": "rid", "dict_route": "rid", "agencies": "aid", "shapes": "shp"]

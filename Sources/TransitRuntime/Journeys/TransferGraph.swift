@@ -71,51 +71,48 @@ final class TransferGraph: Sendable {
         // s), as τ << 32 | target, put in order stop by stop and written where the stop's
         // edges go: a stop's edges are read and written in one place (on 40 x Strasbourg,
         // 2.1 million edges, 35-45 % less time than the counting sorts over all edges).
-        // Through pointers: checked array accesses doubled the instructions.
         let change = times.changeTime
         // Room for the most edges a stop has, reused from stop to stop.
         var most = 0
         for sid in 0..<stopCount where plain[sid] { most = max(most, paths.range(of: sid).count + 1) }
         var room = [UInt64](repeating: 0, count: most)
         var counts: [Int32] = []
-        plain.withUnsafeBufferPointer { plain in
-            first.withUnsafeBufferPointer { first in
-                paths.first.withUnsafeBufferPointer { walkFirst in
-                    paths.sids.withUnsafeBufferPointer { walkSid in
-                        paths.metres.withUnsafeBufferPointer { metres in
-                            targets.withUnsafeMutableBufferPointer { targets in
-                                shortSeconds.withUnsafeMutableBufferPointer { shortSeconds in
-                                    room.withUnsafeMutableBufferPointer { room in
-                                        for from in 0..<stopCount where plain[from] {
-                                            // The stop's own change among its walks in sid order
-                                            // (the order the walks are laid out in, checked).
-                                            let own = UInt64(UInt32(clamping: change)) << 32 | UInt64(from)
-                                            var n = 0
-                                            var ownPlaced = false
-                                            var inSidOrder = true
-                                            var previous = -1
-                                            for i in Int(walkFirst[from])..<Int(walkFirst[from + 1]) {
-                                                let to = Int(walkSid[i])
-                                                if !ownPlaced && to > from {
-                                                    room[n] = own
-                                                    n += 1
-                                                    ownPlaced = true
-                                                }
-                                                inSidOrder = inSidOrder && to > previous
-                                                previous = to
-                                                let tau = times.walk(Double(metres[i])) + change
-                                                room[n] = UInt64(UInt32(clamping: tau)) << 32 | UInt64(UInt32(to))
-                                                n += 1
-                                            }
-                                            if !ownPlaced {
-                                                room[n] = own
-                                                n += 1
-                                            }
-                                            Self.write(
-                                                UnsafeMutableBufferPointer(rebasing: room[0..<n]), inSidOrder: inSidOrder,
-                                                at: Int(first[from]), targets: targets, seconds: shortSeconds, counts: &counts)
+        // The walks and the edges through pointers (checked accesses doubled the
+        // instructions); the stops' flags and first edges are read once a stop.
+        paths.first.withUnsafeBufferPointer { walkFirst in
+            paths.sids.withUnsafeBufferPointer { walkSid in
+                paths.metres.withUnsafeBufferPointer { metres in
+                    targets.withUnsafeMutableBufferPointer { targets in
+                        shortSeconds.withUnsafeMutableBufferPointer { shortSeconds in
+                            room.withUnsafeMutableBufferPointer { room in
+                                for from in 0..<stopCount where plain[from] {
+                                    // The stop's own change among its walks in sid order (the
+                                    // order the walks are laid out in, checked).
+                                    let own = UInt64(UInt32(clamping: change)) << 32 | UInt64(from)
+                                    var n = 0
+                                    var ownPlaced = false
+                                    var inSidOrder = true
+                                    var previous = -1
+                                    for i in Int(walkFirst[from])..<Int(walkFirst[from + 1]) {
+                                        let to = Int(walkSid[i])
+                                        if !ownPlaced && to > from {
+                                            room[n] = own
+                                            n += 1
+                                            ownPlaced = true
                                         }
+                                        inSidOrder = inSidOrder && to > previous
+                                        previous = to
+                                        let tau = times.walk(Double(metres[i])) + change
+                                        room[n] = UInt64(UInt32(clamping: tau)) << 32 | UInt64(UInt32(to))
+                                        n += 1
                                     }
+                                    if !ownPlaced {
+                                        room[n] = own
+                                        n += 1
+                                    }
+                                    Self.write(
+                                        UnsafeMutableBufferPointer(rebasing: room[0..<n]), inSidOrder: inSidOrder, at: Int(first[from]),
+                                        targets: targets, seconds: shortSeconds, counts: &counts)
                                 }
                             }
                         }

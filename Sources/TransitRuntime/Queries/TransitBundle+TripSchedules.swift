@@ -108,13 +108,13 @@ extension TransitBundle {
             let pid = located[start].trip.pid
             let end = located[start...].firstIndex { $0.trip.pid != pid } ?? located.count
             let group = located[start..<end]
-            let (columns, lastSid, trips) = try patterns.trips(group.map(\.trip.tid), ofPattern: pid, rows: &rows)
+            let (columns, trips) = try patterns.trips(group.map(\.trip.tid), ofPattern: pid, rows: &rows)
             for (i, (source, tid, _)) in group {
                 // A pattern without the trip its block names (a damaged bundle): left for
                 // the one-by-one lookup, which says so.
                 guard let trip = trips.first(where: { $0.tid == tid }) else { continue }
                 schedules.append(
-                    (i, try tripSchedule(trip, columns: columns, lastSid: lastSid, feed: sources[source], db: db)))
+                    (i, try tripSchedule(trip, columns: columns, feed: sources[source], db: db)))
             }
             start = end
         }

@@ -5,12 +5,11 @@ import BundleFormat
 /// are read when asked for: a message's 10,000 trips make no route or headsign text.
 package struct TripSchedule: Sendable {
     package let feedID: String
-    /// The trip's route (`rid`), headsign (`hid`, nil: none) and pattern's last stop (its
-    /// `sid`, nil for a pattern without stops): their names are read only when asked for
-    /// (`TransitBundle.names(of:)`), which live data rarely does (a duplicated trip's copy).
+    /// The trip's route (`rid`) and headsign (`hid`, nil: none, the name of the pattern's
+    /// last stop then): their names are read only when asked for (`TransitBundle.names(of:)`),
+    /// which live data rarely does (a duplicated trip's copy).
     package let rid: Int
     package let hid: Int?
-    package let lastSid: Int?
     package var runsOnDate: Bool
     /// The trip's service (its `sv`), for placing it on a day.
     package var service = 0
@@ -26,13 +25,12 @@ package struct TripSchedule: Sendable {
     package let base: Int
 
     package init(
-        feedID: String, rid: Int, hid: Int?, lastSid: Int?, runsOnDate: Bool, dayStart: Int,
+        feedID: String, rid: Int, hid: Int?, runsOnDate: Bool, dayStart: Int,
         frequencies: [TripDetails.FrequencyWindow], stops: StopColumns, base: Int
     ) {
         self.feedID = feedID
         self.rid = rid
         self.hid = hid
-        self.lastSid = lastSid
         self.runsOnDate = runsOnDate
         self.dayStart = dayStart
         self.frequencies = frequencies
