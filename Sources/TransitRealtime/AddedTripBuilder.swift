@@ -107,15 +107,15 @@ struct AddedTripBuilder: Sendable {
         // Skipped calls stay in the list (on no board), so the copy's first and last stops
         // are its original's, as a timetable trip's are.
         for (index, call) in schedule.enumerated() {
-            guard let stop = try? bundle.stop(sid: original.sids[index]) else { continue }
+            guard let stop = try? bundle.stop(sid: original.stops.records[index].sid) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(
                 .init(
                     stop: stop, stopSequence: call.stopSequence, scheduledArrival: call.arrival, scheduledDeparture: call.departure,
                     arrival: prediction.arrival ?? call.arrival, departure: prediction.departure ?? call.departure,
-                    prediction: prediction, assignedStopID: assigned[index], pickup: original.stops.pickups[index],
-                    dropOff: original.stops.dropOffs[index]))
+                    prediction: prediction, assignedStopID: assigned[index], pickup: original.stops.pickup(at: index),
+                    dropOff: original.stops.dropOff(at: index)))
         }
         // The copy's route and headsign are the original's (a damaged bundle: none).
         let names = try? bundle.names(of: original)

@@ -21,7 +21,21 @@ public struct RealtimeSnapshot: Sendable {
         var calls: [PackedCall] = []
         /// The rare platform changes, by stop_sequence.
         var assignedStops: [Int32: String] = [:]
-        var vehicle: VehicleStatus?
+        /// The vehicle, boxed: most trips of a message have none, and held inline its
+        /// hundred bytes made every trip's entry of a snapshot four times larger.
+        private var vehicleBox: VehicleBox?
+
+        var vehicle: VehicleStatus? {
+            get { vehicleBox?.status }
+            set { vehicleBox = newValue.map(VehicleBox.init) }
+        }
+
+        init(state: State) { self.state = state }
+
+        private final class VehicleBox: Sendable {
+            let status: VehicleStatus
+            init(_ status: VehicleStatus) { self.status = status }
+        }
 
         /// The live data of the call at `sequence`, when it has any.
         func call(_ sequence: Int) -> PackedCall? {

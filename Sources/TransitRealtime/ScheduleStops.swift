@@ -1,3 +1,4 @@
+import BundleFormat
 import TransitRuntime
 
 /// The stops of a matched trip's schedule as sids, with the bundle that names them: a
@@ -6,13 +7,13 @@ import TransitRuntime
 /// compared as a sid. Most producers name stops by stop_sequence, so a snapshot of theirs
 /// reads no stop at all.
 struct ScheduleStops {
-    let sids: [Int]
+    let stops: TripSchedule.StopColumns
     let feedID: String
     let bundle: TransitBundle
 
     /// The stops of `schedule`, named by `bundle`.
     init(_ schedule: TripSchedule, bundle: TransitBundle) {
-        sids = schedule.sids
+        stops = schedule.stops
         feedID = schedule.feedID
         self.bundle = bundle
     }
@@ -20,9 +21,12 @@ struct ScheduleStops {
     /// The indices of the stops whose stop_id is `stopID` (none when the feed has no such stop).
     func indices(of stopID: String) -> [Int] {
         guard let sid = bundle.sid(ofStop: stopID, feed: feedID) else { return [] }
-        return sids.indices.filter { sids[$0] == sid }
+        return stops.records.indices.filter { stops.records[$0].sid == sid }
     }
 
     /// The text id of the stop at `index`.
-    func stopID(at index: Int) -> String { (try? bundle.stopID(sid: sids[index])) ?? "sid \(sids[index])" }
+    func stopID(at index: Int) -> String {
+        let sid = stops.records[index].sid
+        return (try? bundle.stopID(sid: sid)) ?? "sid \(sid)"
+    }
 }

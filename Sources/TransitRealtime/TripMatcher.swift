@@ -197,8 +197,10 @@ final class TripMatcher: Sendable {
             let match = Match(
                 instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
                 stops: ScheduleStops(trip, bundle: bundle))
+            // The only day to try, or a run under way: no other day can be nearer (and the
+            // match goes out as it is, not through `best`).
+            if distance == 0 || days.count == 1 { return .success(match) }
             if best == nil || distance < best!.distance { best = (match, distance) }
-            if distance == 0 { break }
         }
         guard let best else {
             let tried = [days.first, days.second, days.third].prefix(days.count).map(\.description).joined(separator: ", ")
@@ -221,12 +223,12 @@ final class TripMatcher: Sendable {
     /// A trip's stops as Unix times on the day starting at `dayStart`, moved by `shift`
     /// seconds (an instance of a frequency-based trip, or a duplicated copy).
     static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> [DelayPropagation.ScheduledCall] {
-        // The columns read directly: the schedule's per-stop accessors are calls into
+        // The records read directly: the schedule's per-stop accessors are calls into
         // another module, two per stop.
         let start = dayStart + shift + trip.base
-        let (sequences, arrivals, departures) = (trip.stops.stopSequences, trip.stops.arrivalOffsets, trip.stops.departureOffsets)
-        return sequences.indices.map {
-            DelayPropagation.ScheduledCall(stopSequence: sequences[$0], arrival: start + arrivals[$0], departure: start + departures[$0])
+        return trip.stops.records.map {
+            DelayPropagation.ScheduledCall(
+                stopSequence: $0.stopSequence, arrival: start + $0.arrivalOffset, departure: start + $0.departureOffset)
         }
     }
 

@@ -2,15 +2,17 @@
 /// update's bytes hold nothing else, swift-protobuf decodes the two parts one by one
 /// (`RealtimeMessage.tripUpdateEntity(_:)`), which spares the update's own message object
 /// (its storage is copied from the shared default on first write, a fifth of decoding a
-/// one-stop update); otherwise the parts come from the whole decoded update.
+/// one-stop update); otherwise the parts come from the whole decoded update. A class: the
+/// parts are read, never changed, and handing them on is one reference count, not the
+/// dozen of the protobuf values' fields.
 ///
 /// ```swift
 /// let parts = TripUpdateParts(update)
 /// print(parts.trip.tripID, parts.stopTimeUpdates.count)
 /// ```
-package struct TripUpdateParts {
-    package var trip: TransitRealtime_TripDescriptor
-    package var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]
+package final class TripUpdateParts {
+    package let trip: TransitRealtime_TripDescriptor
+    package let stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]
     /// The whole update when it was decoded whole (it may hold more than the two parts).
     private let decoded: TransitRealtime_TripUpdate?
 

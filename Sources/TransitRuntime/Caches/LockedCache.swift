@@ -34,8 +34,9 @@ final class LockedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         storage.withLock { if $0.count + count <= limit { $0.reserveCapacity($0.count + count) } }
     }
 
-    /// Keeps every value of `pairs`, under one lock.
-    func insert(contentsOf pairs: [(Key, Value)]) {
+    /// Keeps every value of `pairs`, under one lock (a lazy map of another collection
+    /// copies no pair into an array first).
+    func insert<Pairs: Collection>(contentsOf pairs: Pairs) where Pairs.Element == (Key, Value) {
         storage.withLock {
             if $0.count + pairs.count > limit { $0.removeAll(keepingCapacity: true) }
             for (key, value) in pairs { $0[key] = value }

@@ -272,13 +272,14 @@ final class PatternCache: Sendable {
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
         let forward = try db.cached(
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id > ?2 ORDER BY first_trip_id")
-        /// A group's first text id and its tids, decoded when an id falls in it.
+        /// A group's first text id and its packed tids.
         struct Group {
             var first: [UInt8]
             var packed: [UInt8]
-            var tids: [Int]?
         }
         var current: Group?
+        /// `current`'s tids, decoded when an id falls in it (nil again when it moves on).
+        var currentTids: [Int]?
         var next: Group?
         func stepForward() throws {
             next = try forward.step() ? Group(first: forward.blob(0), packed: forward.blob(1)) : nil
@@ -286,6 +287,7 @@ final class PatternCache: Sendable {
         func seek(to id: [UInt8]) throws {
             seeking.bind([feed.fid, SQLValue.text(id)])
             current = try seeking.step() ? Group(first: seeking.blob(0), packed: seeking.blob(1)) : nil
+            currentTids = nil
             forward.bind([feed.fid, SQLValue.text(current?.first ?? id)])
             try stepForward()
         }
@@ -322,39 +324,37 @@ final class PatternCache: Sendable {
                 var steps = 0
                 while let ahead = next, !id.lexicographicallyPrecedes(ahead.first), steps < 16 {
                     current = ahead
+                    currentTids = nil
                     try stepForward()
                     steps += 1
                 }
                 if let ahead = next, !id.lexicographicallyPrecedes(ahead.first) { try seek(to: id) }
             }
-            guard var group = current else {
+            guard current != nil else {
                 found.append(nil)
                 continue
             }
-            let tids: [Int]
-            if let decoded = group.tids {
-                tids = decoded
-            } else {
-                tids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(group.packed) }
-                group.tids = tids
-                current = group
+            if currentTids == nil {
+                currentTids = try Self.damagedAsError("trip ids of feed \(feed.feedID)") { try IDGroup.decode(current!.packed) }
             }
-            // A group's tids mostly lie in the block of the last comparison: it is kept at
-            // hand (no table lookup and no reference count per comparison).
-            let tid = try id.withUnsafeBufferPointer { text in
-                try IDGroup.member(in: tids) { tid in
-                    let compared: TripBlock
-                    if let held, held.firstTid == TripBlock.firstTid(holding: tid) {
-                        compared = held
-                    } else {
-                        compared = try block(holding: tid)
-                        held = compared
-                    }
-                    guard let order = compared.compareTripID(tid: tid, with: text) else {
-                        throw TransitError.corruptBundle(reason: "trip \(tid) is missing from the bundle")
-                    }
-                    return order
+            // A binary search over the group's members in their text's order, comparing
+            // against the block of the last comparison, which mostly holds the next: it is
+            // kept at hand in a local (no table lookup, no closure, and no copy of the
+            // block, so no reference counts, per comparison).
+            let tids = currentTids!
+            var tid: Int?
+            var (low, high) = (0, tids.count)
+            while low < high {
+                let mid = (low + high) / 2
+                let member = tids[mid]
+                if held?.firstTid != TripBlock.firstTid(holding: member) { held = try block(holding: member) }
+                let order = id.withUnsafeBufferPointer { held!.compareTripID(tid: member, with: $0) }
+                guard let order else { throw TransitError.corruptBundle(reason: "trip \(member) is missing from the bundle") }
+                if order == 0 {
+                    tid = member
+                    break
                 }
+                if order < 0 { low = mid + 1 } else { high = mid }
             }
             guard let tid, let pid = held?.pid(tid: tid) else {
                 found.append(nil)

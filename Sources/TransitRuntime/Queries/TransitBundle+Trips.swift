@@ -93,17 +93,17 @@ extension TransitBundle {
     func tripSchedule(_ trip: PatternTripRecord, of pattern: PatternCache.Pattern, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
         -> TripSchedule
     {
-        try tripSchedule(trip, columns: patterns.stopColumns(of: pattern), feed: feed, db: db)
+        try tripSchedule(trip, columns: patterns.stopColumns(of: pattern), feedID: feed.feedID, db: db)
     }
 
-    /// The same, with its pattern's stop columns at hand.
-    func tripSchedule(_ trip: PatternTripRecord, columns: TripSchedule.StopColumns, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
+    /// The same, with its pattern's stop columns at hand, in feed `feedID`.
+    func tripSchedule(_ trip: PatternTripRecord, columns: TripSchedule.StopColumns, feedID: String, db: SQLiteDatabase) throws
         -> TripSchedule
     {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
         var schedule = TripSchedule(
-            feedID: feed.feedID, rid: trip.rid, hid: trip.hid, runsOnDate: false, dayStart: 0,
+            feedID: feedID, rid: trip.rid, hid: trip.hid, runsOnDate: false, dayStart: 0,
             frequencies: windows, stops: columns, base: windows.first?.startSecs ?? trip.startTime)
         schedule.service = trip.sv
         return schedule
@@ -115,7 +115,9 @@ extension TransitBundle {
     package func names(of schedule: TripSchedule) throws -> (routeID: String, headsign: String) {
         try pool.with { db in
             let headsign =
-                try schedule.hid.map { try entities.headsign($0, db: db) } ?? schedule.sids.last.map { try entities.stop($0, db: db).name }
+                try schedule.hid.map { try entities.headsign($0, db: db) } ?? schedule.stops.records.last.map {
+                    try entities.stop($0.sid, db: db).name
+                }
                 ?? ""
             return (try entities.route(schedule.rid, db: db).routeID, headsign)
         }
