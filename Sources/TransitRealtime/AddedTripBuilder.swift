@@ -92,7 +92,7 @@ struct AddedTripBuilder: Sendable {
         }
         let schedule = TripMatcher.calls(of: original, dayStart: original.dayStart, shift: start - original.departureSecs(at: 0))
         let updates = SnapshotBuilder.callUpdates(
-            update.stopTimeUpdate, tripID: update.trip.tripID, schedule: schedule,
+            update.stopTimeUpdate.map(StopUpdate.init), tripID: update.trip.tripID, schedule: schedule,
             stops: ScheduleStops(original, bundle: bundle), entityID: entityID,
             report: &report)
         let tripDelay = update.hasDelay ? Int(update.delay) : nil

@@ -86,21 +86,19 @@ public struct RealtimeMessage: Sendable {
     package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TripUpdateParts)? {
         guard let entity = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]) else { return nil }
         if let parts = FeedMessageFraming.tripUpdateParts(bytes, entity.tripUpdate) {
-            // Each part by hand when it has the plain shape, else by swift-protobuf.
+            // The trip by hand when it has the plain shape, else by swift-protobuf.
             return bytes.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: TripUpdateParts)? in
                 guard
                     let trip = TripUpdateDecoder.tripDescriptor(UnsafeRawBufferPointer(rebasing: whole[parts.trip]))
                         ?? (try? TransitRealtime_TripDescriptor(
                             serializedBytes: Array(bytes[parts.trip]), partial: true, options: Self.options))
                 else { return nil }
-                var stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate] = []
+                // Stop time updates of the plain shape only (they read back exactly as
+                // `TripUpdateParts.whole`): any other leaves the entity to be decoded whole.
+                var stopTimeUpdates: [StopUpdate] = []
                 stopTimeUpdates.reserveCapacity(parts.stopTimeUpdates.count)
                 for range in parts.stopTimeUpdates {
-                    guard
-                        let stop = TripUpdateDecoder.stopTimeUpdate(UnsafeRawBufferPointer(rebasing: whole[range]))
-                            ?? (try? TransitRealtime_TripUpdate.StopTimeUpdate(
-                                serializedBytes: Array(bytes[range]), partial: true, options: Self.options))
-                    else { return nil }
+                    guard let stop = TripUpdateDecoder.stopTimeUpdate(UnsafeRawBufferPointer(rebasing: whole[range])) else { return nil }
                     stopTimeUpdates.append(stop)
                 }
                 return (entity.id, TripUpdateParts(trip: trip, stopTimeUpdates: stopTimeUpdates))

@@ -225,8 +225,8 @@ struct SnapshotBuilder {
 
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
     static func callUpdates(
-        _ stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate], tripID: @autoclosure () -> String,
-        schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops, entityID: String, report: inout RealtimeReport
+        _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: [DelayPropagation.ScheduledCall],
+        stops: ScheduleStops, entityID: String, report: inout RealtimeReport
     ) -> [DelayPropagation.CallUpdate] {
         stopTimeUpdates.compactMap { stopUpdate in
             guard
@@ -236,9 +236,9 @@ struct SnapshotBuilder {
             if let (name, time) = implausibleTime(of: stopUpdate) {
                 report.unmatched.append(
                     .init(
-                        entityID: entityID, tripID: tripID(), stopID: stopUpdate.hasStopID ? stopUpdate.stopID : nil,
-                        stopSequence: stopUpdate.hasStopSequence ? Int(stopUpdate.stopSequence) : nil, reason: .badTime,
-                        detail: "\(name) time \(time) is not a time between 1970 and 9999"))
+                        entityID: entityID, tripID: tripID(), stopID: stopUpdate.stopID,
+                        stopSequence: stopUpdate.stopSequence.map(Int.init),
+                        reason: .badTime, detail: "\(name) time \(time) is not a time between 1970 and 9999"))
                 return nil
             }
             report.stopTimeUpdatesMatched += 1
@@ -248,50 +248,45 @@ struct SnapshotBuilder {
 
     /// The first of `update`'s arrival and departure times that is outside 1970-9999, and
     /// which it is (no array of both per update: a snapshot reads thousands).
-    private static func implausibleTime(of update: TransitRealtime_TripUpdate.StopTimeUpdate) -> (String, Int64)? {
-        if update.hasArrival && update.arrival.hasTime && !RealtimeMessage.isPlausible(update.arrival.time) {
-            return ("arrival", update.arrival.time)
-        }
-        if update.hasDeparture && update.departure.hasTime && !RealtimeMessage.isPlausible(update.departure.time) {
-            return ("departure", update.departure.time)
-        }
+    private static func implausibleTime(of update: StopUpdate) -> (String, Int64)? {
+        if let time = update.arrival?.time, !RealtimeMessage.isPlausible(time) { return ("arrival", time) }
+        if let time = update.departure?.time, !RealtimeMessage.isPlausible(time) { return ("departure", time) }
         return nil
     }
 
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
     private static func stopIndex(
-        _ update: TransitRealtime_TripUpdate.StopTimeUpdate, in schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops,
-        entityID: String,
+        _ update: StopUpdate, in schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops, entityID: String,
         tripID: @autoclosure () -> String, report: inout RealtimeReport
     ) -> Int? {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
             report.unmatched.append(
                 .init(
-                    entityID: entityID, tripID: tripID(), stopID: update.hasStopID ? update.stopID : nil,
-                    stopSequence: update.hasStopSequence ? Int(update.stopSequence) : nil, reason: reason, detail: detail))
+                    entityID: entityID, tripID: tripID(), stopID: update.stopID, stopSequence: update.stopSequence.map(Int.init),
+                    reason: reason, detail: detail))
         }
-        if update.hasStopSequence {
-            guard let index = schedule.firstIndex(where: { $0.stopSequence == Int(update.stopSequence) }) else {
-                miss(.sequenceMismatch, "the trip has no stop_sequence \(update.stopSequence)")
+        if let sequence = update.stopSequence {
+            guard let index = schedule.firstIndex(where: { $0.stopSequence == Int(sequence) }) else {
+                miss(.sequenceMismatch, "the trip has no stop_sequence \(sequence)")
                 return nil
             }
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
-            if update.hasStopID, !update.stopID.isEmpty {
+            if let stopID = update.stopID, !stopID.isEmpty {
                 let timetableStop = stops.stopID(at: index)
-                guard timetableStop == update.stopID else {
-                    miss(.sequenceMismatch, "stop_sequence \(update.stopSequence) is stop \(timetableStop) in the timetable")
+                guard timetableStop == stopID else {
+                    miss(.sequenceMismatch, "stop_sequence \(sequence) is stop \(timetableStop) in the timetable")
                     return nil
                 }
             }
             return index
         }
-        guard update.hasStopID else {
+        guard let stopID = update.stopID else {
             miss(.unknownStop)
             return nil
         }
-        let indices = stops.indices(of: update.stopID)
+        let indices = stops.indices(of: stopID)
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil
@@ -299,25 +294,20 @@ struct SnapshotBuilder {
         return indices[0]
     }
 
-    private static func callUpdate(_ update: TransitRealtime_TripUpdate.StopTimeUpdate, index: Int) -> DelayPropagation.CallUpdate {
-        // An event or properties the update does not carry read as empty ones (no delay, no
-        // time, no stop), so they are not asked for with `has...`: swift-protobuf's
-        // `hasDeparture` alone cost 400 instructions, copying the event to compare it with nil.
-        func event(_ e: TransitRealtime_TripUpdate.StopTimeEvent) -> DelayPropagation.Event? {
-            guard e.hasDelay || e.hasTime else { return nil }
-            return .init(
-                delay: e.hasDelay ? Int(e.delay) : nil, time: e.hasTime ? Int(e.time) : nil,
-                uncertainty: e.hasUncertainty ? Int(e.uncertainty) : nil)
+    private static func callUpdate(_ update: StopUpdate, index: Int) -> DelayPropagation.CallUpdate {
+        // An event that gives neither a delay nor a time is no prediction.
+        func event(_ e: StopUpdate.Event?) -> DelayPropagation.Event? {
+            guard let e, e.delay != nil || e.time != nil else { return nil }
+            return .init(delay: e.delay.map(Int.init), time: e.time.map(Int.init), uncertainty: e.uncertainty.map(Int.init))
         }
         let relationship: DelayPropagation.Relationship
-        switch update.scheduleRelationship {
+        switch update.relationship {
         case .skipped: relationship = .skipped
         case .noData: relationship = .noData
         default: relationship = .scheduled
         }
-        let properties = update.stopTimeProperties
         return .init(
             index: index, relationship: relationship, arrival: event(update.arrival), departure: event(update.departure),
-            assignedStopID: properties.hasAssignedStopID ? properties.assignedStopID : nil)
+            assignedStopID: update.properties?.assignedStopID)
     }
 }

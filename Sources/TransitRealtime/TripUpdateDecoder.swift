@@ -1,13 +1,14 @@
 import TransitJSON
 
 /// The parts of a trip update a snapshot reads (its trip descriptor, each stop time update
-/// with its events and properties), decoded by hand into swift-protobuf's own types. Only
+/// with its events and properties), decoded by hand: the trip into swift-protobuf's own
+/// type, each stop time update into plain values (`StopUpdate`). Only
 /// the plain shape is read here: every field once, with its wire type, each enum value
 /// one the reference names, each text valid UTF-8. Anything else (an unknown field or an
 /// extension, a message field given twice, which protobuf merges, a newer field this
 /// reader does not know) gives nil, and swift-protobuf decodes those bytes instead and
-/// says what is wrong: the value is always the one swift-protobuf gives
-/// (`TripUpdateDecoderTests`), in about half of its time (the parts of the 10,000 trip
+/// says what is wrong: the value is always the one swift-protobuf gives (read as a
+/// `StopUpdate` for an update; `TripUpdateDecoderTests`), in about half of its time (the parts of the 10,000 trip
 /// updates of `transit-bench realtime`: 10.7-14.1 ms against 18.3-21.1 ms with the
 /// framing, one core).
 ///
@@ -20,8 +21,8 @@ enum TripUpdateDecoder {
         try? decodeTrip(bytes)
     }
 
-    /// A `StopTimeUpdate`, nil when the bytes are not of the plain shape.
-    static func stopTimeUpdate(_ bytes: UnsafeRawBufferPointer) -> TransitRealtime_TripUpdate.StopTimeUpdate? {
+    /// A `StopTimeUpdate` as plain values, nil when the bytes are not of the plain shape.
+    static func stopTimeUpdate(_ bytes: UnsafeRawBufferPointer) -> StopUpdate? {
         try? decodeUpdate(bytes)
     }
 
@@ -45,11 +46,11 @@ enum TripUpdateDecoder {
         return trip
     }
 
-    private static func decodeUpdate(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripUpdate.StopTimeUpdate {
-        var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+    private static func decodeUpdate(_ bytes: UnsafeRawBufferPointer) throws -> StopUpdate {
+        var update = StopUpdate()
         var reader = Reader(bytes)
-        // The message fields read, by bit (swift-protobuf's `hasArrival` copies the event):
-        // one given twice is merged by protobuf, not the plain shape.
+        // The message fields read, by bit: one given twice is merged by protobuf, not the
+        // plain shape.
         var messages: UInt8 = 0
         func once(_ number: UInt64) throws {
             let bit = UInt8(1) << number
@@ -66,19 +67,19 @@ enum TripUpdateDecoder {
                 try once(3)
                 update.departure = try decodeEvent(message)
             case (4, .bytes(let text)): update.stopID = try Reader.text(text)
-            case (5, .varint(let raw)): update.scheduleRelationship = try Reader.named(raw)
+            case (5, .varint(let raw)): update.relationship = try Reader.named(raw)
             case (6, .bytes(let message)):
                 try once(6)
-                update.stopTimeProperties = try decodeProperties(message)
-            case (7, .varint(let raw)): update.departureOccupancyStatus = try Reader.named(raw)
+                update.properties = try decodeProperties(message)
+            case (7, .varint(let raw)): update.departureOccupancy = try Reader.named(raw)
             default: throw NotPlain()
             }
         }
         return update
     }
 
-    private static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripUpdate.StopTimeEvent {
-        var event = TransitRealtime_TripUpdate.StopTimeEvent()
+    private static func decodeEvent(_ bytes: UnsafeRawBufferPointer) throws -> StopUpdate.Event {
+        var event = StopUpdate.Event()
         var reader = Reader(bytes)
         while let field = try reader.next() {
             switch (field.number, field.value) {
@@ -92,10 +93,8 @@ enum TripUpdateDecoder {
         return event
     }
 
-    private static func decodeProperties(_ bytes: UnsafeRawBufferPointer) throws
-        -> TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties
-    {
-        var properties = TransitRealtime_TripUpdate.StopTimeUpdate.StopTimeProperties()
+    private static func decodeProperties(_ bytes: UnsafeRawBufferPointer) throws -> StopUpdate.Properties {
+        var properties = StopUpdate.Properties()
         var reader = Reader(bytes)
         while let field = try reader.next() {
             switch (field.number, field.value) {

@@ -1,4 +1,5 @@
-/// A trip update as a snapshot reads it: its trip and its stop time updates. When the
+/// A trip update as a snapshot reads it: its trip and its stop time updates (as plain
+/// values, `StopUpdate`). When the
 /// update's bytes hold nothing else, swift-protobuf decodes the two parts one by one
 /// (`RealtimeMessage.tripUpdateEntity(_:)`), which spares the update's own message object
 /// (its storage is copied from the shared default on first write, a fifth of decoding a
@@ -12,19 +13,19 @@
 /// ```
 package final class TripUpdateParts {
     package let trip: TransitRealtime_TripDescriptor
-    package let stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]
+    package let stopTimeUpdates: [StopUpdate]
     /// The whole update when it was decoded whole (it may hold more than the two parts).
     private let decoded: TransitRealtime_TripUpdate?
 
     /// The parts of a decoded update.
     package init(_ update: TransitRealtime_TripUpdate) {
         trip = update.trip
-        stopTimeUpdates = update.stopTimeUpdate
+        stopTimeUpdates = update.stopTimeUpdate.map(StopUpdate.init)
         decoded = update
     }
 
     /// The parts of an update that holds nothing else.
-    package init(trip: TransitRealtime_TripDescriptor, stopTimeUpdates: [TransitRealtime_TripUpdate.StopTimeUpdate]) {
+    package init(trip: TransitRealtime_TripDescriptor, stopTimeUpdates: [StopUpdate]) {
         self.trip = trip
         self.stopTimeUpdates = stopTimeUpdates
         decoded = nil
@@ -46,7 +47,7 @@ package final class TripUpdateParts {
         if let decoded { return decoded }
         var update = TransitRealtime_TripUpdate()
         update.trip = trip
-        update.stopTimeUpdate = stopTimeUpdates
+        update.stopTimeUpdate = stopTimeUpdates.map(\.message)
         return update
     }
 }

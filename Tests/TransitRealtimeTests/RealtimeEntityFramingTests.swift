@@ -67,7 +67,7 @@ final class RealtimeEntityFramingTests: XCTestCase {
         XCTAssertEqual(short.id, full.id, label)
         XCTAssertEqual(short.tripUpdate.whole, full.tripUpdate, label)
         XCTAssertEqual(short.tripUpdate.trip, full.tripUpdate.trip, label)
-        XCTAssertEqual(short.tripUpdate.stopTimeUpdates, full.tripUpdate.stopTimeUpdate, label)
+        XCTAssertEqual(short.tripUpdate.stopTimeUpdates, full.tripUpdate.stopTimeUpdate.map(StopUpdate.init), label)
         XCTAssertFalse(full.hasVehicle || full.hasAlert || full.hasIsDeleted || full.hasShape || full.hasStop, label)
         return (true, short.tripUpdate.isReadByParts)
     }

@@ -54,7 +54,10 @@ final class ServiceCalendar: Sendable {
     }
 
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
-    private let rules = LockedCache<Int, Rules>(limit: 1)
+    /// Read under the lock: threads asking together (a realtime message's first lookups)
+    /// wait for one reading instead of each making its own (six million instructions on
+    /// 10 x Strasbourg).
+    private let rules = Locked<Rules?>(nil)
     private let serviceCount: Int
 
     init(db: SQLiteDatabase) throws {
@@ -85,7 +88,8 @@ final class ServiceCalendar: Sendable {
 
     /// Every service's weekly calendar and exceptions, read and decoded once.
     private func allRules(_ db: SQLiteDatabase) throws -> Rules {
-        try rules.value(0) {
+        try rules.withLock { kept in
+            if let kept { return kept }
             var result = Rules(weekly: [], exceptions: [])
             let weekly = try db.cached("SELECT sv, days, start_date, end_date FROM calendar")
             defer { weekly.reset() }
@@ -108,6 +112,7 @@ final class ServiceCalendar: Sendable {
                 throw TransitError.corruptBundle(reason: "a service's calendar_dates (service_dates) is damaged in the bundle")
             }
             result.exceptions.sort { ($0.day, $0.added ? 0 : 1, $0.sv) < ($1.day, $1.added ? 0 : 1, $1.sv) }
+            kept = result
             return result
         }
     }
