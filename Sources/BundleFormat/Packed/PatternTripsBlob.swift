@@ -159,17 +159,34 @@ package enum PatternTripsBlob {
 
     package static func decode(_ bytes: [UInt8]) throws -> [PatternTripRecord] {
         // A trip takes at least 3 bytes (flags, tid, start).
-        try .decoded(from: bytes, recordsOfAtLeast: 3) { column, add in try forEach(in: column, add) }
+        try .decoded(from: bytes, recordsOfAtLeast: 3) { column, add in
+            try forEach(in: column) { trip in
+                try add(trip)
+                return true
+            }
+        }
     }
 
     /// Calls `body` with each trip in column order, keeping none (for a question about a
     /// few fields of every trip, such as the shapes of a route).
     package static func forEach(in bytes: [UInt8], _ body: (PatternTripRecord) throws -> Void) throws {
+        try bytes.withUnsafeBufferPointer { column in
+            try forEach(in: column) { trip in
+                try body(trip)
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with each trip in column order until it returns false (the trips a
+    /// realtime message names are a few of their pattern's: the rest is not read, nor
+    /// checked for damage, which whoever reads it finds).
+    package static func forEach(in bytes: [UInt8], while body: (PatternTripRecord) throws -> Bool) throws {
         try bytes.withUnsafeBufferPointer { column in try forEach(in: column, body) }
     }
 
     @inline(__always)
-    private static func forEach(in column: UnsafeBufferPointer<UInt8>, _ body: (PatternTripRecord) throws -> Void) throws {
+    private static func forEach(in column: UnsafeBufferPointer<UInt8>, _ body: (PatternTripRecord) throws -> Bool) throws {
         var r = PackedBufferReader(column)
         var tid = 0
         var start = 0
@@ -197,13 +214,14 @@ package enum PatternTripsBlob {
             guard PackedReader.fits32(tid), PackedReader.fits32(start), PackedReader.fits32(sv), PackedReader.fits32(rid),
                 hidPlusOne < Int(Int32.max), shpPlusOne < Int(Int32.max), directionPlusOne < 256, wheelchair < 256, bikes < 256
             else { throw PackedReader.Damaged() }
-            try body(
+            let goOn = try body(
                 PatternTripRecord(
                     tid32: Int32(truncatingIfNeeded: tid), start32: Int32(truncatingIfNeeded: start), sv32: Int32(truncatingIfNeeded: sv),
                     rid32: Int32(truncatingIfNeeded: rid), hidPlusOne: Int32(truncatingIfNeeded: hidPlusOne),
                     shpPlusOne: Int32(truncatingIfNeeded: shpPlusOne), directionPlusOne: UInt8(truncatingIfNeeded: directionPlusOne),
                     wheelchair8: UInt8(truncatingIfNeeded: wheelchair), bikes8: UInt8(truncatingIfNeeded: bikes), frequency: flags & 1 != 0)
             )
+            if !goOn { return }
         }
     }
 }

@@ -106,7 +106,13 @@ final class PatternCache: Sendable {
         }
         var found: [PatternTripRecord] = []
         try Self.damagedAsError("pattern \(pid)") {
-            try PatternTripsBlob.forEach(in: row.blob(2)) { trip in if tids.contains(trip.tid) { found.append(trip) } }
+            // Until every trip asked for is found (the tids are distinct).
+            try PatternTripsBlob.forEach(
+                in: row.blob(2),
+                while: { trip in
+                    if tids.contains(trip.tid) { found.append(trip) }
+                    return found.count < tids.count
+                })
         }
         return (columns, found)
     }

@@ -7,8 +7,9 @@ extension TransitBundle {
     /// order of `ids`: those kept already, and the others looked up together and kept, so
     /// that live data matches a message's trips without a lookup each. The ids not kept
     /// yet are taken in byte order, each feed's `trip_ids` groups read in one ordered pass
-    /// and each trip block and pattern decoded once, on as many threads as the machine has
-    /// cores (all finished when this returns). nil where `ids` has none and for ids the
+    /// and each trip block and pattern decoded once (mostly: a pattern whose trips fall in
+    /// two runs is read by each), on as many threads as the machine has cores, taking runs
+    /// of the ids in turn (all finished when this returns). nil where `ids` has none and for ids the
     /// bundle has no trip for, or has in several feeds: `tripSchedule(_:feed:)` says why
     /// for each.
     ///
@@ -34,28 +35,42 @@ extension TransitBundle {
         }
         guard !missing.isEmpty else { return schedules }
         let (wanted, askers) = Self.distinctInByteOrder(missing, of: ids, feed: feed)
-        // Contiguous runs of the sorted ids, one per thread: each run's lookups stay in order.
+        // Contiguous runs of the sorted ids (each run's lookups stay in order), taken one at
+        // a time by as many threads as there are cores: a thread that shares its core with
+        // another program takes fewer runs instead of holding the others up (one run per
+        // thread, the slower thread set the time of all).
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
+        let runCount = threads == 1 ? 1 : min(8 * threads, (wanted.count + 511) / 512)
+        @Sendable func run(_ r: Int) -> Range<Int> { (wanted.count * r / runCount)..<(wanted.count * (r + 1) / runCount) }
         tripSchedules.reserveCapacity(more: wanted.count)
         // Each run's schedules by index in the run, kept by run: moved, never copied one
         // by one (a schedule copied is a reference count or three; 10,000 of them copied
         // four times each took a tenth of a first message).
-        let found = Locked([[(index: Int, schedule: TripSchedule)]](repeating: [], count: threads))
+        let found = Locked([[(index: Int, schedule: TripSchedule)]](repeating: [], count: runCount))
+        let next = Locked(0)
         let failure = Locked<Error?>(nil)
-        DispatchQueue.concurrentPerform(iterations: threads) { part in
-            let run = (wanted.count * part / threads)..<(wanted.count * (part + 1) / threads)
-            do {
-                let made = try pool.with { db in try tripSchedules(wanted[run].map(\.bytes), in: sources, db: db) }
-                tripSchedules.insert(contentsOf: made.lazy.map { (wanted[run.lowerBound + $0.index].key, $0.schedule) })
-                found.withLock { $0[part] = made }
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let r = next.withLock { taken in
+                    defer { taken += 1 }
+                    return taken
+                }
+                guard r < runCount else { return }
+                let run = run(r)
+                do {
+                    let made = try pool.with { db in try tripSchedules(wanted[run].map(\.bytes), in: sources, db: db) }
+                    tripSchedules.insert(contentsOf: made.lazy.map { (wanted[run.lowerBound + $0.index].key, $0.schedule) })
+                    found.withLock { $0[r] = made }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    return
+                }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
         let runs = found.withLock { $0 }
-        for (part, made) in runs.enumerated() {
-            let start = wanted.count * part / threads
+        for (r, made) in runs.enumerated() {
+            let start = run(r).lowerBound
             for (i, schedule) in made {
                 for n in wanted[start + i].askers { schedules[askers[n]] = schedule }
             }
