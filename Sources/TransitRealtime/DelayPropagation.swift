@@ -57,6 +57,21 @@ enum DelayPropagation {
     static func predictions(
         _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil
     ) -> (first: Int, calls: [CallPrediction], clamps: Int) {
+        var calls: [CallPrediction] = []
+        let (first, clamps) = forEachPrediction(schedule, updates, tripDelay: tripDelay) { index, prediction in
+            if calls.isEmpty { calls.reserveCapacity(schedule.count - index) }
+            calls.append(prediction)
+        }
+        return (first, calls, clamps)
+    }
+
+    /// The same predictions handed to `body` one by one with their call's index (from
+    /// `first`, in order), kept nowhere: a snapshot packs them as they come (no array of
+    /// them per trip).
+    @inline(__always)
+    static func forEachPrediction(
+        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil, _ body: (Int, CallPrediction) -> Void
+    ) -> (first: Int, clamps: Int) {
         let count = schedule.count
         // Updates in call order (as the reference asks: by stop_sequence) are read with a
         // cursor; any other order through a table of the first update naming each call.
@@ -76,8 +91,6 @@ enum DelayPropagation {
         if tripDelay != nil { start = 0 }
         let table = inOrder ? [] : firstUpdates(updates, calls: count)
         var cursor = 0
-        var calls: [CallPrediction] = []
-        calls.reserveCapacity(count - start)
         var carried: (delay: Int, uncertainty: Int?)? = tripDelay.map { ($0, nil) }
         var noData = false
         var clamps = 0
@@ -144,9 +157,9 @@ enum DelayPropagation {
                 prediction.departureDelay = departure - departureTime
                 last = departure
             }
-            calls.append(prediction)
+            body(index, prediction)
         }
-        return (start, calls, clamps)
+        return (start, clamps)
     }
 
     /// The update each of a trip's `count` calls takes, by the call's index: the first one

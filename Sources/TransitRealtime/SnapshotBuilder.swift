@@ -19,8 +19,9 @@ struct SnapshotBuilder {
         var hasTripUpdate = false
         var setsVehicle = false
 
-        /// `trip` with what this entity says applied.
-        func apply(to trip: inout LiveTrip) {
+        /// `trip` with what this entity says applied (the entry is used up: its live data
+        /// moves into the trip).
+        consuming func apply(to trip: inout LiveTrip) {
             let vehicle = setsVehicle ? live.vehicle : trip.vehicle
             if hasTripUpdate { trip = live }
             trip.vehicle = vehicle
@@ -48,11 +49,11 @@ struct SnapshotBuilder {
 
     /// Takes in what `next`, a builder that read the entities after this builder's (and
     /// was appended nothing itself), read.
-    mutating func append(_ next: SnapshotBuilder) {
+    mutating func append(_ next: consuming SnapshotBuilder) {
         assert(next.trips.isEmpty, "a builder appended to another is one that only read entities")
         report.append(next.report)
         applyEntries()
-        for (instance, entry) in next.tripEntries { entry.apply(to: &trips[instance, default: LiveTrip(state: .running)]) }
+        Self.apply(&next.tripEntries, to: &trips)
         added += next.added
         alerts += next.alerts
         tripUpdatesTime = [tripUpdatesTime, next.tripUpdatesTime].compactMap { $0 }.max()
@@ -64,8 +65,18 @@ struct SnapshotBuilder {
 
     /// Applies this builder's own entries, in order.
     private mutating func applyEntries() {
-        for (instance, entry) in tripEntries { entry.apply(to: &trips[instance, default: LiveTrip(state: .running)]) }
-        tripEntries = []
+        Self.apply(&tripEntries, to: &trips)
+    }
+
+    /// Applies `entries` to `trips` in order, moving each out of the list (which is left
+    /// empty): an entry's trip instance and live data are not copied, so their texts and
+    /// arrays, often made on the other thread, are not counted once more each.
+    private static func apply(_ entries: inout TripEntries, to trips: inout [TripInstance: LiveTrip]) {
+        entries.reverse()
+        while let (instance, entry) = entries.popLast() {
+            entry.apply(to: &trips[instance, default: LiveTrip(state: .running)])
+        }
+        entries = []
     }
 
     /// Makes room for `count` more trip instances.
@@ -192,26 +203,36 @@ struct SnapshotBuilder {
         // The calls before the first one an update names are scheduled: not packed.
         let tripDelay = update.tripDelay
         if let tripDelay { report.notes.append(Self.tripDelayNote(tripDelay, entityID: entityID, tripID: update.trip.tripID)) }
-        let (first, calls, clamps) = DelayPropagation.predictions(match.schedule, updates, tripDelay: tripDelay)
-        report.clamps += clamps
-        let assigned = DelayPropagation.assignedStops(updates, calls: match.schedule.count)
-        // The schedule is in stop_sequence order, so the packed calls are too.
+        // The schedule is in stop_sequence order, so the packed calls are too. Packed into
+        // room for every call as the predictions come, then copied once at their count.
+        let schedule = match.schedule
+        var (maxDelay, maxEarliness) = (self.maxDelay, self.maxEarliness)
         var trip = LiveTrip(state: .running)
-        trip.calls.reserveCapacity(calls.count { $0.state != .scheduled })
-        for (i, prediction) in calls.enumerated() where prediction.state != .scheduled {
-            trip.calls.append(
-                .init(
-                    sequence: Int32(clamping: match.schedule[first + i].stopSequence), state: prediction.state,
-                    arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
-                    departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
-                    uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
-            if prediction.state == .updated {
-                maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)
-                maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))
+        let clamps = withUnsafeTemporaryAllocation(of: RealtimeSnapshot.PackedCall.self, capacity: schedule.count) { room in
+            var packed = 0
+            let (_, clamps) = DelayPropagation.forEachPrediction(schedule, updates, tripDelay: tripDelay) { index, prediction in
+                guard prediction.state != .scheduled else { return }
+                (room.baseAddress! + packed).initialize(
+                    to: .init(
+                        sequence: Int32(clamping: schedule[index].stopSequence), state: prediction.state,
+                        arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
+                        departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
+                        uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
+                packed += 1
+                if prediction.state == .updated {
+                    maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)
+                    maxEarliness = max(maxEarliness, -(prediction.departureDelay ?? 0), -(prediction.arrivalDelay ?? 0))
+                }
             }
+            trip.calls = Array(room[..<packed])
+            return clamps
         }
-        for (index, stop) in assigned where index >= first && calls[index - first].state != .scheduled {
-            trip.assignedStops[Int32(clamping: match.schedule[index].stopSequence)] = stop
+        (self.maxDelay, self.maxEarliness) = (maxDelay, maxEarliness)
+        report.clamps += clamps
+        // The rare platform changes, on the calls packed (those with live data).
+        for (index, stop) in DelayPropagation.assignedStops(updates, calls: schedule.count) {
+            let sequence = Int32(clamping: schedule[index].stopSequence)
+            if trip.call(Int(sequence)) != nil { trip.assignedStops[sequence] = stop }
         }
         return trip
     }

@@ -234,15 +234,19 @@ final class TripMatcher: Sendable {
 
     /// `YYYYMMDD` as a service date.
     static func serviceDate(_ text: String) -> ServiceDate? {
-        // Read digit by digit (no integer parsing of a copy: one per trip update).
-        var number = 0
-        var digits = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 8 else { return nil }
-            number = number * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
+        // Read digit by digit from the text's bytes (no integer parsing of a copy, and not
+        // through the UTF-8 view's iterator, a tenth of matching a trip: one per update).
+        var text = text
+        let number: Int? = text.withUTF8 { bytes in
+            guard bytes.count == 8 else { return nil }
+            var number = 0
+            for byte in bytes {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                number = number * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return number
         }
-        guard digits == 8, let day = CivilDate(yyyymmdd: number) else { return nil }
+        guard let number, let day = CivilDate(yyyymmdd: number) else { return nil }
         return ServiceDate(day)
     }
 
