@@ -16,8 +16,9 @@ public struct RealtimeSnapshot: Sendable {
     struct LiveTrip: Sendable {
         enum State: Sendable { case running, cancelled, deleted }
         var state: State
-        /// The calls with live data, in stop_sequence order, 20 bytes each: a board adds
-        /// the delays to its scheduled instants.
+        /// The calls with live data, in stop_sequence order, as runs of consecutive calls
+        /// with the same live data (a delay propagated to the end of a trip is one run, 24
+        /// bytes, not one entry a call): a board adds the delays to its scheduled instants.
         var calls: [PackedCall] = []
         /// The rare platform changes, by stop_sequence.
         var assignedStops: [Int32: String] = [:]
@@ -37,25 +38,35 @@ public struct RealtimeSnapshot: Sendable {
             init(_ status: VehicleStatus) { self.status = status }
         }
 
-        /// The live data of the call at `sequence`, when it has any.
+        /// The live data of the trip's call at `sequence` (one of its stop_sequences), when
+        /// it has any: the run that holds it.
         func call(_ sequence: Int) -> PackedCall? {
             var (low, high) = (0, calls.count)
             while low < high {
                 let mid = (low + high) / 2
-                if calls[mid].sequence < sequence { low = mid + 1 } else { high = mid }
+                if calls[mid].lastSequence < sequence { low = mid + 1 } else { high = mid }
             }
-            return low < calls.count && calls[low].sequence == sequence ? calls[low] : nil
+            return low < calls.count && calls[low].firstSequence <= sequence ? calls[low] : nil
         }
     }
 
-    /// A call's live state and delays (seconds; meaningful when `state` is `updated`).
-    struct PackedCall: Sendable {
-        var sequence: Int32
+    /// The live state and delays (seconds; meaningful when `state` is `updated`) of a run
+    /// of consecutive calls of a trip, those from stop_sequence `firstSequence` to
+    /// `lastSequence` (stop_sequences increase along a trip: the run holds no other call).
+    struct PackedCall: Sendable, Equatable {
+        var firstSequence: Int32
+        var lastSequence: Int32
         var state: LiveState
         var arrivalDelay: Int32
         var departureDelay: Int32
         /// -1: none given.
         var uncertainty: Int32
+
+        /// Whether `other` says the same of its calls (its sequences aside).
+        func sameLiveData(as other: PackedCall) -> Bool {
+            state == other.state && arrivalDelay == other.arrivalDelay && departureDelay == other.departureDelay
+                && uncertainty == other.uncertainty
+        }
     }
 
     /// The newest header time of the messages with trip updates, vehicles or alerts.

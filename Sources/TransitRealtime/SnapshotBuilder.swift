@@ -204,20 +204,28 @@ struct SnapshotBuilder {
         let tripDelay = update.tripDelay
         if let tripDelay { report.notes.append(Self.tripDelayNote(tripDelay, entityID: entityID, tripID: update.trip.tripID)) }
         // The schedule is in stop_sequence order, so the packed calls are too. Packed into
-        // room for every call as the predictions come, then copied once at their count.
+        // room for every call as the predictions come (a call whose live data is its
+        // predecessor's extends that one's run), then copied once at their count.
         let schedule = match.schedule
         var (maxDelay, maxEarliness) = (self.maxDelay, self.maxEarliness)
         var trip = LiveTrip(state: .running)
         let clamps = withUnsafeTemporaryAllocation(of: RealtimeSnapshot.PackedCall.self, capacity: schedule.count) { room in
             var packed = 0
+            var lastIndex = -2
             let (_, clamps) = DelayPropagation.forEachPrediction(schedule, updates, tripDelay: tripDelay) { index, prediction in
                 guard prediction.state != .scheduled else { return }
-                (room.baseAddress! + packed).initialize(
-                    to: .init(
-                        sequence: Int32(clamping: schedule[index].stopSequence), state: prediction.state,
-                        arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
-                        departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
-                        uncertainty: Int32(clamping: prediction.uncertainty ?? -1)))
+                let sequence = Int32(clamping: schedule[index].stopSequence)
+                let call = RealtimeSnapshot.PackedCall(
+                    firstSequence: sequence, lastSequence: sequence, state: prediction.state,
+                    arrivalDelay: Int32(clamping: prediction.arrivalDelay ?? 0),
+                    departureDelay: Int32(clamping: prediction.departureDelay ?? 0),
+                    uncertainty: Int32(clamping: prediction.uncertainty ?? -1))
+                defer { lastIndex = index }
+                if packed > 0, lastIndex == index - 1, room[packed - 1].sameLiveData(as: call) {
+                    room[packed - 1].lastSequence = sequence
+                    return
+                }
+                (room.baseAddress! + packed).initialize(to: call)
                 packed += 1
                 if prediction.state == .updated {
                     maxDelay = max(maxDelay, prediction.departureDelay ?? 0, prediction.arrivalDelay ?? 0)

@@ -65,17 +65,15 @@ extension RealtimeSnapshot {
         guard let time = tripUpdatesTime, now.timeIntervalSince(time) <= freshness.tripUpdates else { return nil }
         return JourneyLiveData(
             trips: trips.map { key, trip in
-                var calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)] = [:]
-                for call in trip.calls {
-                    let updated = call.state == .updated
-                    calls[Int(call.sequence)] = (
-                        updated ? Int(call.arrivalDelay) : 0, updated ? Int(call.departureDelay) : 0, call.state == .skipped
-                    )
-                }
-                return JourneyLiveData.Trip(
+                JourneyLiveData.Trip(
                     feedID: key.feedID, tripID: key.tripID, serviceDate: key.serviceDate, start: key.start,
                     cancelled: trip.state != .running,
-                    calls: calls)
+                    calls: trip.calls.map { call in
+                        let updated = call.state == .updated
+                        return .init(
+                            sequences: Int(call.firstSequence)...Int(call.lastSequence), arrivalDelay: updated ? Int(call.arrivalDelay) : 0,
+                            departureDelay: updated ? Int(call.departureDelay) : 0, skipped: call.state == .skipped)
+                    })
             },
             added: added.map { $0.journeyTrip() })
     }

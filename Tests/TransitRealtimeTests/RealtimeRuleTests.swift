@@ -172,8 +172,7 @@ final class RealtimeRuleTests: XCTestCase {
         XCTAssertEqual(snapshot.report.unmatched.map(\.reason), [.sequenceMismatch, .unknownStop])
         XCTAssertEqual(snapshot.report.unmatched.first?.detail, "stop_sequence 3 is stop S1 in the timetable")
         // S3 (stop_sequence 4, the last stop: an arrival only) found by its stop_id alone.
-        let calls = snapshot.trips.values.first?.calls ?? []
-        XCTAssertEqual(calls.first { $0.sequence == 4 }?.arrivalDelay, 120)
+        XCTAssertEqual(snapshot.trips.values.first?.call(4)?.arrivalDelay, 120)
     }
 
     func testCancelledStaysDeletedGoesSkippedStopIsNotADeparture() throws {

@@ -12,13 +12,26 @@ package struct JourneyLiveData: Sendable {
         /// A frequency-based instance's start (Unix seconds); nil for a trip that runs once.
         package var start: Int?
         package var cancelled: Bool
-        /// By stop_sequence: seconds late (negative: early) and whether the stop is skipped.
-        package var calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)]
+        /// Runs of consecutive calls with the same live data, in stop_sequence order: the
+        /// calls from stop_sequence `sequences.lowerBound` to `sequences.upperBound`, seconds
+        /// late (negative: early) and whether their stops are skipped.
+        package var calls: [Run]
 
-        package init(
-            feedID: String, tripID: String, serviceDate: ServiceDate, start: Int?, cancelled: Bool,
-            calls: [Int: (arrivalDelay: Int, departureDelay: Int, skipped: Bool)]
-        ) {
+        package struct Run: Sendable {
+            package var sequences: ClosedRange<Int>
+            package var arrivalDelay: Int
+            package var departureDelay: Int
+            package var skipped: Bool
+
+            package init(sequences: ClosedRange<Int>, arrivalDelay: Int, departureDelay: Int, skipped: Bool) {
+                self.sequences = sequences
+                self.arrivalDelay = arrivalDelay
+                self.departureDelay = departureDelay
+                self.skipped = skipped
+            }
+        }
+
+        package init(feedID: String, tripID: String, serviceDate: ServiceDate, start: Int?, cancelled: Bool, calls: [Run]) {
             self.feedID = feedID
             self.tripID = tripID
             self.serviceDate = serviceDate
@@ -120,8 +133,12 @@ extension TransitBundle {
                 cancelled: trip.cancelled, arrivalDelay: [Int32](repeating: 0, count: pattern.stops.count),
                 departureDelay: [Int32](repeating: 0, count: pattern.stops.count),
                 skipped: [Bool](repeating: false, count: pattern.stops.count))
+            // The pattern's stops and the runs are both in stop_sequence order: one pass.
+            var run = 0
             for (idx, stop) in pattern.stops.enumerated() {
-                guard let call = trip.calls[stop.stopSequence] else { continue }
+                while run < trip.calls.count && trip.calls[run].sequences.upperBound < stop.stopSequence { run += 1 }
+                guard run < trip.calls.count, trip.calls[run].sequences.contains(stop.stopSequence) else { continue }
+                let call = trip.calls[run]
                 // Within ±Int32.max, so that the mirror may negate every delay.
                 times.arrivalDelay[idx] = LiveTimes.delay(call.arrivalDelay)
                 times.departureDelay[idx] = LiveTimes.delay(call.departureDelay)
