@@ -41,9 +41,9 @@ enum DelayPropagation {
 
     /// Every call's prediction, in the schedule's order; `tripDelay`: the update's
     /// trip-level delay, when it gives one.
-    static func predict(
-        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil
-    ) -> (calls: [CallPrediction], clamps: Int) {
+    static func predict<Schedule: RandomAccessCollection<ScheduledCall>>(
+        _ schedule: Schedule, _ updates: [CallUpdate], tripDelay: Int? = nil
+    ) -> (calls: [CallPrediction], clamps: Int) where Schedule.Index == Int {
         let (first, calls, clamps) = predictions(schedule, updates, tripDelay: tripDelay)
         return ([CallPrediction](repeating: CallPrediction(state: .scheduled), count: first) + calls, clamps)
     }
@@ -54,9 +54,9 @@ enum DelayPropagation {
     /// `scheduled`) and are not made (a trip's updates usually start mid-way). With a
     /// trip-level delay every call is made: the delay holds from the first. One pass: each
     /// prediction is raised to the trip's previous prediction as it is made.
-    static func predictions(
-        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil
-    ) -> (first: Int, calls: [CallPrediction], clamps: Int) {
+    static func predictions<Schedule: RandomAccessCollection<ScheduledCall>>(
+        _ schedule: Schedule, _ updates: [CallUpdate], tripDelay: Int? = nil
+    ) -> (first: Int, calls: [CallPrediction], clamps: Int) where Schedule.Index == Int {
         var calls: [CallPrediction] = []
         let (first, clamps) = forEachPrediction(schedule, updates, tripDelay: tripDelay) { index, prediction in
             if calls.isEmpty { calls.reserveCapacity(schedule.count - index) }
@@ -69,9 +69,9 @@ enum DelayPropagation {
     /// `first`, in order), kept nowhere: a snapshot packs them as they come (no array of
     /// them per trip).
     @inline(__always)
-    static func forEachPrediction(
-        _ schedule: [ScheduledCall], _ updates: [CallUpdate], tripDelay: Int? = nil, _ body: (Int, CallPrediction) -> Void
-    ) -> (first: Int, clamps: Int) {
+    static func forEachPrediction<Schedule: RandomAccessCollection<ScheduledCall>>(
+        _ schedule: Schedule, _ updates: [CallUpdate], tripDelay: Int? = nil, _ body: (Int, CallPrediction) -> Void
+    ) -> (first: Int, clamps: Int) where Schedule.Index == Int {
         let count = schedule.count
         // Updates in call order (as the reference asks: by stop_sequence) are read with a
         // cursor; any other order through a table of the first update naming each call.

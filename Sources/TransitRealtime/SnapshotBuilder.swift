@@ -253,10 +253,10 @@ struct SnapshotBuilder {
     }
 
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
-    static func callUpdates(
-        _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: [DelayPropagation.ScheduledCall],
+    static func callUpdates<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
+        _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: Schedule,
         stops: ScheduleStops, entityID: String, report: inout RealtimeReport
-    ) -> [DelayPropagation.CallUpdate] {
+    ) -> [DelayPropagation.CallUpdate] where Schedule.Index == Int {
         stopTimeUpdates.compactMap { stopUpdate in
             guard
                 let index = stopIndex(stopUpdate, in: schedule, stops: stops, entityID: entityID, tripID: tripID(), report: &report)
@@ -285,10 +285,10 @@ struct SnapshotBuilder {
 
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
-    private static func stopIndex(
-        _ update: StopUpdate, in schedule: [DelayPropagation.ScheduledCall], stops: ScheduleStops, entityID: String,
+    private static func stopIndex<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
+        _ update: StopUpdate, in schedule: Schedule, stops: ScheduleStops, entityID: String,
         tripID: @autoclosure () -> String, report: inout RealtimeReport
-    ) -> Int? {
+    ) -> Int? where Schedule.Index == Int {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
             report.unmatched.append(
                 .init(

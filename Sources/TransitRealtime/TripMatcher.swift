@@ -47,7 +47,7 @@ struct TripInstance: Hashable, Sendable {
 final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
-        var schedule: [DelayPropagation.ScheduledCall]
+        var schedule: ScheduledCalls
         /// The stop of each call of `schedule`.
         var stops: ScheduleStops
     }
@@ -222,14 +222,8 @@ final class TripMatcher: Sendable {
 
     /// A trip's stops as Unix times on the day starting at `dayStart`, moved by `shift`
     /// seconds (an instance of a frequency-based trip, or a duplicated copy).
-    static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> [DelayPropagation.ScheduledCall] {
-        // The records read directly: the schedule's per-stop accessors are calls into
-        // another module, two per stop.
-        let start = dayStart + shift + trip.base
-        return trip.stops.records.map {
-            DelayPropagation.ScheduledCall(
-                stopSequence: $0.stopSequence, arrival: start + $0.arrivalOffset, departure: start + $0.departureOffset)
-        }
+    static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> ScheduledCalls {
+        ScheduledCalls(trip.stops.records, start: dayStart + shift + trip.base)
     }
 
     /// `YYYYMMDD` as a service date.
