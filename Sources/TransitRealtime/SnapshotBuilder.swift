@@ -143,7 +143,11 @@ struct SnapshotBuilder {
             case .failure(let miss): report.unmatched.append(miss)
             case .success(let match):
                 report.tripUpdatesMatched += 1
-                tripEntries.append((match.instance, TripEntry(live: liveTrip(update, match, entityID: entityID), hasTripUpdate: true)))
+                tripEntries.append(
+                    (
+                        match.instance,
+                        TripEntry(live: liveTrip(update, match, bundle: adder.bundle, entityID: entityID), hasTripUpdate: true)
+                    ))
             }
             return
         case .added, .new: outcome = adder.fromUpdates(update.whole, entityID: entityID, state: .added, report: &report)
@@ -191,15 +195,17 @@ struct SnapshotBuilder {
     }
 
     /// A matched timetable trip: cancelled, deleted, or its stops' delays propagated and packed.
-    private mutating func liveTrip(_ update: TripUpdateParts, _ match: TripMatcher.Match, entityID: String) -> LiveTrip {
+    private mutating func liveTrip(_ update: TripUpdateParts, _ match: TripMatcher.Match, bundle: TransitBundle, entityID: String)
+        -> LiveTrip
+    {
         switch update.trip.scheduleRelationship {
         case .canceled: return LiveTrip(state: .cancelled)
         case .deleted: return LiveTrip(state: .deleted)
         default: break
         }
         let updates = Self.callUpdates(
-            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stops: match.stops, entityID: entityID,
-            report: &report)
+            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stops: match.stops, bundle: bundle,
+            entityID: entityID, report: &report)
         // The calls before the first one an update names are scheduled: not packed.
         let tripDelay = update.tripDelay
         if let tripDelay { report.notes.append(Self.tripDelayNote(tripDelay, entityID: entityID, tripID: update.trip.tripID)) }
@@ -255,11 +261,12 @@ struct SnapshotBuilder {
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
     static func callUpdates<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
         _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: Schedule,
-        stops: ScheduleStops, entityID: String, report: inout RealtimeReport
+        stops: ScheduleStops, bundle: TransitBundle, entityID: String, report: inout RealtimeReport
     ) -> [DelayPropagation.CallUpdate] where Schedule.Index == Int {
         stopTimeUpdates.compactMap { stopUpdate in
             guard
-                let index = stopIndex(stopUpdate, in: schedule, stops: stops, entityID: entityID, tripID: tripID(), report: &report)
+                let index = stopIndex(
+                    stopUpdate, in: schedule, stops: stops, bundle: bundle, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
             // An event time outside 1970-9999 is no time a trip keeps: the update is left out.
             if let (name, time) = implausibleTime(of: stopUpdate) {
@@ -286,7 +293,7 @@ struct SnapshotBuilder {
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
     private static func stopIndex<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
-        _ update: StopUpdate, in schedule: Schedule, stops: ScheduleStops, entityID: String,
+        _ update: StopUpdate, in schedule: Schedule, stops: ScheduleStops, bundle: TransitBundle, entityID: String,
         tripID: @autoclosure () -> String, report: inout RealtimeReport
     ) -> Int? where Schedule.Index == Int {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
@@ -303,7 +310,7 @@ struct SnapshotBuilder {
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
             if let stopID = update.stopID, !stopID.isEmpty {
-                let timetableStop = stops.stopID(at: index)
+                let timetableStop = stops.stopID(at: index, in: bundle)
                 guard timetableStop == stopID else {
                     miss(.sequenceMismatch, "stop_sequence \(sequence) is stop \(timetableStop) in the timetable")
                     return nil
@@ -315,7 +322,7 @@ struct SnapshotBuilder {
             miss(.unknownStop)
             return nil
         }
-        let indices = stops.indices(of: stopID)
+        let indices = stops.indices(of: stopID, in: bundle)
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil

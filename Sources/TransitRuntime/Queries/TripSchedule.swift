@@ -44,7 +44,7 @@ package struct TripSchedule: Sendable {
     package var sids: [Int] { stops.sids }
     /// GTFS seconds of the departure at each stop; for a frequency-based trip the template's.
     package var departureSecs: [Int] { stops.departureOffsets.map { base + $0 } }
-    package var count: Int { stops.count }
+    @inlinable package var count: Int { stops.records.count }
 
     /// This schedule on `day` (of its feed): whether it runs and when the day starts.
     package func placed(on day: ServiceDay) -> TripSchedule {
@@ -55,7 +55,7 @@ package struct TripSchedule: Sendable {
     }
 
     /// GTFS seconds of the departure at stop `index`.
-    package func departureSecs(at index: Int) -> Int { base + stops.records[index].departureOffset }
+    @inlinable package func departureSecs(at index: Int) -> Int { base + stops.records[index].departureOffset }
 
     /// A pattern's stops in order: sids, stop_sequences, times from the trip's start,
     /// and whether riders may board (pickup_type not 1) and alight (drop_off_type not 1).
