@@ -268,12 +268,12 @@ final class PatternCache: Sendable {
         }
     }
 
-    /// The tid and pattern of each of `ids` (text ids of `feed` in byte order, no two
-    /// alike), nil where the feed has no such trip: what `tid(of:feed:db:)` answers for each,
+    /// The tid and pattern of each of `ids` (text ids of `feed` in byte order of their
+    /// UTF-8, no two alike), nil where the feed has no such trip: what `tid(of:feed:db:)` answers for each,
     /// in one pass. The `trip_ids` groups are read in order by one statement (a new seek
     /// only past a gap of many groups), and the binary searches compare against the trip
     /// blocks of their last comparisons, decoded once while they are needed.
-    func tids(ofSorted ids: [[UInt8]], feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> [(tid: Int, pid: Int)?] {
+    func tids(ofSorted ids: [String], feed: FeedCatalog.Feed, db: SQLiteDatabase) throws -> [(tid: Int, pid: Int)?] {
         let seeking = try db.cached(
             "SELECT first_trip_id, tids FROM trip_ids WHERE fid = ?1 AND first_trip_id <= ?2 ORDER BY first_trip_id DESC LIMIT 1")
         let forward = try db.cached(
@@ -290,11 +290,11 @@ final class PatternCache: Sendable {
         func stepForward() throws {
             next = try forward.step() ? Group(first: forward.blob(0), packed: forward.blob(1)) : nil
         }
-        func seek(to id: [UInt8]) throws {
-            seeking.bind([feed.fid, SQLValue.text(id)])
+        func seek(to id: String) throws {
+            seeking.bind([feed.fid, SQLValue.text(Array(id.utf8))])
             current = try seeking.step() ? Group(first: seeking.blob(0), packed: seeking.blob(1)) : nil
             currentTids = nil
-            forward.bind([feed.fid, SQLValue.text(current?.first ?? id)])
+            forward.bind([feed.fid, SQLValue.text(current?.first ?? Array(id.utf8))])
             try stepForward()
         }
         // The blocks of the last few comparisons (a group's tids lie in one or two), read
@@ -328,13 +328,13 @@ final class PatternCache: Sendable {
             } else {
                 // Sorted ids mostly fall in this group or one of the next few.
                 var steps = 0
-                while let ahead = next, !id.lexicographicallyPrecedes(ahead.first), steps < 16 {
+                while let ahead = next, !id.utf8.lexicographicallyPrecedes(ahead.first), steps < 16 {
                     current = ahead
                     currentTids = nil
                     try stepForward()
                     steps += 1
                 }
-                if let ahead = next, !id.lexicographicallyPrecedes(ahead.first) { try seek(to: id) }
+                if let ahead = next, !id.utf8.lexicographicallyPrecedes(ahead.first) { try seek(to: id) }
             }
             guard current != nil else {
                 found.append(nil)
@@ -348,13 +348,15 @@ final class PatternCache: Sendable {
             // kept at hand in a local (no table lookup, no closure, and no copy of the
             // block, so no reference counts, per comparison).
             let tids = currentTids!
+            // The id's bytes are read where they lie (a native string's UTF-8).
+            var text = id
             var tid: Int?
             var (low, high) = (0, tids.count)
             while low < high {
                 let mid = (low + high) / 2
                 let member = tids[mid]
                 if held?.firstTid != TripBlock.firstTid(holding: member) { held = try block(holding: member) }
-                let order = id.withUnsafeBufferPointer { held!.compareTripID(tid: member, with: $0) }
+                let order = text.withUTF8 { held!.compareTripID(tid: member, with: $0) }
                 guard let order else { throw TransitError.corruptBundle(reason: "trip \(member) is missing from the bundle") }
                 if order == 0 {
                     tid = member

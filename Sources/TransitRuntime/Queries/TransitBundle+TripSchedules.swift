@@ -58,7 +58,7 @@ extension TransitBundle {
                 guard r < runCount else { return }
                 let run = run(r)
                 do {
-                    let made = try pool.with { db in try tripSchedules(wanted[run].map(\.bytes), in: sources, db: db) }
+                    let made = try pool.with { db in try tripSchedules(wanted[run].map(\.key.tripID), in: sources, db: db) }
                     tripSchedules.insert(contentsOf: made.lazy.map { (wanted[run.lowerBound + $0.index].key, $0.schedule) })
                     found.withLock { $0[r] = made }
                 } catch {
@@ -82,29 +82,36 @@ extension TransitBundle {
     /// positions in `askers` of the indices that name it (`askers`: the indices, those of
     /// one id next to each other). Ordered first by their first 8 bytes as one integer
     /// (zeros past the end, so a shorter id never comes after a longer one it starts), then
-    /// whole where those tie.
+    /// whole where those tie; the ids' bytes are read where they lie (a copy of each as an
+    /// array, made and freed on the caller's thread, took a tenth of a first message).
     private static func distinctInByteOrder(_ indices: [Int], of ids: [String?], feed: String?)
-        -> (wanted: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)], askers: [Int])
+        -> (wanted: [(key: TripScheduleKey, askers: Range<Int>)], askers: [Int])
     {
-        let bytes = indices.map { Array(ids[$0]!.utf8) }
-        let heads = bytes.map { id in
-            id.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << UInt64(8 * (8 - min(8, id.count)))
+        let heads = indices.map { index in
+            var id = ids[index]!
+            return id.withUTF8 { bytes in
+                bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } << UInt64(8 * (8 - min(8, bytes.count)))
+            }
         }
-        let order = bytes.indices.sorted { a, b in heads[a] != heads[b] ? heads[a] < heads[b] : ByteOrder.precedes(bytes[a], bytes[b]) }
-        var wanted: [(key: TripScheduleKey, bytes: [UInt8], askers: Range<Int>)] = []
+        let order = indices.indices.sorted { a, b in
+            heads[a] != heads[b] ? heads[a] < heads[b] : ByteOrder.precedes(ids[indices[a]]!, ids[indices[b]]!)
+        }
+        var wanted: [(key: TripScheduleKey, askers: Range<Int>)] = []
+        wanted.reserveCapacity(order.count)
         for (n, k) in order.enumerated() {
-            if let last = wanted.last, last.bytes == bytes[k] {
+            let id = ids[indices[k]]!
+            if let last = wanted.last, heads[k] == heads[order[n - 1]], ByteOrder.same(last.key.tripID, id) {
                 wanted[wanted.count - 1].askers = last.askers.lowerBound..<(n + 1)
             } else {
-                wanted.append((TripScheduleKey(feed: feed, tripID: ids[indices[k]]!), bytes[k], n..<(n + 1)))
+                wanted.append((TripScheduleKey(feed: feed, tripID: id), n..<(n + 1)))
             }
         }
         return (wanted, order.map { indices[$0] })
     }
 
-    /// The schedules of the trips whose ids are `run` (their bytes, sorted, no two alike)
+    /// The schedules of the trips whose ids are `run` (sorted by their bytes, no two alike)
     /// that exactly one of `sources` has, with their index in `run`.
-    private func tripSchedules(_ run: [[UInt8]], in sources: [FeedCatalog.Feed], db: SQLiteDatabase)
+    private func tripSchedules(_ run: [String], in sources: [FeedCatalog.Feed], db: SQLiteDatabase)
         throws -> [(index: Int, schedule: TripSchedule)]
     {
         // Each id's trip in the one feed that has it (nil: none has it, or several do).
