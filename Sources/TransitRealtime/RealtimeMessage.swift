@@ -83,13 +83,16 @@ public struct RealtimeMessage: Sendable {
     /// the trip update, decoded alone (what `entity(_:)` would give, for less), part by part
     /// when the update holds only its trip and stop time updates. nil for any other
     /// entity, or one whose bytes do not decode (`entity(_:)` then says why).
-    package func tripUpdateEntity(_ index: Int) -> (id: String, tripUpdate: TripUpdateParts)? {
+    /// `knownTripID`: the entity's trip_id as `tripIDs()` read it, used as the decoded
+    /// trip_id when the bytes are the same.
+    package func tripUpdateEntity(_ index: Int, knownTripID: String? = nil) -> (id: String, tripUpdate: TripUpdateParts)? {
         guard let entity = FeedMessageFraming.tripUpdateEntity(bytes, entities[index]) else { return nil }
         if let parts = FeedMessageFraming.tripUpdateParts(bytes, entity.tripUpdate) {
             // The trip by hand when it has the plain shape, else by swift-protobuf.
             return bytes.withUnsafeBytes { (whole: UnsafeRawBufferPointer) -> (id: String, tripUpdate: TripUpdateParts)? in
                 guard
-                    let trip = TripUpdateDecoder.tripDescriptor(UnsafeRawBufferPointer(rebasing: whole[parts.trip]))
+                    let trip = TripUpdateDecoder.tripDescriptor(
+                        UnsafeRawBufferPointer(rebasing: whole[parts.trip]), knownTripID: knownTripID)
                         ?? (try? TransitRealtime_TripDescriptor(
                             serializedBytes: Array(bytes[parts.trip]), partial: true, options: Self.options))
                 else { return nil }

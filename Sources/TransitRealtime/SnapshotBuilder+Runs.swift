@@ -92,7 +92,7 @@ extension SnapshotBuilder {
     /// Reads the entities at `indices` of `message`, in order.
     private mutating func read(_ message: RealtimeMessage, _ indices: Range<Int>, matcher: TripMatcher, adder: AddedTripBuilder) {
         for index in indices {
-            if let (id, update) = message.tripUpdateEntity(index) {
+            if let (id, update) = message.tripUpdateEntity(index, knownTripID: matcher.preparedID(entity: index)) {
                 addTripUpdateEntity(update, entityID: id, index: index, at: matcher.messageDate, matcher: matcher, adder: adder)
                 continue
             }

@@ -75,6 +75,11 @@ final class TripMatcher: Sendable {
         self.prepared = prepared
     }
 
+    /// The trip id read ahead for entity `index` (nil: none, or not one of the message's).
+    func preparedID(entity index: Int) -> String? {
+        index < prepared.ids.count ? prepared.ids[index] : nil
+    }
+
     /// The schedule prepared for entity `index` when its trip id is `tripID`.
     private func preparedSchedule(entity index: Int?, tripID: String) -> TripSchedule? {
         guard let index, index < prepared.ids.count, index < prepared.schedules.count, prepared.ids[index] == tripID else {

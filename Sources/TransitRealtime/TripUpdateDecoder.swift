@@ -17,8 +17,11 @@ import TransitJSON
 /// ```
 enum TripUpdateDecoder {
     /// A `TripDescriptor`, nil when the bytes are not of the plain shape.
-    static func tripDescriptor(_ bytes: UnsafeRawBufferPointer) -> TransitRealtime_TripDescriptor? {
-        try? decodeTrip(bytes)
+    /// `knownTripID`: the trip_id read ahead for this entity (`RealtimeMessage.tripIDs()`);
+    /// when the descriptor's trip_id has its bytes, that text is used (no second copy of it,
+    /// and comparing the two later is comparing one text with itself).
+    static func tripDescriptor(_ bytes: UnsafeRawBufferPointer, knownTripID: String? = nil) -> TransitRealtime_TripDescriptor? {
+        try? decodeTrip(bytes, knownTripID: knownTripID)
     }
 
     /// A `StopTimeUpdate` as plain values, nil when the bytes are not of the plain shape.
@@ -29,12 +32,17 @@ enum TripUpdateDecoder {
     /// Bytes not of the plain shape: swift-protobuf reads them.
     private struct NotPlain: Error {}
 
-    private static func decodeTrip(_ bytes: UnsafeRawBufferPointer) throws -> TransitRealtime_TripDescriptor {
+    private static func decodeTrip(_ bytes: UnsafeRawBufferPointer, knownTripID: String?) throws -> TransitRealtime_TripDescriptor {
         var trip = TransitRealtime_TripDescriptor()
         var reader = Reader(bytes)
         while let field = try reader.next() {
             switch (field.number, field.value) {
-            case (1, .bytes(let text)): trip.tripID = try Reader.text(text)
+            case (1, .bytes(let text)):
+                if var known = knownTripID, known.withUTF8({ $0.elementsEqual(text) }) {
+                    trip.tripID = known
+                } else {
+                    trip.tripID = try Reader.text(text)
+                }
             case (2, .bytes(let text)): trip.startTime = try Reader.text(text)
             case (3, .bytes(let text)): trip.startDate = try Reader.text(text)
             case (4, .varint(let raw)): trip.scheduleRelationship = try Reader.named(raw)

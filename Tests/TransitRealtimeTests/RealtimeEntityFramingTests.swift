@@ -68,6 +68,9 @@ final class RealtimeEntityFramingTests: XCTestCase {
         XCTAssertEqual(short.tripUpdate.whole, full.tripUpdate, label)
         XCTAssertEqual(short.tripUpdate.trip, full.tripUpdate.trip, label)
         XCTAssertEqual(short.tripUpdate.stopTimeUpdates, full.tripUpdate.stopTimeUpdate.map(StopUpdate.init), label)
+        // With the trip id read ahead, as a snapshot reads the entity: the same trip.
+        let known = message.tripUpdateEntity(index, knownTripID: message.tripIDs()[index])
+        XCTAssertEqual(known?.tripUpdate.trip, full.tripUpdate.trip, label)
         XCTAssertFalse(full.hasVehicle || full.hasAlert || full.hasIsDeleted || full.hasShape || full.hasStop, label)
         return (true, short.tripUpdate.isReadByParts)
     }
