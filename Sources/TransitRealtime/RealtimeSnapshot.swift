@@ -53,7 +53,7 @@ public struct RealtimeSnapshot: Sendable {
     /// The live state and delays (seconds; meaningful when `state` is `updated`) of a run
     /// of consecutive calls of a trip, those from stop_sequence `firstSequence` to
     /// `lastSequence` (stop_sequences increase along a trip: the run holds no other call).
-    struct PackedCall: Sendable, Equatable {
+    struct PackedCall: Sendable {
         var firstSequence: Int32
         var lastSequence: Int32
         var state: LiveState

@@ -8,25 +8,26 @@ import TransitRuntime
 /// that names the stops is passed in, not held: both threads holding the one bundle
 /// object, a count for each trip, shared a cache line between the cores.
 struct ScheduleStops {
-    let stops: TripSchedule.StopColumns
+    /// The pattern's stops, shared with its other trips.
+    let records: [PatternStopRecord]
     let feedID: String
 
-    /// The stops of `schedule`.
-    init(_ schedule: TripSchedule) {
-        stops = schedule.stops
-        feedID = schedule.feedID
+    /// The stops `records` of a pattern of feed `feedID`.
+    init(_ records: [PatternStopRecord], feedID: String) {
+        self.records = records
+        self.feedID = feedID
     }
 
     /// The indices of the stops whose stop_id is `stopID` (none when the feed has no such
     /// stop), in `bundle`.
     func indices(of stopID: String, in bundle: TransitBundle) -> [Int] {
         guard let sid = bundle.sid(ofStop: stopID, feed: feedID) else { return [] }
-        return stops.records.indices.filter { stops.records[$0].sid == sid }
+        return records.indices.filter { records[$0].sid == sid }
     }
 
     /// The text id of the stop at `index`, in `bundle`.
     func stopID(at index: Int, in bundle: TransitBundle) -> String {
-        let sid = stops.records[index].sid
+        let sid = records[index].sid
         return (try? bundle.stopID(sid: sid)) ?? "sid \(sid)"
     }
 }

@@ -48,8 +48,8 @@ final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: ScheduledCalls
-        /// The stop of each call of `schedule`.
-        var stops: ScheduleStops
+        /// The stop of each call of `schedule` (its pattern's records, in the trip's feed).
+        var stops: ScheduleStops { ScheduleStops(schedule.records, feedID: instance.feedID) }
     }
 
     private let bundle: TransitBundle
@@ -200,8 +200,7 @@ final class TripMatcher: Sendable {
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
-                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
-                stops: ScheduleStops(trip))
+                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule)
             // The only day to try, or a run under way: no other day can be nearer (and the
             // match goes out as it is, not through `best`).
             if distance == 0 || days.count == 1 { return .success(match) }

@@ -50,12 +50,11 @@ extension TransitBundle {
         let next = Locked(0)
         let failure = Locked<Error?>(nil)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let r = next.withLock { taken in
-                    defer { taken += 1 }
-                    return taken
-                }
-                guard r < runCount else { return }
+            while let r = next.withLock({ taken -> Int? in
+                guard taken < runCount else { return nil }
+                taken += 1
+                return taken - 1
+            }) {
                 let run = run(r)
                 do {
                     let made = try pool.with { db in try tripSchedules(wanted[run].map(\.key.tripID), in: sources, db: db) }

@@ -38,12 +38,12 @@ package struct TripSchedule: Sendable {
         self.base = base
     }
 
-    package var stopSequences: [Int] { stops.stopSequences }
+    package var stopSequences: [Int] { stops.records.map(\.stopSequence) }
     /// The sid of each stop (its text id is `TransitBundle.stopID(sid:)`, made only when
     /// asked: most stop time updates name their stop by stop_sequence).
-    package var sids: [Int] { stops.sids }
+    package var sids: [Int] { stops.records.map(\.sid) }
     /// GTFS seconds of the departure at each stop; for a frequency-based trip the template's.
-    package var departureSecs: [Int] { stops.departureOffsets.map { base + $0 } }
+    package var departureSecs: [Int] { stops.records.map { base + $0.departureOffset } }
     @inlinable package var count: Int { stops.records.count }
 
     /// This schedule on `day` (of its feed): whether it runs and when the day starts.
@@ -69,11 +69,6 @@ package struct TripSchedule: Sendable {
         /// The columns of a pattern's decoded stops.
         init(_ stops: [PatternStopRecord]) { records = stops }
 
-        package var count: Int { records.count }
-        package var sids: [Int] { records.map(\.sid) }
-        package var stopSequences: [Int] { records.map(\.stopSequence) }
-        package var arrivalOffsets: [Int] { records.map(\.arrivalOffset) }
-        package var departureOffsets: [Int] { records.map(\.departureOffset) }
         /// Whether riders may board at stop `index` (pickup_type not 1).
         package func pickup(at index: Int) -> Bool { records[index].pickupType != 1 }
         /// Whether riders may alight at stop `index` (drop_off_type not 1).
