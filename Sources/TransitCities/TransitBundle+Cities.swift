@@ -32,7 +32,7 @@ extension TransitBundle {
             q.bind([id])
             guard try q.step() else { throw TransitError.unknownCity(id) }
             let cid = q.int("cid")
-            var city = Self.city(from: q)
+            var city = try Self.city(from: q)
             let names = try db.cached("SELECT names FROM city_alternate_names WHERE cid = ?1")
             names.bind([cid])
             if try names.step() { city.alternateNames = names.string(0).split(separator: "\n").map(String.init) }
@@ -48,7 +48,7 @@ extension TransitBundle {
                 city.attractions.append(
                     .init(
                         id: a.optionalString("attraction_id"), name: a.string("name"), description: a.optionalString("description"),
-                        lat: a.optionalDouble("lat"), lon: a.optionalDouble("lng")))
+                        lat: Self.value(a.optionalDouble("lat"), in: -90...90), lon: Self.value(a.optionalDouble("lng"), in: -180...180)))
             }
             let images = try db.cached("SELECT image_id, url, type, width, height, size FROM city_images WHERE cid = ?1 ORDER BY idx")
             images.bind([cid])
@@ -76,8 +76,9 @@ extension TransitBundle {
     /// try bundle.cities(matching: "san fr", limit: 5)
     /// ```
     public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
-        let words = SearchKey.words(text)
+        let words = try FullTextQuery.words(text)
         guard !words.isEmpty, limit > 0 else { return [] }
+        let limit = min(limit, 10_000)
         let wanted = words.joined(separator: " ")
         return try pool.with { db in
             // Full-name matches: cities holding every word as a whole token, checked name by name.
@@ -132,7 +133,7 @@ extension TransitBundle {
             q.bind([limit])
             bind(filter, to: q)
             var result: [City] = []
-            while try q.step() { result.append(Self.city(from: q)) }
+            while try q.step() { result.append(try Self.city(from: q)) }
             return result
         }
     }
@@ -160,7 +161,11 @@ extension TransitBundle {
                 q.bind([first, last])
                 bind(filter, to: q)
                 var rows: [(cid: Int, lat: Double, lon: Double)] = []
-                while try q.step() { rows.append((q.int(0), q.double(1), q.double(2))) }
+                // A city off the globe (a damaged bundle) is nobody's nearest.
+                while try q.step() {
+                    let (lat, lon) = (q.double(1), q.double(2))
+                    if (-90...90).contains(lat) && (-180...180).contains(lon) { rows.append((q.int(0), lat, lon)) }
+                }
                 return rows
             }
             return try found.map { hit in
@@ -183,7 +188,7 @@ extension TransitBundle {
         let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.cid = ?1")
         q.bind([cid])
         guard try q.step() else { throw TransitError.corruptBundle(reason: "city \(cid) is missing from the bundle") }
-        return Self.city(from: q)
+        return try Self.city(from: q)
     }
 
     private func strings(_ db: SQLiteDatabase, _ sql: String, _ cid: Int) throws -> [String] {
@@ -194,14 +199,26 @@ extension TransitBundle {
         return result
     }
 
-    /// A row of `cityColumns`.
-    static func city(from q: SQLiteStatement) -> City {
-        City(
+    /// A row of `cityColumns`, its numbers checked as the compiler writes them: a cost of
+    /// living, internet speed or safety rating outside its range (0 to 10,000,000 USD, 0 to
+    /// 1,000,000 Mbps, 0 to 5) or not finite is unknown (nil); a position off the globe is
+    /// a damaged bundle.
+    static func city(from q: SQLiteStatement) throws -> City {
+        let (lat, lon) = (q.double("lat"), q.double("lng"))
+        guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw TransitError.corruptBundle(reason: "cities: city \(q.int("cid")) lies at \(lat),\(lon), off the globe")
+        }
+        return City(
             id: q.string("city_id"), name: q.string("name"), country: q.string("country"), countryName: q.optionalString("country_name"),
-            lat: q.double("lat"), lon: q.double("lng"), timezone: q.optionalString("timezone"), population: q.optionalInt("population"),
-            description: q.optionalString("description"), costOfLiving: q.optionalDouble("cost_of_living"),
-            internetSpeed: q.optionalDouble("internet_speed"), safetyRating: q.optionalDouble("safety_rating"),
-            climate: q.optionalString("climate"))
+            lat: lat, lon: lon, timezone: q.optionalString("timezone"), population: q.optionalInt("population"),
+            description: q.optionalString("description"), costOfLiving: value(q.optionalDouble("cost_of_living"), in: 0...10_000_000),
+            internetSpeed: value(q.optionalDouble("internet_speed"), in: 0...1_000_000),
+            safetyRating: value(q.optionalDouble("safety_rating"), in: 0...5), climate: q.optionalString("climate"))
+    }
+
+    /// `value` when it lies in `range` (so is finite), else nil: shown as unknown.
+    static func value(_ value: Double?, in range: ClosedRange<Double>) -> Double? {
+        value.flatMap { range.contains($0) ? $0 : nil }
     }
 
     /// A cheap test before normalizing: an ASCII query can only equal a name written in

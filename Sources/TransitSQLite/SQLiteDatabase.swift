@@ -21,6 +21,12 @@ package final class SQLiteDatabase {
         handle = db
     }
 
+    /// Makes SQLite refuse (SQLITE_TOOBIG, code 18) to read or make any string or BLOB
+    /// longer than `bytes`: a bound on what one value of a file from outside can cost.
+    package func limitValueLength(to bytes: Int32) {
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, bytes)
+    }
+
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)

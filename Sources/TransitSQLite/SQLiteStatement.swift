@@ -139,6 +139,10 @@ package final class SQLiteStatement {
 
     package var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
+    /// The bytes of a column's text or BLOB, without making a value of them.
+    package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(statement, column)) }
+    package func byteCount(_ name: String) -> Int { byteCount(column(name)) }
+
     package func int(_ name: String) -> Int { int(column(name)) }
     package func double(_ name: String) -> Double { double(column(name)) }
     package func string(_ name: String) -> String { string(column(name)) }

@@ -163,8 +163,10 @@ extension Answer {
             if let value, !value.isEmpty { lines.append(label.padding(toLength: 14, withPad: " ", startingAt: 0) + value) }
         }
         add("population", city.population.map(String.init))
-        add("cost", city.costOfLiving.map { "\(Int($0)) USD/month" })
-        add("internet", city.internetSpeed.map { "\(Int($0)) Mbps" })
+        // Whole numbers; a value no Int holds (a city built by hand) is shown as it is.
+        func whole(_ value: Double) -> String { abs(value) < 1e15 ? String(Int(value)) : String(value) }
+        add("cost", city.costOfLiving.map { "\(whole($0)) USD/month" })
+        add("internet", city.internetSpeed.map { "\(whole($0)) Mbps" })
         add("safety", city.safetyRating.map { "\($0) / 5" })
         add("climate", city.climate)
         add("categories", city.categories.joined(separator: ", "))

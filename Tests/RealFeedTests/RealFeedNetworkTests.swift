@@ -98,7 +98,7 @@ final class RealFeedNetworkTests: XCTestCase {
             XCTAssertGreaterThan(pairs, name == "wmata" ? 50 : served.count, name)
             guard network.transferRules.isEmpty, network.pathways.isEmpty else { continue }
             // The graph: the change at the stop (120 s) and each walk at 1.2 m/s plus 120 s.
-            let graph = TransferGraph(TransferTimes(network: network, footpaths: paths, changeTime: 120, walkingSpeed: 1.2))
+            let graph = try TransferGraph(TransferTimes(network: network, footpaths: paths, changeTime: 120, walkingSpeed: 1.2))
             for sid in served {
                 var edges = [[sid, 120]] + expected[sid].map { [Int($0.sid), Int((Double($0.distance) / 1.2).rounded(.up)) + 120] }
                 edges.sort { ($0[1], $0[0]) < ($1[1], $1[0]) }

@@ -28,8 +28,9 @@ final class RealFeedPathwayTests: XCTestCase {
             let footpaths = TransferTimes.footpaths(network, within: 400)
             let times = TransferTimes(network: network, footpaths: footpaths, changeTime: 120, walkingSpeed: 1.2, stepFree: stepFree)
             var reached: [(sid: Int, seconds: Int)] = []
+            var budget = StationPathways.graphBudget
             for (a, sa) in served.sorted(by: { $0.key < $1.key }) {
-                times.transfers(from: sa, into: &reached)
+                try times.transfers(from: sa, into: &reached, budget: &budget)
                 let offered = Dictionary(reached.map { ($0.sid, $0.seconds) }, uniquingKeysWith: min)
                 for (b, sb) in served where b != a && paths.station[b] == paths.station[a] {
                     let expected = paths.seconds(from: a, to: b, stepFree: stepFree).map { $0 + 120 }

@@ -50,7 +50,7 @@ final class TransferGraphSharingTests: XCTestCase {
     func testATransferOfOverEighteenHoursKeepsItsSeconds() throws {
         let b = try bundle(transfers: "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nB,B2,2,70000\nB2,B,2,65535\n")
         let network = try b.pool.with { db in try RoutingNetwork(db: db) }
-        let graph = TransferGraph(
+        let graph = try TransferGraph(
             TransferTimes(network: network, footpaths: TransferTimes.footpaths(network, within: 400), changeTime: 120, walkingSpeed: 1.2))
         var long: [Int] = []
         for sid in 0..<network.stopCount {
@@ -73,9 +73,10 @@ final class TransferGraphSharingTests: XCTestCase {
             XCTAssertTrue(network.pathways.isEmpty)
             let times = TransferTimes(
                 network: network, footpaths: TransferTimes.footpaths(network, within: 400), changeTime: 120, walkingSpeed: 1.2)
-            let graph = TransferGraph(times)
+            let graph = try TransferGraph(times)
             let served = (0..<network.stopCount).filter { network.serves($0) }
             var reached: [(sid: Int, seconds: Int)] = []
+            var budget = StationPathways.graphBudget
             var edges = 0
             var withRules = 0
             for sid in served {
@@ -87,7 +88,7 @@ final class TransferGraphSharingTests: XCTestCase {
                         expected.append([Int((Double(Float(network.metres(between: sid, to))) / 1.2).rounded(.up)) + 120, to])
                     }
                 } else {
-                    times.transfers(from: sid, into: &reached)
+                    try times.transfers(from: sid, into: &reached, budget: &budget)
                     expected = reached.map { [$0.seconds, $0.sid] }
                     withRules += 1
                 }
@@ -127,7 +128,7 @@ final class TransferGraphSharingTests: XCTestCase {
         // Within 400 m the stored walks are measured; beyond, the grid finds them.
         for distance in [400.0, 401] {
             for speed in [1.2, 0.2] {
-                let graph = TransferGraph(
+                let graph = try TransferGraph(
                     TransferTimes(
                         network: network, footpaths: TransferTimes.footpaths(network, within: distance), changeTime: 120,
                         walkingSpeed: speed))

@@ -116,10 +116,19 @@ final class CSVTable {
     @inline(__always)
     func isEmpty(_ column: Int) -> Bool { reader.field(column).isEmpty }
 
-    /// The field as a String, nil when empty or absent.
+    /// The most bytes a text field keeps (the runtime refuses a longer name, headsign or
+    /// translation as a damaged bundle).
+    static let maxTextBytes = 10_000
+
+    /// The field as a String, nil when empty or absent; past `maxTextBytes` it is cut at
+    /// the start of a character, with a warning.
     func text(_ column: Int) -> String? {
         let field = reader.field(column)
-        return field.isEmpty ? nil : String(decoding: field, as: UTF8.self)
+        guard field.count > Self.maxTextBytes else { return field.isEmpty ? nil : String(decoding: field, as: UTF8.self) }
+        var end = Self.maxTextBytes
+        while end > 0, field[end] & 0xC0 == 0x80 { end -= 1 }
+        warn(.badValue, column: column, message: "longer than \(Self.maxTextBytes) bytes; cut there")
+        return String(decoding: UnsafeBufferPointer(rebasing: field[0..<end]), as: UTF8.self)
     }
 
     /// Whether the header has every column of `names`; when one is missing, one warning

@@ -26,8 +26,9 @@ final class EntityCache: Sendable {
         let platformCode: String?
         let wheelchairBoarding: Int
 
-        /// A row of `stopColumns`.
-        init(row q: SQLiteStatement) {
+        /// A row of `stopColumns`; a text longer than `maxTextBytes` is a damaged bundle.
+        init(row q: SQLiteStatement) throws {
+            try EntityCache.checkTexts(q, ["stop_id", "name", "code", "platform_code"], of: "stops: stop \(q.int("sid"))")
             sid = q.int("sid")
             fid = q.int("fid")
             stopID = q.string("stop_id")
@@ -61,8 +62,11 @@ final class EntityCache: Sendable {
         let color: HexColor?
         let textColor: HexColor?
 
-        /// A row of `columns` from `tables`.
-        init(row q: SQLiteStatement) {
+        /// A row of `columns` from `tables`; a text longer than `maxTextBytes` is a damaged
+        /// bundle.
+        init(row q: SQLiteStatement) throws {
+            try EntityCache.checkTexts(
+                q, ["agency_id", "agency_name", "route_id", "short_name", "long_name"], of: "routes: route \(q.int("rid"))")
             rid = q.int("rid")
             fid = q.int("fid")
             agencyID = q.optionalString("agency_id")
@@ -80,6 +84,18 @@ final class EntityCache: Sendable {
         static let columns =
             "r.rid, r.fid, a.agency_id, r.aid, a.name AS agency_name, d.route_id, r.short_name, r.long_name, r.route_type, r.color, r.text_color"
         static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
+    }
+
+    /// The most bytes a name, id, code, headsign or translation may have (the compiler cuts
+    /// longer ones): a longer one is a damaged bundle, refused before it is copied into
+    /// answers (a 50 MB stop name made a trip's text 1.2 GB).
+    static let maxTextBytes = 10_000
+
+    /// Refuses a row whose `columns` hold more than `maxTextBytes`, naming `what`.
+    static func checkTexts(_ q: SQLiteStatement, _ columns: [String], of what: @autoclosure () -> String) throws {
+        for column in columns where q.byteCount(column) > maxTextBytes {
+            throw TransitError.corruptBundle(reason: "\(what()) has a \(column) of \(q.byteCount(column)) bytes (at most \(maxTextBytes))")
+        }
     }
 
     private let stops = LockedCache<Int, StopRow>()
@@ -123,7 +139,7 @@ final class EntityCache: Sendable {
             let q = try db.cached("SELECT \(StopRow.columns) FROM stops WHERE sid = ?1")
             q.bind([sid])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "stop \(sid) is missing from the bundle") }
-            var row = StopRow(row: q)
+            var row = try StopRow(row: q)
             if let name = try translation(.stopName, sid, db: db) { row.name = name }
             return row
         }
@@ -158,7 +174,7 @@ final class EntityCache: Sendable {
             let q = try db.cached("SELECT \(RouteRow.columns) FROM \(RouteRow.tables) WHERE r.rid = ?1")
             q.bind([rid])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "route \(rid) is missing from the bundle") }
-            return try translated(RouteRow(row: q), db: db)
+            return try translated(try RouteRow(row: q), db: db)
         }
     }
 
@@ -179,7 +195,10 @@ final class EntityCache: Sendable {
         let q = try db.cached("SELECT translation FROM translations WHERE field = ?1 AND record = ?2 AND language = ?3")
         for language in languages {
             q.bind([field.rawValue, record, language])
-            if try q.step() { return q.string(0) }
+            if try q.step() {
+                try Self.checkTexts(q, ["translation"], of: "translations: record \(record)'s \(language)")
+                return q.string(0)
+            }
         }
         return nil
     }
@@ -189,7 +208,9 @@ final class EntityCache: Sendable {
             if let text = try translation(.headsign, hid, db: db) { return text }
             let q = try db.cached("SELECT text FROM headsigns WHERE hid = ?1")
             q.bind([hid])
-            return try q.step() ? q.string(0) : ""
+            guard try q.step() else { return "" }
+            try Self.checkTexts(q, ["text"], of: "headsigns: headsign \(hid)")
+            return q.string(0)
         }
     }
 }

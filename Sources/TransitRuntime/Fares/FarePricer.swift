@@ -43,6 +43,9 @@ struct FarePricer {
         }
         let currencies = Set(components.map(\.currency))
         guard currencies.count == 1, let currency = currencies.first else { return nil }
+        // Discounts beyond the prices (a wrong or crafted feed) are no fare: never a total
+        // below zero.
+        guard components.reduce(Decimal(0), { $0 + $1.amount }) >= 0 else { return nil }
         return JourneyFare(currency: currency, components: components)
     }
 

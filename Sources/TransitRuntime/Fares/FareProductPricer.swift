@@ -28,6 +28,23 @@ struct FareProductPricer {
     let feedID: String
     /// Whether timeframe group `group` holds Unix time `epoch` (its local day and time).
     let inTimeframe: (_ group: String, _ epoch: Int) -> Bool
+    /// Each product's price for the rider (`FareProductTable.price(of:for:)`), worked out
+    /// once per product instead of once per rule naming it (a product of 100,000 rows
+    /// named by thousands of rules was a hang).
+    private let prices: [String: FareProductTable.Product]
+
+    init(table: FareProductTable, options: FareOptions, feedID: String, inTimeframe: @escaping (_ group: String, _ epoch: Int) -> Bool) {
+        self.table = table
+        self.options = options
+        self.feedID = feedID
+        self.inTimeframe = inTimeframe
+        var prices: [String: FareProductTable.Product] = [:]
+        for id in table.products.keys { prices[id] = table.price(of: id, for: options) }
+        self.prices = prices
+    }
+
+    /// Product `id`'s price for the rider, nil when no row of it is theirs.
+    private func price(of id: String) -> FareProductTable.Product? { prices[id] }
 
     /// At most this many combinations of products are tried; past it each ride takes its
     /// cheapest product (a ride matching several products is rare; six rides with four
@@ -76,7 +93,7 @@ struct FareProductPricer {
         var matched = table.legRules.filter { matches($0, ride) }
         if table.usesPriority, let top = matched.map(\.priority).max() { matched = matched.filter { $0.priority == top } }
         return matched.compactMap { rule in
-            table.price(of: rule.product, for: options).map { Choice(legGroup: rule.legGroup, product: $0) }
+            price(of: rule.product).map { Choice(legGroup: rule.legGroup, product: $0) }
         }
     }
 
@@ -132,7 +149,7 @@ struct FareProductPricer {
             chain = ([from, to], first, count)
             var transfer: FareProductTable.Product?
             if let id = rule.product {
-                guard let found = table.price(of: id, for: options) else { return nil }
+                guard let found = price(of: id) else { return nil }
                 transfer = found
             }
             let legs = [rides[i].leg, rides[i + 1].leg]
@@ -193,7 +210,7 @@ struct FareProductPricer {
         }
         let order = { (rule: FareProductTable.TransferRule) -> (Int, Decimal) in
             let allowed = rule.transferCount ?? 1
-            let amount = rule.product.flatMap { table.price(of: $0, for: options)?.amount } ?? 0
+            let amount = rule.product.flatMap { price(of: $0)?.amount } ?? 0
             return (allowed == -1 ? Int.max : allowed, amount)
         }
         return candidates.min { order($0) < order($1) }

@@ -65,8 +65,20 @@ struct FareProductTable: Sendable {
     /// Whether the feed prices with fares v2 (it has leg rules).
     var isEmpty: Bool { legRules.isEmpty }
 
+    /// The most rows a feed may have in each fares v2 table: more is a damaged bundle,
+    /// refused before they are read.
+    static let maxRows = 500_000
+
     /// Reads feed `fid`'s fares v2 (empty for a feed without them).
     init(fid: Int, db: SQLiteDatabase) throws {
+        for table in ["fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes"] {
+            // The names are this list's, never input.
+            let count = try db.prepare("SELECT COUNT(*) FROM \(table) WHERE fid = ?1")
+            count.bind([fid])
+            if try count.step(), count.int(0) > Self.maxRows {
+                throw TransitError.corruptBundle(reason: "\(table): feed \(fid) has \(count.int(0)) rows (at most \(Self.maxRows))")
+            }
+        }
         let legs = try db.prepare(
             """
             SELECT leg_group_id, network_id, from_area_id, to_area_id, from_timeframe_group_id, to_timeframe_group_id,

@@ -47,8 +47,23 @@ struct FareTable: Sendable {
         return value
     }
 
+    /// The most fare classes and fare rules a feed may have (a fare per pair of stations of
+    /// a network of 300 is 90,000): more is a damaged bundle, refused before they are read.
+    static let maxFares = 200_000
+    static let maxRules = 2_000_000
+
     /// Reads feed `fid`'s fares.
     init(fid: Int, db: SQLiteDatabase) throws {
+        for (table, limit, sql) in [
+            ("fare_attributes", Self.maxFares, "SELECT COUNT(*) FROM fare_attributes WHERE fid = ?1"),
+            ("fare_rules", Self.maxRules, "SELECT COUNT(*) FROM fare_rules r JOIN fare_attributes f ON f.fare = r.fare WHERE f.fid = ?1"),
+        ] {
+            let count = try db.prepare(sql)
+            count.bind([fid])
+            if try count.step(), count.int(0) > limit {
+                throw TransitError.corruptBundle(reason: "\(table): feed \(fid) has \(count.int(0)) rows (at most \(limit))")
+            }
+        }
         var fares: [FareClass] = []
         var indexOfFare: [Int: Int] = [:]
         let attributes = try db.prepare(
@@ -94,18 +109,27 @@ struct FareTable: Sendable {
             }
             if let zone = rows.optionalString(4) { contained[key]!.insert(zone) }
         }
+        // A fare's rule of an origin, destination and zones, found by them (a search of the
+        // fare's rules for each key was quadratic in a fare's rows).
+        struct RuleKey: Hashable {
+            var fare: Int
+            var origin: String?
+            var destination: String?
+            var contains: Set<String>
+        }
+        var ruleOf: [RuleKey: Int] = [:]
         for key in order {
             let index = indexOfFare[key.fare]!
             let zones = contained[key]!
-            if let same = fares[index].rules.firstIndex(where: {
-                $0.origin == key.origin && $0.destination == key.destination && $0.contains == zones
-            }) {
+            let ruleKey = RuleKey(fare: index, origin: key.origin, destination: key.destination, contains: zones)
+            if let same = ruleOf[ruleKey] {
                 if let route = key.route {
                     fares[index].rules[same].routes?.insert(route)
                 } else {
                     fares[index].rules[same].routes = nil
                 }
             } else {
+                ruleOf[ruleKey] = fares[index].rules.count
                 fares[index].rules.append(
                     Rule(routes: key.route.map { [$0] }, origin: key.origin, destination: key.destination, contains: zones))
             }

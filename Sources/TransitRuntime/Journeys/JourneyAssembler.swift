@@ -34,9 +34,11 @@ struct JourneyAssembler {
                 guard from != to else { continue }
                 let metres = network.metres(between: from, to)
                 // Inside a station, the time along its pathways (as the transfer took it).
+                var budget = StationPathways.queryBudget
                 let inside =
                     network.walksInside(from: from, to: to)
-                    ? network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)[Int32(to)] : nil
+                    ? try network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree, budget: &budget)[Int32(to)]
+                    : nil
                 legs.append(
                     try walk(
                         from: from, to: to, leaving: lastAlight.time, seconds: inside ?? Int((metres / walkingSpeed).rounded(.up)),

@@ -143,7 +143,7 @@ final class RoutingNetwork: Sendable {
             }
         }
         transferRules = rules
-        pathways = try StationPathways(db: db)
+        pathways = try StationPathways(db: db, maxSid: maxSid) { Self.station(of: $0, parents: parent) }
     }
 
     /// The same network run backwards in time, for arrive-by queries (`RouteTables.mirrored`),
@@ -176,10 +176,13 @@ final class RoutingNetwork: Sendable {
 
     /// The station `sid` belongs to (itself for a stop without one; a boarding area's
     /// platform's station).
-    func station(of sid: Int) -> Int {
-        let parent = Int(stopParent[sid])
+    func station(of sid: Int) -> Int { Self.station(of: sid, parents: stopParent) }
+
+    /// The station of `sid` given each stop's parent (0 for none).
+    private static func station(of sid: Int, parents: [Int32]) -> Int {
+        let parent = Int(parents[sid])
         guard parent != 0 else { return sid }
-        let grand = Int(stopParent[parent])
+        let grand = Int(parents[parent])
         return grand != 0 ? grand : parent
     }
 

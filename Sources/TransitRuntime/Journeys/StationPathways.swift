@@ -53,29 +53,63 @@ struct StationPathways: Sendable {
         self.stationsWithEntrances = stationsWithEntrances
     }
 
-    init(db: SQLiteDatabase) throws {
+    /// The most rows `pathways` may hold (the largest real feed here has 2,963): more is a
+    /// damaged bundle, refused before anything is built from them.
+    static let maxRows = 1_000_000
+    /// The most edges the pathway searches of one transfer graph may take (each edge
+    /// followed once per search): past it the journey is refused as a damaged bundle, not
+    /// worked out for minutes (a graph of a real feed takes tens of thousands).
+    static let graphBudget = 20_000_000
+    /// The most edges one query's own pathway searches may take (entrances, walk legs).
+    static let queryBudget = 2_000_000
+
+    /// Reads pathways.txt's rows, each checked as the compiler writes them (docs/runtime.md,
+    /// "Checks"): stops within 1...`maxSid`, traversal_time 1 to 86,400 s, length below
+    /// 1,000,000 dm (100 km), stair_count -10,000 to 10,000; any other value is a damaged
+    /// bundle. A pathway between two stations' stops is not walked (a change inside a
+    /// station takes that station's pathways): `station` tells a stop's station.
+    init(db: SQLiteDatabase, maxSid: Int, station: (Int) -> Int) throws {
+        func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "pathways: \(what)") }
+        let count = try db.scalarInt("SELECT COUNT(*) FROM pathways") ?? 0
+        guard count <= Self.maxRows else { throw damaged("\(count) rows (at most \(Self.maxRows))") }
         var platformOf: [Int32: Int32] = [:]
         let areas = try db.prepare("SELECT sid, parent_sid FROM stops WHERE location_type = 4 AND parent_sid IS NOT NULL")
-        // Ids outside Int32 (a damaged bundle) are left out, never trapped on.
+        // Ids outside the stops (a damaged bundle) are left out, never trapped on.
         while try areas.step() {
-            guard let area = Int32(exactly: areas.int(0)), let platform = Int32(exactly: areas.int(1)) else { continue }
+            guard let area = Int32(exactly: areas.int(0)), let platform = Int32(exactly: areas.int(1)),
+                (1...maxSid).contains(Int(platform))
+            else { continue }
             platformOf[area] = platform
         }
         var edges: [Int32: [Edge]] = [:]
         let rows = try db.prepare(
-            "SELECT from_sid, to_sid, mode, is_bidirectional, traversal_time, length_dm, stair_count FROM pathways ORDER BY pathway")
+            "SELECT pathway, from_sid, to_sid, mode, is_bidirectional, traversal_time, length_dm, stair_count FROM pathways ORDER BY pathway"
+        )
         while try rows.step() {
-            guard let a = Int32(exactly: rows.int(0)), let b = Int32(exactly: rows.int(1)) else { continue }
-            let from = platformOf[a] ?? a
-            let to = platformOf[b] ?? b
-            guard from != to, (1...7).contains(rows.int(2)) else { continue }
-            let mode = UInt8(rows.int(2))
-            let time = Int32(clamping: rows.isNull(4) ? -1 : rows.int(4))
-            let length = rows.isNull(5) ? Float(-1) : Float(rows.int(5)) / 10
-            let stairs = Int32(clamping: rows.isNull(6) ? 0 : rows.int(6))
-            edges[from, default: []].append(Edge(to: to, mode: mode, traversalTime: time, length: length, stairCount: stairs))
-            if rows.int(3) == 1 {
-                edges[to, default: []].append(Edge(to: from, mode: mode, traversalTime: time, length: length, stairCount: -stairs))
+            let (id, a, b) = (rows.int(0), rows.int(1), rows.int(2))
+            guard (1...maxSid).contains(a), (1...maxSid).contains(b) else {
+                throw damaged("pathway \(id) from stop \(a) to stop \(b) names no stop")
+            }
+            let time = rows.optionalInt(5)
+            let lengthDm = rows.optionalInt(6)
+            let stairCount = rows.optionalInt(7)
+            if let time, !(1...86_400).contains(time) { throw damaged("pathway \(id) has traversal_time \(time) (1 to 86400 s)") }
+            if let lengthDm, !(0..<1_000_000).contains(lengthDm) {
+                throw damaged("pathway \(id) has length_dm \(lengthDm) (0 to 999999)")
+            }
+            if let stairCount, !(-10_000...10_000).contains(stairCount) {
+                throw damaged("pathway \(id) has stair_count \(stairCount) (-10000 to 10000)")
+            }
+            let from = platformOf[Int32(a)] ?? Int32(a)
+            let to = platformOf[Int32(b)] ?? Int32(b)
+            guard from != to, (1...7).contains(rows.int(3)), station(Int(from)) == station(Int(to)) else { continue }
+            let mode = UInt8(rows.int(3))
+            let length = lengthDm.map { Float($0) / 10 } ?? -1
+            let stairs = Int32(stairCount ?? 0)
+            edges[from, default: []].append(Edge(to: to, mode: mode, traversalTime: Int32(time ?? -1), length: length, stairCount: stairs))
+            if rows.int(4) == 1 {
+                edges[to, default: []].append(
+                    Edge(to: from, mode: mode, traversalTime: Int32(time ?? -1), length: length, stairCount: -stairs))
             }
         }
         self.edges = edges
@@ -116,15 +150,18 @@ struct StationPathways: Sendable {
     /// The stops reached from a point through the entrances within `distance` metres of it
     /// (`toPoint`: the stops from which the point is reached through them): per stop, the
     /// quickest walk to an entrance plus the path inside, and the walk's metres.
+    /// The searches take at most `queryBudget` edges in all (a damaged bundle past it).
     func throughEntrances(
         latitude: Double, longitude: Double, within distance: Double, walkingSpeed: Double, stepFree: Bool, toPoint: Bool
-    ) -> [Int32: (seconds: Int, metres: Double)] {
+    ) throws -> [Int32: (seconds: Int, metres: Double)] {
         var best: [Int32: (seconds: Int, metres: Double)] = [:]
+        var budget = Self.queryBudget
         for entrance in entrances {
             let metres = GeoDistance.metres(latitude, longitude, entrance.latitude, entrance.longitude)
             guard metres <= distance else { continue }
             let walk = Int((metres / walkingSpeed).rounded(.up))
-            var inside = times(from: Int(entrance.sid), walkingSpeed: walkingSpeed, stepFree: stepFree, backwards: toPoint)
+            var inside = try times(
+                from: Int(entrance.sid), walkingSpeed: walkingSpeed, stepFree: stepFree, backwards: toPoint, budget: &budget)
             inside[entrance.sid] = 0
             for (node, seconds) in inside where walk + seconds < best[node]?.seconds ?? .max {
                 best[node] = (walk + seconds, metres)
@@ -152,8 +189,10 @@ struct StationPathways: Sendable {
 
     /// The quickest time along the pathways from node `from` to every node it reaches
     /// (Dijkstra), step-free: without stairs and escalators; `backwards`: from every node
-    /// that reaches `from`. Empty when `from` has none.
-    func times(from: Int, walkingSpeed: Double, stepFree: Bool, backwards: Bool = false) -> [Int32: Int] {
+    /// that reaches `from`. Empty when `from` has none. Each edge followed takes one of
+    /// `budget`; when none is left the search is refused as a damaged bundle (pathways no
+    /// station has: docs/runtime.md, "Checks").
+    func times(from: Int, walkingSpeed: Double, stepFree: Bool, backwards: Bool = false, budget: inout Int) throws -> [Int32: Int] {
         let start = Int32(from)
         let edges = backwards ? backEdges : self.edges
         guard edges[start] != nil else { return [:] }
@@ -188,7 +227,12 @@ struct StationPathways: Sendable {
         while !heap.isEmpty {
             let (seconds, node) = pop()
             guard seconds == best[node] else { continue }
-            for edge in edges[node] ?? [] where !(stepFree && Self.stepModes.contains(edge.mode)) {
+            let out = edges[node] ?? []
+            budget -= out.count
+            guard budget >= 0 else {
+                throw TransitError.corruptBundle(reason: "pathways: walking them takes more steps than a search may take")
+            }
+            for edge in out where !(stepFree && Self.stepModes.contains(edge.mode)) {
                 let next = seconds + Self.seconds(edge, walkingSpeed: walkingSpeed)
                 if next < best[edge.to] ?? .max {
                     best[edge.to] = next

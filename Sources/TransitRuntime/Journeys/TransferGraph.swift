@@ -29,8 +29,9 @@ final class TransferGraph: Sendable {
     /// (`write(_:inSidOrder:at:targets:seconds:counts:)`); sorting lists of tuples with a
     /// closure was 476 million instructions on 40 x Strasbourg, and two counting sorts over
     /// all edges then spent most of their time in cache misses. The other stops' transfers
-    /// are worked out and sorted one stop at a time.
-    init(_ times: TransferTimes) {
+    /// are worked out and sorted one stop at a time, their pathway searches taking at most
+    /// `StationPathways.graphBudget` steps in all (a damaged bundle past it).
+    init(_ times: TransferTimes) throws {
         let network = times.network
         let paths = times.footpaths
         let stopCount = network.stopCount
@@ -40,12 +41,13 @@ final class TransferGraph: Sendable {
         var others: [Int: [(sid: Int32, seconds: Int)]] = [:]
         var first = [Int32](repeating: 0, count: stopCount + 1)
         var reached: [(sid: Int, seconds: Int)] = []
+        var budget = StationPathways.graphBudget
         for sid in 0..<stopCount where network.serves(sid) {
             if times.walksOnly(from: sid) {
                 plain[sid] = true
                 first[sid + 1] = Int32(1 + paths.range(of: sid).count)
             } else {
-                times.transfers(from: sid, into: &reached)
+                try times.transfers(from: sid, into: &reached, budget: &budget)
                 let sorted = reached.map { (sid: Int32($0.sid), seconds: Int(Int32(clamping: $0.seconds))) }
                     .sorted { ($0.seconds, $0.sid) < ($1.seconds, $1.sid) }
                 others[sid] = sorted

@@ -53,15 +53,16 @@ struct TransferTimes {
         network.pathways.isEmpty && (network.transferRules.isEmpty || network.transferRules[Int32(sid)] == nil)
     }
 
-    /// Every stop reachable from `from` by one transfer, with its τ, into `result`.
-    func transfers(from: Int, into result: inout [(sid: Int, seconds: Int)]) {
+    /// Every stop reachable from `from` by one transfer, with its τ, into `result`; the
+    /// pathway search takes its steps from `budget` (`StationPathways.times`).
+    func transfers(from: Int, into result: inout [(sid: Int, seconds: Int)], budget: inout Int) throws {
         result.removeAll(keepingCapacity: true)
         let rules = network.transferRules[Int32(from)] ?? []
         func rule(to: Int) -> RoutingNetwork.TransferRule? {
             rules.isEmpty ? nil : rules.first { Int($0.to) == to }
         }
         // Inside a station with pathways, its nodes are reached along them.
-        let inside = network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree)
+        let inside = try network.pathways.times(from: from, walkingSpeed: walkingSpeed, stepFree: stepFree, budget: &budget)
         /// The walk to `to`: along the pathways between two of a station's nodes (none
         /// step-free: no walk), else the straight line.
         func walkTo(_ to: Int, metres: Double) -> Int? {
@@ -91,7 +92,7 @@ struct TransferTimes {
             apply(rule(to: to), to: to, metres: Double(footpaths.metres[i]))
         }
         // A station's platforms beyond the transfer distance, reached along its pathways.
-        for (node, _) in inside where Int(node) != from && Int(node) < network.stopCount && network.serves(Int(node)) {
+        for (node, _) in inside where Int(node) != from && network.serves(Int(node)) {
             let to = Int(node)
             guard network.walksInside(from: from, to: to), !footpaths.contains(from, to),
                 !rules.contains(where: { Int($0.to) == to && ($0.kind == .timed || $0.kind == .minimumTime) })

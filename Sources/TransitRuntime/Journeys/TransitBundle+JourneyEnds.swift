@@ -28,10 +28,10 @@ extension TransitBundle {
 
     /// A search of `setup`'s query over its network or the mirror (built on first use and
     /// kept), with the options' transfers and rides, on `days` (`days(from:to:mirrored:db:)`).
-    func search(_ setup: SearchSetup, mirrored: Bool, days: [[RaptorSearch.Day]]) -> RaptorSearch {
+    func search(_ setup: SearchSetup, mirrored: Bool, days: [[RaptorSearch.Day]]) throws -> RaptorSearch {
         let network = mirrored ? mirroredNetwork(of: setup.network) : setup.network
         var search = RaptorSearch(
-            network: network, transfers: transferGraph(network, setup.options, mirrored: mirrored), days: days,
+            network: network, transfers: try transferGraph(network, setup.options, mirrored: mirrored), days: days,
             maxRides: setup.options.maxTransfers + 1, wheelchair: setup.options.wheelchair)
         if mirrored {
             // In the mirror a trip instance starts at minus its start.
@@ -79,7 +79,7 @@ extension TransitBundle {
         start: Int, db: SQLiteDatabase
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
-        var search = self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
+        var search = try self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
         defer { recycle(&search) }
         search.caps = moving ? forward.capsForTheOtherDirection : []
         let targets = from.secondsBySid
@@ -117,7 +117,7 @@ extension TransitBundle {
     ) throws -> [RaptorSearch.Found] {
         let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
         guard let firstDeparture = departures.min() else { return found }
-        var search = self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
+        var search = try self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
         defer { recycle(&search) }
         let origin = from.secondsBySid
         let targets = to.secondsBySid

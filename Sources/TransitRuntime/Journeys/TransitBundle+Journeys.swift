@@ -76,7 +76,7 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: start, to: start + windowSeconds + 1)
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
-            var search = self.search(
+            var search = try self.search(
                 setup, mirrored: false, days: try days(from: start, to: start + windowSeconds + horizon, mirrored: false, db: db))
             defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
@@ -158,7 +158,7 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: end - 1, to: end)
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
-            var search = self.search(setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
+            var search = try self.search(setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
             defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
@@ -256,17 +256,17 @@ extension TransitBundle {
     /// built on first use and kept (a few sets of options at a time). Walks are the same
     /// both ways, so without transfers.txt rules (the only one-way part) the mirror shares
     /// the forward graph: one copy of the walk lists instead of two.
-    func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) -> TransferGraph {
+    func transferGraph(_ network: RoutingNetwork, _ options: JourneyOptions, mirrored: Bool) throws -> TransferGraph {
         // Pathways may be one-way, and step-free ones differ: both make their own graphs.
         let key = TransferGraphKey(
             mirrored: mirrored && (!network.transferRules.isEmpty || !network.pathways.isEmpty), changeTime: Int(options.changeTime),
             walkingSpeed: options.walkingSpeed,
             transferDistance: options.transferDistance, stepFree: options.wheelchair && !network.pathways.isEmpty)
-        return transferGraphs.value(key) {
+        return try transferGraphs.value(key) {
             // The walks are not kept: what is built from them is (17 MB of walks on 40 x
             // Strasbourg, measured again in 60-100 ms for another set of options).
             let paths = TransferTimes.footpaths(network, within: options.transferDistance)
-            return TransferGraph(
+            return try TransferGraph(
                 TransferTimes(
                     network: network, footpaths: paths, changeTime: Int(options.changeTime), walkingSpeed: options.walkingSpeed,
                     stepFree: key.stepFree))
@@ -368,10 +368,10 @@ extension TransitBundle {
             }
             var stops = near.map { (sid: $0.sid, seconds: Int(($0.distance / options.walkingSpeed).rounded(.up)), metres: $0.distance) }
             if !paths.isEmpty {
-                let entered = paths.throughEntrances(
+                let entered = try paths.throughEntrances(
                     latitude: point.latitude, longitude: point.longitude, within: options.accessDistance,
                     walkingSpeed: options.walkingSpeed, stepFree: options.wheelchair, toPoint: isDestination)
-                for (node, way) in entered.sorted(by: { $0.key < $1.key }) where Int(node) < network.stopCount && network.serves(Int(node))
+                for (node, way) in entered.sorted(by: { $0.key < $1.key }) where (0..<network.stopCount).contains(Int(node)) && network.serves(Int(node))
                 {
                     stops.append((Int(node), way.seconds, way.metres))
                 }

@@ -49,7 +49,7 @@ extension TransitBundle {
                 """)
             q.bind([fid, agency])
             var result: [Route] = []
-            while try q.step() { result.append(publicRoute(try entities.translated(EntityCache.RouteRow(row: q), db: db))) }
+            while try q.step() { result.append(publicRoute(try entities.translated(try EntityCache.RouteRow(row: q), db: db))) }
             return result
         }
     }

@@ -25,12 +25,12 @@ extension TransitBundle {
     /// ```
     /// An empty or punctuation-only query returns no stops. `limit` defaults to 20.
     public func stops(matching text: String, limit: Int = 20) throws -> [Stop] {
-        guard let match = FullTextQuery.prefixMatch(text) else { return [] }
+        guard let match = try FullTextQuery.prefixMatch(text) else { return [] }
         let wanted = SearchKey.normalize(text)
         return try pool.with { db in
             // The shortest matching names (an exact match is never longer than the other
             // matches), re-ranked: exact names, names starting with the query, shorter names.
-            let candidates = try shortestMatches(match, count: max(100, limit * 5), db: db)
+            let candidates = try shortestMatches(match, count: max(100, min(limit, 10_000) * 5), db: db)
             // Each candidate's rank as one integer (closeness, name length, station first,
             // feed, in that order of bits): sorting compares integers, not rows.
             var stops: [EntityCache.StopRow] = []
