@@ -16,6 +16,9 @@ package enum StopSearchText {
     /// At most this many suffixes of one run are indexed (names are short; this bounds a
     /// pathological one).
     static let maxSuffixes = 48
+    /// A suffix is indexed up to this many characters (a prefix search reads no further in
+    /// practice; a 1 MB run made 48 MB of words to index).
+    static let maxSuffixLength = 64
 
     package static func of(_ name: String) -> String {
         var extra: [String] = []
@@ -24,7 +27,9 @@ package enum StopSearchText {
         var run: [Character] = []
         func flush() {
             if run.count > 1 {
-                for start in 1..<min(run.count, maxSuffixes + 1) { extra.append(String(run[start...])) }
+                for start in 1..<min(run.count, maxSuffixes + 1) {
+                    extra.append(String(run[start..<min(run.count, start + maxSuffixLength)]))
+                }
             }
             run.removeAll(keepingCapacity: true)
         }

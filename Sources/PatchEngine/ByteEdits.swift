@@ -33,7 +33,8 @@ package struct ByteEdits: Equatable, Sendable {
         result.reserveCapacity(old.count + edits.reduce(0) { $0 + $1.insert.count })
         var at = 0
         for edit in edits {
-            guard edit.skip >= 0, edit.delete >= 0, at + edit.skip + edit.delete <= old.count else {
+            // Compared without sums that could overflow (the counts come from a file).
+            guard edit.skip >= 0, edit.delete >= 0, edit.skip <= old.count - at, edit.delete <= old.count - at - edit.skip else {
                 throw PatchRefused(description: "the patch edits a value past its end")
             }
             result += old[at..<at + edit.skip]

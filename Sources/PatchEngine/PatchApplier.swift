@@ -25,6 +25,13 @@ package enum PatchApplier {
     /// be `bundlePath` itself: it is replaced atomically). Returns the new content hash.
     @discardableResult
     package static func apply(bundle bundlePath: String, patch patchPath: String, output outputPath: String) throws -> String {
+        // The sizes first: a patch larger than `PatchBudget.maxPatchBytes` is not read.
+        let base = try size(of: bundlePath, "the bundle")
+        let patchBytes = try size(of: patchPath, "the patch")
+        guard patchBytes <= PatchBudget.maxPatchBytes(base: base) else {
+            throw PatchRefused(
+                description: "the patch is \(patchBytes) bytes, more than a patch of a \(base)-byte bundle may be (fetch the whole bundle)")
+        }
         guard let data = FileManager.default.contents(atPath: patchPath) else {
             throw PatchRefused(description: "cannot read the patch \(patchPath)")
         }
@@ -32,18 +39,28 @@ package enum PatchApplier {
         do { patch = try BundlePatch(decoding: [UInt8](data)) } catch let error as PatchFormatError {
             throw PatchRefused(description: "\(patchPath): \(error.description)")
         }
-        return try apply(bundle: bundlePath, patch: patch, output: outputPath)
+        return try apply(bundle: bundlePath, patch: patch, patchBytes: data.count, output: outputPath)
     }
 
-    package static func apply(bundle bundlePath: String, patch: BundlePatch, output outputPath: String) throws -> String {
+    /// Applies `patch` (`patchBytes` long encoded, which sizes its budget: `PatchBudget`).
+    package static func apply(bundle bundlePath: String, patch: BundlePatch, patchBytes: Int? = nil, output outputPath: String) throws
+        -> String
+    {
+        let base = try size(of: bundlePath, "the bundle")
+        var budget = PatchBudget(baseBytes: base, patchBytes: patchBytes ?? patch.encoded().count)
         try checkBase(bundlePath, patch)
+        // Each table once: a second section of a table is a crafted patch.
+        var tables = Set<String>()
+        for section in patch.sections where !tables.insert(section.table).inserted {
+            throw PatchRefused(description: "the patch changes table \(section.table) twice")
+        }
         let output = URL(fileURLWithPath: outputPath)
         let folder = output.deletingLastPathComponent().path
         let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).patching").path
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             try FileSync.copy(bundlePath, to: temporary)
-            try applyRows(patch, to: temporary)
+            try applyRows(patch, to: temporary, budget: &budget)
             try FileSync.sync(temporary)
             guard rename(temporary, outputPath) == 0 else {
                 throw PatchRefused(description: "cannot move the patched bundle into place: \(String(cString: strerror(errno)))")
@@ -82,12 +99,24 @@ package enum PatchApplier {
         }
     }
 
-    private static func applyRows(_ patch: BundlePatch, to path: String) throws {
+    /// The size of the file at `path` (`what` names it in the refusal).
+    private static func size(of path: String, _ what: String) throws -> Int {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
+            throw PatchRefused(description: "cannot read \(what) \(path)")
+        }
+        return size.intValue
+    }
+
+    /// The largest value a patched bundle may hold (what the runtime reads: 64 MB).
+    static let maxValueBytes: Int32 = 64 << 20
+
+    private static func applyRows(_ patch: BundlePatch, to path: String, budget: inout PatchBudget) throws {
         let db = try SQLiteDatabase(path: path, writable: true)
+        db.limitValueLength(to: Self.maxValueBytes)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192; BEGIN")
         var rebuild: Set<String> = []
         for section in patch.sections {
-            try PatchSection(section, db: db).apply()
+            try PatchSection(section, db: db).apply(budget: &budget)
             rebuild.formUnion(DerivedTables.derived(from: section.table))
         }
         for index in rebuild.sorted() { try DerivedTables.rebuild(index, in: db) }
@@ -98,6 +127,10 @@ package enum PatchApplier {
                     "the patched content hashes to \(hash.prefix(12))…, not the \(patch.toHash.prefix(12))… the patch promises; the bundle or the patch is damaged"
             )
         }
+        // The stored hash is the one computed, never a value the patch wrote.
+        let stored = try db.prepare("INSERT OR REPLACE INTO metadata (key, value) VALUES ('content_sha256', ?1)")
+        stored.bind([hash])
+        try stored.run()
         try db.execute("COMMIT")
     }
 }

@@ -16,7 +16,9 @@ struct PatchSection {
         self.db = db
     }
 
-    func apply() throws {
+    /// Applies the operations, each charged to `budget` (`PatchBudget`) before it is done.
+    func apply(budget: inout PatchBudget) throws {
+        try budget.charge(PatchBudget.perSection)
         let table = TableShape.quoted(shape.table)
         let names = shape.columns.map(TableShape.quoted).joined(separator: ", ")
         let delete = try db.prepare("DELETE FROM \(table) \(shape.whereKey)")
@@ -26,15 +28,19 @@ struct PatchSection {
         for operation in section.operations {
             switch operation {
             case .delete(let key):
+                try budget.charge(PatchBudget.cost(of: key))
                 delete.bind(key)
                 try delete.run()
                 guard db.changes == 1 else { throw missing(key) }
             case .put(let row):
+                try budget.charge(PatchBudget.cost(of: row))
                 put.bind(row)
                 try put.run()
             case .update(let key, let changes):
                 read.bind(key)
                 guard try read.step() else { throw missing(key) }
+                // The row read and written again: its bytes, before they are copied.
+                try budget.charge(2 * (0..<Int32(shape.columns.count)).reduce(PatchBudget.perOperation) { $0 + read.byteCount($1) })
                 var row = (0..<Int32(shape.columns.count)).map { read.value($0) }
                 read.reset()
                 for (column, change) in changes { row[column] = try Self.changed(row[column], by: change, table: shape.table) }
