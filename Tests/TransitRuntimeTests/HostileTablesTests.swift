@@ -152,6 +152,43 @@ final class HostileTablesTests: XCTestCase {
         return { parent[$0] ?? $0 }
     }
 
+    // MARK: Planner and patterns
+
+    /// Counts that would size the planner's arrays past the rows present: a route of more
+    /// trips than the bundle has (refused before its trips are decoded) and more frequency
+    /// windows than a bundle may hold.
+    func testPlannerCountsPastTheRowsPresentAreRefused() throws {
+        let trips = PlannerRoutesBlob.encodeTrips(
+            (1...1000).map { PlannerRoutesBlob.Entry(tid: $0, start: 3600 + $0, pid: 1, accessible: false) }, templates: [])
+        let hex = "x'" + trips.map { String(format: "%02x", $0) }.joined() + "'"
+        try TestSupport.assertFirstJourneyRefuses([
+            ("UPDATE planner_routes SET trips = \(hex) WHERE prid = 1", "the planner's routes: more trips than the bundle's"),
+            (
+                """
+                INSERT OR IGNORE INTO frequencies SELECT 1 + i % 100, 200000 + i / 100 * 10, 200000 + i / 100 * 10 + 600, 60, 0 FROM
+                  (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000001) SELECT i FROM n)
+                """,
+                "rows (at most 1000000)"
+            ),
+        ])
+    }
+
+    /// A stop's pattern index naming another stop of a pattern (the index of another
+    /// stop copied to it) is refused by the board, which never shows trips calling
+    /// elsewhere.
+    func testAStopsPatternIndexIsCheckedAgainstThePattern() throws {
+        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
+        let central = try XCTUnwrap(try db.scalarInt("SELECT sid FROM stops WHERE stop_id = 'CENTRAL_1'"))
+        let bellevue = try XCTUnwrap(try db.scalarInt("SELECT sid FROM stops WHERE stop_id = 'BELLEVUE'"))
+        let bundle = try TransitBundle(
+            path: try crafted(
+                "UPDATE stop_patterns SET entries = (SELECT entries FROM stop_patterns WHERE sid = \(central)) WHERE sid = \(bellevue)"))
+        let reason = refusal { try bundle.departures(from: "BELLEVUE", at: at, within: 3600) }
+        XCTAssertTrue(reason.hasPrefix("stop \(bellevue) names stop "), reason)
+        XCTAssertTrue(reason.hasSuffix(", which is stop \(central)"), reason)
+        XCTAssertFalse(try bundle.departures(from: "CENTRAL_1", at: at, within: 3600).isEmpty)
+    }
+
     // MARK: Cities
 
     /// A city's numbers outside their ranges (not finite, or beyond what the compiler

@@ -149,3 +149,104 @@ final class PlannedRoutesTests: XCTestCase {
         }
     }
 }
+
+/// Planner tables that disagree with the timetable they were made from, as a crafted
+/// bundle's would (a route's starts shifted or zeroed, its stop sequence reversed, rotated
+/// or another's of the same length): no journey has a leg the timetable contradicts, each
+/// query either answers with legs at the times and stops its boards show or refuses.
+final class PlannerDisagreementTests: XCTestCase {
+    private typealias Edit = (name: String, trips: ([PlannerRoutesBlob.Entry]) -> [PlannerRoutesBlob.Entry], stops: (RoutePlan.Sequence) -> RoutePlan.Sequence)
+
+    /// A copy of the sample whose every planner route and sequence `edit` changed.
+    private func edited(_ edit: Edit) throws -> String {
+        let path = try TestSupport.sampleBundleCopy(editedBy: "SELECT 1")
+        let db = try SQLiteDatabase(path: path, writable: true)
+        let maxSid = try XCTUnwrap(try db.scalarInt("SELECT max(sid) FROM stops"))
+        let routes = try db.prepare("SELECT prid, trips FROM planner_routes")
+        var rewritten: [(Int, [UInt8])] = []
+        while try routes.step() {
+            var columns = PlannerRoutesBlob.TripColumns()
+            var templates: [PlannerRoutesBlob.Entry] = []
+            try PlannerRoutesBlob.decode(routes.blob(1), appendingTo: &columns, templates: &templates)
+            let trips = columns.tids.indices.map {
+                PlannerRoutesBlob.Entry(
+                    tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]), accessible: columns.accessible[$0])
+            }
+            rewritten.append((routes.int(0), PlannerRoutesBlob.encodeTrips(edit.trips(trips), templates: templates)))
+        }
+        let sequences = try db.prepare("SELECT qid, fid, stops FROM planner_sequences")
+        var stops: [(Int, [UInt8])] = []
+        while try sequences.step() {
+            let sequence = try PlannerRoutesBlob.decodeStops(sequences.blob(2), fid: sequences.int(1), maxSid: maxSid)
+            stops.append((sequences.int(0), PlannerRoutesBlob.encodeStops(edit.stops(sequence))))
+        }
+        let putTrips = try db.prepare("UPDATE planner_routes SET trips = ?2 WHERE prid = ?1")
+        for (prid, blob) in rewritten { try putTrips.run(prid, blob) }
+        let putStops = try db.prepare("UPDATE planner_sequences SET stops = ?2 WHERE qid = ?1")
+        for (qid, blob) in stops { try putStops.run(qid, blob) }
+        return path
+    }
+
+    func testNoJourneyHasALegTheTimetableContradicts() throws {
+        let same = { (s: RoutePlan.Sequence) in s }
+        let rotate = { (a: [Int32]) in Array(a.dropFirst() + a.prefix(1)) }
+        let edits: [Edit] = [
+            ("starts shifted", { $0.map { var t = $0; t.start += 60; return t } }, same),
+            ("starts zeroed", { $0.map { var t = $0; t.start = 0; return t } }, same),
+            (
+                "sequence reversed", { $0 },
+                { RoutePlan.Sequence(fid: $0.fid, sids: $0.sids.reversed(), boards: $0.boards.reversed(), alights: $0.alights.reversed()) }
+            ),
+            (
+                "sequence rotated", { $0 },
+                {
+                    RoutePlan.Sequence(
+                        fid: $0.fid, sids: rotate($0.sids), boards: Array($0.boards.dropFirst() + $0.boards.prefix(1)),
+                        alights: Array($0.alights.dropFirst() + $0.alights.prefix(1)))
+                }
+            ),
+        ]
+        let stops = ["CENTRAL", "BELLEVUE", "OPERA", "TIEFENBRUNNEN", "OERLIKON", "AIRPORT", "HUB"]
+        let at = QueryTime.local(LocalDate("2026-03-30")!, secondsOfDay: 8 * 3600)
+        let sample = try TransitBundle(path: TestSupport.sampleBundlePath)
+        var refused = 0
+        var legs = 0
+        for edit in edits {
+            let bundle = try TransitBundle(path: try edited(edit))
+            for from in stops {
+                for to in stops where to != from {
+                    for arriveBy in [false, true] {
+                        do {
+                            let found =
+                                arriveBy
+                                ? try bundle.journeys(from: .stop(from, feed: "metro"), to: .stop(to, feed: "metro"), arrivingBy: at)
+                                : try bundle.journeys(from: .stop(from, feed: "metro"), to: .stop(to, feed: "metro"), departingAt: at)
+                            for leg in found.flatMap(\.legs) where leg.kind == .ride {
+                                legs += 1
+                                let (boarding, alighting) = (try XCTUnwrap(leg.boarding), try XCTUnwrap(leg.alighting))
+                                XCTAssertEqual(leg.departure, boarding.departure, "\(edit.name) \(from) -> \(to): boarding")
+                                XCTAssertEqual(leg.arrival, alighting.arrival, "\(edit.name) \(from) -> \(to): alighting")
+                                // The unedited bundle's boards have the ride's two calls.
+                                let departs = try sample.departures(
+                                    from: boarding.stopID, feed: "metro", at: .instant(boarding.departure.addingTimeInterval(-60)), within: 120)
+                                XCTAssertTrue(
+                                    departs.contains { $0.tripID == boarding.tripID && $0.departure == boarding.departure },
+                                    "\(edit.name) \(from) -> \(to): \(boarding.tripID) at \(boarding.departureTime) is on no board")
+                                let arrives = try sample.arrivals(
+                                    to: alighting.stopID, feed: "metro", at: .instant(alighting.arrival.addingTimeInterval(-60)), within: 120)
+                                XCTAssertTrue(
+                                    arrives.contains { $0.tripID == alighting.tripID && $0.arrival == alighting.arrival },
+                                    "\(edit.name) \(from) -> \(to): \(alighting.tripID) at \(alighting.arrivalLocal) arrives on no board")
+                            }
+                        } catch TransitError.corruptBundle(let reason) {
+                            XCTAssertTrue(reason.hasPrefix("the planner's routes disagree with the timetable"), "\(edit.name): \(reason)")
+                            refused += 1
+                        }
+                    }
+                }
+            }
+        }
+        print("planner disagreements: \(refused) queries refused, \(legs) ride legs checked")
+        XCTAssertGreaterThan(refused, 0)
+    }
+}

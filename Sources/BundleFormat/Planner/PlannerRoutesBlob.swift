@@ -94,6 +94,12 @@ package enum PlannerRoutesBlob {
         package init() {}
     }
 
+    /// How many trips `bytes` holds (its first number), read before they are decoded.
+    package static func tripCount(_ bytes: [UInt8]) throws -> Int {
+        var r = PackedReader(bytes)
+        return try r.count()
+    }
+
     /// Appends the trips `bytes` holds to `columns`, in order, and replaces the contents of
     /// `templates` with its frequency templates (a template's start is 0). Throws
     /// `PackedReader.Damaged` for bytes `encodeTrips` cannot have written: a start, tid or

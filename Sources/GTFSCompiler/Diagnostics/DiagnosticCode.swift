@@ -88,7 +88,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .badDate: return "date not YYYYMMDD: row dropped"
         case .badValue:
             return
-                "number, enum or colour unparsable or out of range: default used or value left empty (message says which); stop_times naming a station: row dropped"
+                "number, enum or colour unparsable or out of range: default used or value left empty (message says which); a text field (a name, headsign, translation) longer than 10,000 bytes: cut there; stop_times naming a station: row dropped"
         case .missingValue: return "required value empty: row dropped (empty route_type: 3)"
         case .nulByte: return "a NUL byte inside a field: the byte is dropped"
         case .badSequence: return "stop_sequence repeated, negative or not an integer: row dropped"

@@ -188,6 +188,11 @@ final class PatternCache: Sendable {
         return try occurrences.map { o in
             let p = try pattern(o.pid, db: db)
             guard o.idx < p.stops.count else { throw TransitError.corruptBundle(reason: "stop \(sid) is damaged in the bundle") }
+            // The index is checked against the pattern it names: a board never shows a trip
+            // that calls elsewhere.
+            guard p.stops[o.idx].sid == sid else {
+                throw TransitError.corruptBundle(reason: "stop \(sid) names stop \(o.idx) of pattern \(o.pid), which is stop \(p.stops[o.idx].sid)")
+            }
             return Place(pattern: p, idx: o.idx)
         }
     }

@@ -110,6 +110,17 @@ struct JourneyAssembler {
         }
         let pattern = try bundle.patterns.pattern(pid, db: db)
         guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)") }
+        // The planner's tables agree with the timetable they were made from: the ride's ends
+        // are the pattern's stops at its indices, the trip runs on the route's service and a
+        // regular trip starts when the planner says (a crafted bundle's would give legs the
+        // timetable does not have).
+        let (b, a) = (Int(ride.boardIdx), Int(ride.alightIdx))
+        guard 0 <= b, b < a, a < pattern.stops.count, pattern.stops[b].sid == board, pattern.stops[a].sid == alight,
+            record.sv == tables.routes[Int(ride.route)].sv, trip.trip < 0 || record.startTime == trip.startSecs
+        else {
+            throw TransitError.corruptBundle(
+                reason: "the planner's routes disagree with the timetable: trip \(tid) from stop \(board) to stop \(alight)")
+        }
         // The calls as the boards show them: at their scheduled instants (a ride's own times,
         // live ones included, are the leg's).
         func call(_ idx: Int, _ sid: Int, arrival: Bool) -> DepartureFinder.Candidate {

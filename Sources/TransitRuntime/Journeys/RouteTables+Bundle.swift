@@ -145,20 +145,31 @@ private struct PlannedRoutes {
         var templates: [PlannerRoutesBlob.Entry] = []
         var trips = PlannerRoutesBlob.TripColumns()
         var routeStops = 0
+        // Each trip is planned once, as a trip or a frequency template: no more than the
+        // bundle's trips (its trip blocks' tids), checked before a route's trips are decoded.
+        let lastBlock = try db.scalarInt("SELECT MAX(first_tid) FROM trip_blocks") ?? 0
+        let maxTrips = min(RouteTables.maxPlannedEntries, max(0, lastBlock) + TripBlock.capacity)
+        var templateCount = 0
         let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
         while try routeRows.step() {
             let (qid, sv) = (routeRows.int(0), routeRows.int(1))
             guard qid >= 1, qid <= sequences.count else { throw damaged("a route names sequence \(qid)") }
             guard sv >= 0, sv <= BundleCheck.maxServices else { throw damaged("a route names service \(sv)") }
             let first = trips.tids.count
-            // A route's trips are appended to the columns as they are decoded (each takes
-            // at least 3 bytes of the bundle, which bounds them until the check below).
-            try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
-                try PlannerRoutesBlob.decode(routeRows.blob(2), appendingTo: &trips, templates: &templates)
+            let blob = routeRows.blob(2)
+            let count = try PatternCache.damagedAsError("a planner route of sequence \(qid)") { try PlannerRoutesBlob.tripCount(blob) }
+            guard first + count + templateCount <= maxTrips else {
+                throw damaged("more trips than the bundle's \(maxTrips) (a route of sequence \(qid) has \(count))")
             }
+            // A route's trips are appended to the columns as they are decoded.
+            try PatternCache.damagedAsError("a planner route of sequence \(qid)") {
+                try PlannerRoutesBlob.decode(blob, appendingTo: &trips, templates: &templates)
+            }
+            templateCount += templates.count
             routeStops += sequences[qid - 1].sids.count
-            guard routeStops <= RouteTables.maxPlannedEntries, trips.tids.count + templates.count <= RouteTables.maxPlannedEntries
-            else { throw damaged("more than \(RouteTables.maxPlannedEntries) route stops or trips") }
+            guard routeStops <= RouteTables.maxPlannedEntries, trips.tids.count + templateCount <= maxTrips else {
+                throw damaged("more than \(RouteTables.maxPlannedEntries) route stops or more trips than the bundle's \(maxTrips)")
+            }
             routes.append((qid - 1, sv, first..<trips.tids.count, templates))
         }
         (tripStart, tripTid, tripAccessible, tripPid) = (trips.starts, trips.tids, trips.accessible, trips.pids)

@@ -52,6 +52,10 @@ final class RoutingNetwork: Sendable {
 
     var stopCount: Int { stopFid.count }
 
+    /// The most frequencies.txt windows a bundle's planner reads (a real feed has hundreds
+    /// to thousands): more is a damaged bundle.
+    static let maxFrequencyRows = 1_000_000
+
     /// Reads the network with `db`; `spare` lends a second connection for reading part of
     /// it on another thread (`RouteTables.init(plannedIn:maxSid:feeds:windows:spare:)`).
     init(db: SQLiteDatabase, spare: RouteTables.SpareConnection? = nil) throws {
@@ -82,7 +86,11 @@ final class RoutingNetwork: Sendable {
         stopFid = fid
         stopParent = parent
 
-        // Frequency windows by trip.
+        // Frequency windows by trip, their count bounded first.
+        let frequencyRows = try db.scalarInt("SELECT COUNT(*) FROM frequencies") ?? 0
+        guard frequencyRows <= Self.maxFrequencyRows else {
+            throw TransitError.corruptBundle(reason: "frequencies: \(frequencyRows) rows (at most \(Self.maxFrequencyRows))")
+        }
         var windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]] = [:]
         let frequencies = try db.prepare(
             "SELECT tid, start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies ORDER BY tid, start_time_secs")
