@@ -214,7 +214,10 @@ package struct JSONParser {
         if bytes[digitsStart] == 0x30 && at - digitsStart > 1 { throw failure("leading zero in a number") }
         let integral =
             at == bytes.count || (bytes[at] != UInt8(ascii: ".") && bytes[at] != UInt8(ascii: "e") && bytes[at] != UInt8(ascii: "E"))
-        if integral, let exact = Int(String(decoding: bytes[start..<at], as: UTF8.self)) { return .integer(exact) }
+        if integral {
+            let digits = String(decoding: bytes[start..<at], as: UTF8.self)
+            return Int(digits).map(JSONValue.integer) ?? .bigInteger(digits)
+        }
         if at < bytes.count && bytes[at] == UInt8(ascii: ".") {
             at += 1
             let fraction = at

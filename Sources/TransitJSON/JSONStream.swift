@@ -97,6 +97,7 @@ final class JSONStream {
     /// opened (`{}` when it wrote nothing, as `JSONEncoder` does).
     func write<T: Encodable>(_ value: T, codingPath: [CodingKey]) throws {
         if T.self == Date.self, let date = value as? Date { return write(date.formatted(.iso8601)) }
+        if T.self == JSONNumberLiteral.self, let literal = value as? JSONNumberLiteral { return out.append(contentsOf: literal.text.utf8) }
         let type = ObjectIdentifier(T.self)
         var isDictionary = dictionaryTypes[type]
         if isDictionary == nil {

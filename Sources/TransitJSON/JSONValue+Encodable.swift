@@ -22,6 +22,9 @@ extension JSONValue: Encodable {
         case .integer(let value):
             var c = encoder.singleValueContainer()
             try c.encode(value)
+        case .bigInteger(let digits):
+            var c = encoder.singleValueContainer()
+            try c.encode(JSONNumberLiteral(digits))
         case .string(let text):
             var c = encoder.singleValueContainer()
             try c.encode(text)
@@ -32,5 +35,18 @@ extension JSONValue: Encodable {
             var c = encoder.container(keyedBy: Key.self)
             for member in members { try c.encode(member.value, forKey: Key(stringValue: member.key)) }
         }
+    }
+}
+
+/// A JSON number written as its text (`JSONValue.bigInteger`'s digits): the stream encoder
+/// writes the text itself; any other encoder the nearest double.
+package struct JSONNumberLiteral: Encodable {
+    package let text: String
+
+    package init(_ text: String) { self.text = text }
+
+    package func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(Double(text) ?? 0)
     }
 }

@@ -6,6 +6,9 @@ package enum JSONValue {
     /// A number written without fraction or exponent that fits 64 bits, kept exact (a batch
     /// query's id of 9007199254740993 comes back as written).
     case integer(Int)
+    /// A number written without fraction or exponent beyond 64 bits, kept as its digits
+    /// (echoed as written, never rounded to a double).
+    case bigInteger(String)
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
@@ -15,6 +18,7 @@ package enum JSONValue {
         switch self {
         case .number(let value): return value
         case .integer(let value): return Double(value)
+        case .bigInteger(let digits): return Double(digits)
         default: return nil
         }
     }
@@ -29,7 +33,7 @@ package enum JSONValue {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .number, .integer: return "a number"
+        case .number, .integer, .bigInteger: return "a number"
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"

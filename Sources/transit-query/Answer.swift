@@ -67,5 +67,5 @@ enum Answer {
         return nil
     }
 
-    var json: String { JSONOutput.text(value) }
+    var json: String { get throws { try JSONOutput.text(value) } }
 }

@@ -64,8 +64,8 @@ struct BatchCommand: ParsableCommand {
     /// free, one of them running `alongside` first. Every thread has finished when this
     /// returns.
     static func answers(
-        _ lines: [String], runner: BatchRunner, threads: Int, alongside: () -> [String]
-    ) -> (answers: [[UInt8]], next: [String]) {
+        _ lines: [BatchLine], runner: BatchRunner, threads: Int, alongside: () -> [BatchLine]
+    ) -> (answers: [[UInt8]], next: [BatchLine]) {
         guard threads > 1 && lines.count > 1 else { return (lines.map { runner.answer($0) }, alongside()) }
         let slices = min(lines.count, threads * 8)
         var answers = [[UInt8]](repeating: [], count: lines.count)
@@ -96,7 +96,7 @@ private final class SharedWork: @unchecked Sendable {
     private var taken = 0
     private let slices: Int
     /// Written by thread 0 only, read after every thread has finished.
-    var next: [String] = []
+    var next: [BatchLine] = []
 
     init(slices: Int) { self.slices = slices }
 
@@ -111,19 +111,56 @@ private final class SharedWork: @unchecked Sendable {
 }
 
 /// Standard input's lines and standard output's answers for a batch, used by one thread
-/// at a time.
+/// at a time. A line is read up to `BatchLine.maxBytes`; the rest of a longer one is
+/// skipped unread into memory, and the line answered with an error.
 private final class BatchIO {
     private var out = OutputBuffer()
+    private var input = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private var number = 0
 
     /// Up to `count` lines that are not blank; none at the end of the input.
-    func readLines(_ count: Int) -> [String] {
-        var lines: [String] = []
+    func readLines(_ count: Int) -> [BatchLine] {
+        var lines: [BatchLine] = []
         lines.reserveCapacity(count)
-        while lines.count < count, let line = readLine(strippingNewline: true) {
-            if line.allSatisfy(\.isWhitespace) { continue }
+        while lines.count < count, let line = nextLine() {
+            if case .query(let text) = line, text.allSatisfy(\.isWhitespace) { continue }
             lines.append(line)
         }
         return lines
+    }
+
+    /// The next line (without its newline), nil at the end of the input.
+    private func nextLine() -> BatchLine? {
+        var kept: [UInt8] = []
+        var length = 0
+        while true {
+            if start == end {
+                guard !atEnd else { break }
+                let read = input.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if read <= 0 {
+                    atEnd = true
+                    break
+                }
+                (start, end) = (0, read)
+            }
+            let newline = input[start..<end].firstIndex(of: 0x0A)
+            let stop = newline ?? end
+            if length + (stop - start) <= BatchLine.maxBytes { kept += input[start..<stop] }
+            length += stop - start
+            start = newline.map { $0 + 1 } ?? end
+            if newline != nil { return line(kept, length: length) }
+        }
+        return length > 0 ? line(kept, length: length) : nil
+    }
+
+    private func line(_ bytes: [UInt8], length: Int) -> BatchLine {
+        number += 1
+        guard length <= BatchLine.maxBytes else { return .tooLong(line: number, bytes: length) }
+        let text = bytes.last == 0x0D ? bytes.dropLast() : bytes[...]
+        return .query(String(decoding: text, as: UTF8.self))
     }
 
     func write(_ answers: [[UInt8]]) {

@@ -12,6 +12,16 @@ struct BatchRunner: Sendable {
     var live: (snapshot: RealtimeSnapshot, now: Date)?
 
     /// The line's answer as one line of JSON.
+    func answer(_ line: BatchLine) -> [UInt8] {
+        switch line {
+        case .query(let text): return answer(text)
+        case .tooLong(let number, let bytes):
+            return JSONOutput.encoded(
+                ErrorOutput(code: "line_too_long", message: "line \(number) is \(bytes) bytes (at most \(BatchLine.maxBytes)); not read"))
+        }
+    }
+
+    /// The answer to a line of text as one line of JSON.
     func answer(_ line: String) -> [UInt8] {
         var id: JSONValue?
         do {
@@ -25,13 +35,13 @@ struct BatchRunner: Sendable {
                 query = .plan(request)
             }
             if let live, let (board, arrivals) = try query.liveBoard(from: bundle, realtime: live.snapshot, now: live.now) {
-                return JSONOutput.encoded(
+                return try JSONOutput.encoded(
                     KeyedOutput(
                         id: id, key: arrivals ? "arrivals" : "departures", value: board.departures,
                         realtimeNotApplied: board.notApplied))
             }
             let result = try query.answer(from: bundle)
-            return JSONOutput.encoded(KeyedOutput(id: id, key: result.key, value: result.value, searchedUntil: result.searchedUntil))
+            return try JSONOutput.encoded(KeyedOutput(id: id, key: result.key, value: result.value, searchedUntil: result.searchedUntil))
         } catch {
             let (code, message): (String, String)
             switch error {
@@ -45,4 +55,14 @@ struct BatchRunner: Sendable {
     }
 
     private enum LineError: Error { case badJSON }
+}
+
+/// A line of a batch's input: a query's text, or a line longer than a query may be (its
+/// number and length; its bytes were not kept).
+enum BatchLine: Sendable {
+    case query(String)
+    case tooLong(line: Int, bytes: Int)
+
+    /// The longest line read as a query (a plan with every option is a few hundred bytes).
+    static let maxBytes = 65_536
 }

@@ -53,7 +53,7 @@ struct FareCommand: ParsableCommand {
             }
             found = ride != nil
             if options.json {
-                output(JSONOutput.text(FareOutput(fare: ride?.fare, journey: ride)))
+                output(try JSONOutput.text(FareOutput(fare: ride?.fare, journey: ride)))
             } else if let ride {
                 output(Answer.journeys([ride]) + (ride.fare == nil ? "\n  no fare: the feed's fare rules do not price this ride" : ""))
             } else {

@@ -8,13 +8,26 @@ import TransitRuntime
 /// app decodes what the command prints into the type it already has.
 enum JSONOutput {
     /// A value's `Codable` encoding (keys in the type's order; a nil field is left out; dates ISO 8601).
-    static func encoded<T: Encodable>(_ value: T) -> [UInt8] {
-        // Only a non-finite number fails to encode, and the library's values have none.
-        (try? CompactJSONEncoder().encode(value)) ?? Array("null".utf8)
+    /// - Throws: `TransitError.corruptBundle` when the value holds a number JSON cannot
+    ///   write (not finite: only a damaged bundle or message makes one), never a silent `null`.
+    static func encoded<T: Encodable>(_ value: T) throws -> [UInt8] {
+        do {
+            return try CompactJSONEncoder().encode(value)
+        } catch EncodingError.invalidValue(let number, let context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw TransitError.corruptBundle(reason: "the answer's \(path.isEmpty ? "value" : path) is \(number), which JSON cannot write")
+        }
     }
 
     /// `encoded(value)` as text.
-    static func text<T: Encodable>(_ value: T) -> String { String(decoding: encoded(value), as: UTF8.self) }
+    static func text<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoded(value), as: UTF8.self) }
+
+    /// An error's JSON, which always encodes (two strings and the line's id as parsed).
+    static func text(_ error: ErrorOutput) -> String { String(decoding: encoded(error), as: UTF8.self) }
+
+    static func encoded(_ error: ErrorOutput) -> [UInt8] {
+        (try? CompactJSONEncoder().encode(error)) ?? Array(#"{"error":{"code":"internal","message":"unencodable error"}}"#.utf8)
+    }
 
     /// A city with its distance to a tenth of a metre, as stops print theirs.
     static func roundingDistance(_ city: City) -> City {

@@ -62,7 +62,7 @@ struct PlanCommand: ParsableCommand {
             request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
             let answer = try Query.plan(request).answer(from: bundle)
             guard options.json else { return output(answer.text) }
-            output(JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)))
+            output(try JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)))
         }
     }
 

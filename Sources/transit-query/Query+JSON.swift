@@ -90,6 +90,7 @@ private struct JSONFields {
         case nil, .null?: return nil
         case .number(let value)?: return value
         case .integer(let value)?: return Double(value)
+        case .bigInteger(let digits)?: return Double(digits)
         case let other?: throw Query.Invalid(description: "\"\(key)\" must be a number, not \(other.typeName)")
         }
     }

@@ -26,7 +26,7 @@ struct RealtimeCommand: ParsableCommand {
             let bundle = try options.open()
             let snapshot = try RealtimeSnapshot(messages: try files.map(RealtimeMessage.init(contentsOf:)), bundle: bundle, feed: feed)
             let report = snapshot.report
-            if options.json { return output(JSONOutput.text(report)) }
+            if options.json { return output(try JSONOutput.text(report)) }
             var lines = [
                 "entities: \(report.entities)",
                 "trip updates: \(report.tripUpdatesMatched) of \(report.tripUpdates) matched",
@@ -61,7 +61,7 @@ enum LiveBoardOutput {
                 let (live, _) = try query.liveBoard(from: bundle, realtime: snapshot, now: now)
             else { return }
             if let note = live.notApplied { FileHandle.standardError.write(Data("transit-query: live times not applied: \(note)\n".utf8)) }
-            if options.json { return output(JSONOutput.text(live.departures)) }
+            if options.json { return output(try JSONOutput.text(live.departures)) }
             output(text(live.departures, arrivals: arrivals))
         }
     }

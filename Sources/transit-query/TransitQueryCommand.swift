@@ -46,7 +46,7 @@ extension BundleOptions {
         try reportingErrors(json: json) {
             let question = try query()
             let answer = try question.answer(from: try open())
-            output(json ? answer.json : answer.text)
+            output(json ? try answer.json : answer.text)
         }
     }
 }

@@ -621,12 +621,56 @@ extension CommandLineTests {
             {"id":-42,"op":"info"}
             {"id":1.5,"op":"info"}
             {"id":"x","op":"stops","near":[47,8.5],"radius":100}
+            {"id":123456789012345678901234567890,"op":"info"}
+            {"id":-99999999999999999999,"op":"teleport"}
 
             """
         let result = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath], input: input)
         XCTAssertEqual(result.status, 0, result.stderr)
         let ids = result.stdout.split(separator: "\n").map { $0.prefix { $0 != "," } }
-        XCTAssertEqual(ids, ["{\"id\":9007199254740993", "{\"id\":-42", "{\"id\":1.5", "{\"id\":\"x\""])
+        XCTAssertEqual(
+            ids,
+            [
+                "{\"id\":9007199254740993", "{\"id\":-42", "{\"id\":1.5", "{\"id\":\"x\"", "{\"id\":123456789012345678901234567890",
+                "{\"id\":-99999999999999999999",
+            ])
+    }
+
+    /// A line longer than a batch line may be (10 MB here) is answered with an error naming
+    /// its number and length, without being held in memory, and the lines after it are
+    /// answered as usual.
+    func testBatchLinesLongerThanTheLimitAreRefusedOneByOne() throws {
+        let long = "{\"id\":2,\"op\":\"stops\",\"search\":\"" + String(repeating: "a", count: 10 << 20) + "\"}"
+        let input = "{\"id\":1,\"op\":\"info\"}\n" + long + "\n" + long + "\r\n{\"id\":4,\"op\":\"stops\",\"search\":\"bellevue\"}\n"
+        let result = try run("transit-query", ["batch", "--bundle", TestSupport.sampleBundlePath], input: input)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertNotNil(lines[0]?["info"])
+        for (index, number) in [(1, 2), (2, 3)] {
+            let error = try XCTUnwrap(lines[index]?["error"] as? [String: Any])
+            XCTAssertEqual(error["code"] as? String, "line_too_long")
+            XCTAssertEqual(error["message"] as? String, "line \(number) is \(long.utf8.count + index - 1) bytes (at most 65536); not read")
+        }
+        XCTAssertEqual((lines[3]?["stops"] as? [[String: Any]])?.first?["stop_id"] as? String, "BELLEVUE")
+    }
+
+    /// A city whose cost of living is not finite and whose internet speed is past any Int
+    /// (a crafted bundle) prints, as text and JSON, with those values unknown.
+    func testACityOfNumbersOutOfRangePrintsThemAsUnknown() throws {
+        let bundle = try TestSupport.sampleBundleCopy(
+            editedBy: "UPDATE cities SET cost_of_living = 1e999, internet_speed = 1e300 WHERE city_id = 'zurich'")
+        let text = try run("transit-query", ["city", "--bundle", bundle, "zurich"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.hasPrefix("Zürich"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("USD/month"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("Mbps"), text.stdout)
+        let json = try run("transit-query", ["city", "--bundle", bundle, "zurich", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let city = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(city["name"] as? String, "Zürich")
+        XCTAssertNil(city["cost_of_living"])
+        XCTAssertNil(city["internet_speed"])
     }
 }
 
