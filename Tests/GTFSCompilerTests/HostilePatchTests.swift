@@ -145,4 +145,27 @@ final class HostilePatchTests: XCTestCase {
             XCTAssertEqual($0 as? TransitError, .corruptBundle(reason: "pathways: pathway 90 from stop -5 to stop 2 names no stop"))
         }
     }
+
+    /// A bundle of 200,000 attributions is listed in the manifest with its first 20 (the
+    /// feed's own credits first): the manifest stays the size a store accepts.
+    func testAManifestListsAtMostTwentyCreditsAFeed() throws {
+        let bundle = try TestSupport.sampleBundleCopy(
+            editedBy: """
+                INSERT INTO attributions SELECT 1000 + i, 1, 'Org ' || i, 0, 1, 0, NULL, NULL, 'T' || i, NULL, NULL, NULL FROM
+                  (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) SELECT i FROM n);
+                INSERT INTO attributions VALUES (999999, 1, 'The feed', 1, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL);
+                """)
+        let path = TemporaryFolders.make().appendingPathComponent("manifest.json").path
+        try BundleManifest(bundles: [bundle]).write(to: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertLessThan(bytes.count, 64 << 10)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let feeds = try XCTUnwrap((document["bundles"] as? [[String: Any]])?.first?["feeds"] as? [[String: Any]])
+        let credits = try XCTUnwrap(feeds.first?["attributions"] as? [[String: Any]])
+        XCTAssertEqual(credits.count, 20)
+        // The feed's own credits (the sample's and the one added last) come before any trip's.
+        let own = credits.prefix { $0["trip_id"] == nil }.compactMap { $0["organization_name"] as? String }
+        XCTAssertTrue(own.contains("The feed"), "\(own)")
+        XCTAssertEqual(credits.dropFirst(own.count).first?["organization_name"] as? String, "Org 1")
+    }
 }

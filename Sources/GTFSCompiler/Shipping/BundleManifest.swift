@@ -104,7 +104,12 @@ public struct BundleManifest {
         return try encoder.encode(ManifestDocument(bundles: listed, patches: listedPatches, sequence: sequence, expires: expiry))
     }
 
-    /// attributions.txt by fid, as the manifest lists them.
+    /// The most credits a feed lists in the manifest (a real feed has a handful; a million
+    /// made a 224 MB manifest that a store refuses whole): the feed's own first, then those
+    /// of an agency, route or trip, in the file's order. The bundle keeps them all.
+    static let maxAttributionsPerFeed = 20
+
+    /// attributions.txt by fid, as the manifest lists them (`maxAttributionsPerFeed`).
     private static func attributions(_ db: SQLiteDatabase) throws -> [Int: [ManifestDocument.Attribution]] {
         var credits: [Int: [ManifestDocument.Attribution]] = [:]
         let rows = try db.prepare(
@@ -112,9 +117,10 @@ public struct BundleManifest {
             SELECT a.fid, a.organization_name, a.is_producer, a.is_operator, a.is_authority, g.agency_id, r.route_id, a.trip_id,
                    a.url, a.email, a.phone
             FROM attributions a LEFT JOIN agencies g ON g.aid = a.aid LEFT JOIN dict_route r ON r.rid = a.rid
-            ORDER BY a.attribution
+            ORDER BY a.aid IS NOT NULL OR a.rid IS NOT NULL OR a.trip_id IS NOT NULL, a.attribution
             """)
         while try rows.step() {
+            guard credits[rows.int(0), default: []].count < Self.maxAttributionsPerFeed else { continue }
             credits[rows.int(0), default: []].append(
                 .init(
                     organizationName: rows.string(1), isProducer: rows.int(2) == 1, isOperator: rows.int(3) == 1,
