@@ -5,15 +5,18 @@ import TransitSQLite
 // The structure-aware bundle fuzzer (`FUZZ_TARGET=bundle`), part of the runtime harness that
 // Fuzz/run.sh builds. Each input is a list of edits to a copy of a real bundle
 // (FUZZ_BUNDLE): an integer column of a row set to an extreme or to bytes of the input, a
+// real column to an infinity, a huge or a negative value, a text column to a long text, a
 // packed column cut, emptied or with a byte flipped, a table swapped for a view. The copy
-// is then opened and asked every kind of question. An answer or a `TransitError` is fine;
+// is then opened and asked every kind of question (boards, journeys step-free and at the
+// slowest walking speed, their fares). An answer or a `TransitError` is fine;
 // a trap, a hang (libFuzzer's -timeout) or a blow-up (-rss_limit_mb) is a finding.
 
 private struct Column {
     let table: String
     let name: String
-    let isBlob: Bool
+    let type: String
     let rows: Int
+    var isBlob: Bool { type == "BLOB" }
 }
 
 private let bundleColumns: [Column] = {
@@ -31,21 +34,30 @@ private let bundleColumns: [Column] = {
         let info = try! db.prepare("PRAGMA table_info(\(table))")
         while try! info.step() {
             let type = info.string(2).uppercased()
-            if type == "INTEGER" || type == "BLOB" {
-                columns.append(Column(table: table, name: info.string(1), isBlob: type == "BLOB", rows: rows))
+            if ["INTEGER", "BLOB", "REAL", "TEXT"].contains(type) {
+                columns.append(Column(table: table, name: info.string(1), type: type, rows: rows))
             }
         }
     }
     return columns
 }()
 
-private let extremes: [Int64] = [0, -1, 1, 1 << 31, Int64(Int32.max), Int64.max, Int64.min, 1 << 40, 86_400 * 365]
+private let extremes: [Int64] = [0, -1, 1, 1 << 31, Int64(Int32.max), Int64(Int32.min), Int64.max, Int64.min, 1 << 40, 86_400 * 365]
 private let scratchBundle = NSTemporaryDirectory() + "bundle-fuzz-\(getpid()).db"
-private let askedStops = ["MONT", "DALY", "12TH", "CENTRAL", "EMBR", "SFIA"]
+/// Six stops some pattern serves, spread over the bundle's stops.
+private let askedStops: [String] = {
+    guard let path = ProcessInfo.processInfo.environment["FUZZ_BUNDLE"], let db = try? SQLiteDatabase(path: path, writable: false),
+        let q = try? db.prepare("SELECT s.stop_id FROM stops s JOIN stop_patterns p ON p.sid = s.sid ORDER BY s.sid")
+    else { return [] }
+    var served: [String] = []
+    while (try? q.step()) == true { served.append(q.string(0)) }
+    return served.isEmpty ? [] : (0..<6).map { served[$0 * (served.count - 1) / 5] }
+}()
 
 /// Reads the input as edits of 12 bytes: column, row, kind, and a 64-bit value.
 func fuzzBundle(_ bytes: [UInt8]) {
-    guard let source = ProcessInfo.processInfo.environment["FUZZ_BUNDLE"], !bytes.isEmpty, !bundleColumns.isEmpty else { return }
+    guard let source = ProcessInfo.processInfo.environment["FUZZ_BUNDLE"], !bytes.isEmpty, !bundleColumns.isEmpty, askedStops.count == 6
+    else { return }
     try? FileManager.default.removeItem(atPath: scratchBundle)
     guard (try? FileManager.default.copyItem(atPath: source, toPath: scratchBundle)) != nil,
         let db = try? SQLiteDatabase(path: scratchBundle, writable: true)
@@ -63,6 +75,11 @@ func fuzzBundle(_ bytes: [UInt8]) {
         let target = "rowid = (SELECT rowid FROM \(column.table) LIMIT 1 OFFSET \(row))"
         let sql: String
         switch (head[3] % 8, column.isBlob) {
+        case (_, false) where column.type == "REAL":
+            sql =
+                "UPDATE OR IGNORE \(column.table) SET \(column.name) = \(["1e999", "-1e999", "1e300", "-5"][Int(head[3] % 4)]) WHERE \(target)"
+        case (_, false) where column.type == "TEXT":
+            sql = "UPDATE OR IGNORE \(column.table) SET \(column.name) = printf('%.*c', \(raw & 0xFFFFF), 'x') WHERE \(target)"
         case (7, _): sql = "ALTER TABLE \(column.table) RENAME TO old_t; CREATE VIEW \(column.table) AS SELECT * FROM old_t"
         case (_, true):
             switch head[3] % 4 {
@@ -98,7 +115,12 @@ private func askEverything(_ bundle: TransitBundle) {
     }
     _ = try? bundle.stops(matching: "st")
     _ = try? bundle.nearestStops(to: Coordinate(latitude: 37.79, longitude: -122.40), count: 5)
-    _ = try? bundle.journeys(from: .stop(askedStops[0]), to: .stop(askedStops[1]), departingAt: at)
+    for journey in (try? bundle.journeys(from: .stop(askedStops[0]), to: .stop(askedStops[1]), departingAt: at)) ?? [] {
+        _ = try? bundle.fare(of: journey)
+    }
+    var slow = JourneyOptions()
+    (slow.wheelchair, slow.walkingSpeed) = (true, 0.100000001)
+    _ = try? bundle.journeys(from: .stop(askedStops[2]), to: .stop(askedStops[3]), departingAt: at, options: slow)
     _ = try? bundle.journeys(from: .stop(askedStops[0]), to: .stop(askedStops[5]), arrivingBy: at)
     // A range: its searches prune by the later departures' labels (three, a fuzz run's budget).
     _ = try? bundle.journeyRange(

@@ -3,8 +3,9 @@ import Foundation
 import PatchEngine
 // libFuzzer entry point for the compiler's input readers. Built by `make fuzz` together
 // with the GTFSCompiler sources as one module (so the readers' internal API is reachable);
-// FUZZ_TARGET chooses what the input feeds: csv, zip, fields, json or packed (the bundle's
-// packed columns, as a damaged bundle would hand them to the runtime).
+// FUZZ_TARGET chooses what the input feeds: csv, zip, fields, json, packed (the bundle's
+// packed columns, as a damaged bundle would hand them to the runtime) or patch
+// (PatchFuzzTarget.swift).
 import TransitJSON
 
 private let target = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "csv"
@@ -35,6 +36,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "fields": fuzzFields(bytes)
     case "json": _ = try? JSONParser.parse(bytes)
     case "packed": fuzzPacked(bytes)
+    case "patch": fuzzPatch(bytes)
     default: fuzzCSV(bytes)
     }
     return 0

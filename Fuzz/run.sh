@@ -24,7 +24,7 @@ LIBS=()
 for module in "${COMPILER_MODULES[@]}"; do build_module "$module"; LIBS+=("$OUT/$module.o"); done
 # Built from inside $OUT, where swiftc leaves its by-products.
 (cd "$OUT" && swiftc "${FLAGS[@]}" -wmo -module-name GTFSCompiler -I "$OUT" -o "$OUT/gtfs-fuzz" \
-  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "${LIBS[@]}" -lsqlite3 -lz -lisal -lcrypto)
+  $(find "$ROOT/Sources/GTFSCompiler" -name '*.swift') "$ROOT/Fuzz/FuzzTargets.swift" "$ROOT/Fuzz/PatchFuzzTarget.swift" "${LIBS[@]}" -lsqlite3 -lz -lisal -lcrypto)
 # The realtime harness: swift-protobuf (from the package's checkout), the runtime's modules
 # and TransitRealtime with Fuzz/RealtimeFuzzTarget.swift as one module.
 [ -d .build/checkouts/swift-protobuf ] || swift package resolve
@@ -50,7 +50,10 @@ if ! current "$OUT/bart-rt-v2.db"; then
   rm -rf "$OUT/bart-rt-v2" && mkdir -p "$OUT/bart-rt-v2" && unzip -q "$SHARED/realtime/bart-rt.zip" -d "$OUT/bart-rt-v2"
   python3 Fuzz/add_fares_v2.py "$OUT/bart-rt-v2" && .build/debug/gtfs-compile "$OUT/bart-rt-v2" -o "$OUT/bart-rt-v2.db" --quiet
 fi
-current "$OUT/samples.db" || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley -o "$OUT/samples.db" --quiet
+current "$OUT/samples.db" || .build/debug/gtfs-compile gtfs-samples/metro gtfs-samples/valley --cities gtfs-samples/cities.json -o "$OUT/samples.db" --quiet
+# bundle-pathways: WMATA's feed, the one with pathways.txt (and fares v1), so edits reach
+# the stations' pathways and the fare tables.
+current "$OUT/wmata.db" || .build/debug/gtfs-compile "$SHARED/feeds/wmata.zip" -o "$OUT/wmata.db" --quiet
 
 seed() {
   local target=$1 dir="$OUT/corpus-$1"
@@ -63,20 +66,26 @@ seed() {
     fields) for s in 08:00:00 25:10:00 5:07:09 20260329 -12 48.5839 2026-03-29 "Zürich HB" ""; do printf '%s' "$s" > "$dir/$(printf '%s' "$s" | md5sum | cut -c1-12)"; done ;;
     packed) python3 Fuzz/packed_seeds.py "$OUT/samples.db" "$OUT/bart-rt.db" "$dir" ;;
     realtime|realtime-merge) cp "$SHARED"/realtime/*.pb "$dir/"; printf '\x0a\x05\x0a\x03\x32\x2e\x30' > "$dir/header" ;;
-    bundle|bundle-v2|realtime-extremes) python3 -c 'import random, sys; r = random.Random(7)
+    bundle|bundle-v2|bundle-pathways|realtime-extremes) python3 -c 'import random, sys; r = random.Random(7)
 for i in range(1, 17): open(f"{sys.argv[1]}/seed-{i}", "wb").write(bytes(r.randrange(256) for _ in range(12 * i)))' "$dir" ;;
+    patch) python3 Fuzz/patch_seeds.py .build/debug/gtfs-compile "$OUT/samples.db" "$dir" ;;
     json) cp gtfs-samples/cities.json schemas/city.schema.json "$dir/"; printf '%s' '{"id":1,"op":"departures","stop":"S","at":"2026-03-29T08:00"}' > "$dir/batch" ;;
   esac
 }
 
-for target in ${FUZZ_TARGETS:-csv zip fields json packed realtime realtime-merge realtime-extremes bundle bundle-v2}; do
+for target in ${FUZZ_TARGETS:-csv zip fields json packed patch realtime realtime-merge realtime-extremes bundle bundle-v2 bundle-pathways}; do
   seed "$target"
   mkdir -p "Fuzz/findings/$target"
   echo "== $target: $SECONDS_PER_TARGET s"
   harness="$OUT/gtfs-fuzz"
   bundle="$OUT/bart-rt.db"
   name=$target
-  case $target in realtime*|bundle) harness="$OUT/realtime-fuzz" ;; bundle-v2) harness="$OUT/realtime-fuzz"; bundle="$OUT/bart-rt-v2.db"; name=bundle ;; esac
+  case $target in
+    realtime*|bundle) harness="$OUT/realtime-fuzz" ;;
+    bundle-v2) harness="$OUT/realtime-fuzz"; bundle="$OUT/bart-rt-v2.db"; name=bundle ;;
+    bundle-pathways) harness="$OUT/realtime-fuzz"; bundle="$OUT/wmata.db"; name=bundle ;;
+    patch) bundle="$OUT/samples.db" ;;
+  esac
   [ -n "$(ls -A "$OUT/corpus-$target")" ] || { echo "fuzz: the $target corpus is empty" >&2; exit 1; }
   FUZZ_TARGET=$name FUZZ_BUNDLE="$bundle" FUZZ_CAPTURE="$SHARED/realtime/bart-trip-updates.pb" "$harness" "$OUT/corpus-$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 \
     -timeout=10 -max_len=1048576 -artifact_prefix="Fuzz/findings/$target/" -print_final_stats=1 2> "$OUT/$target.log" || true

@@ -2,14 +2,17 @@
 """Crafted bundles from a real one, and every query kind on each (issue: no bundle may
 crash, hang or exhaust the runtime).
 
-Usage: hostile_bundles.py BIN_DIR BUNDLE WORK_DIR [--seed N] [--limit N]
+Usage: hostile_bundles.py BIN_DIR BUNDLE WORK_DIR [--seed N] [--limit N] [--tables T1,T2,...]
 
 Makes one copy of BUNDLE per mutation in WORK_DIR: each integer column of each plain table
-set to an extreme (0, -1, 2^31, 2^63-1, -2^63, its largest value + 1) on one row (and on all
-rows), packed columns truncated, emptied or with a byte flipped, and a required table
-swapped for a view. Then runs `transit-query info`, `departures`, `arrivals`, `stops`,
-`trip`, `plan`, `route`, `shape` on each, with a 30 s limit, and reports any run that ended
-by a signal, ran out of time or held more than 1 GB. Exits 1 when any did.
+set to an extreme (0, -1, 2^31, -2^31, 2^63-1, -2^63, its largest value + 1) on one row (and
+on all rows), each real column to infinity, minus infinity and 1e300, each text column to
+20 MB on one row, packed columns truncated, emptied or with a byte flipped, and a required
+table swapped for a view (`--tables`: only those tables' columns). Then runs `transit-query
+info`, `departures` (also with `--lang`), `arrivals`, `stops`, `trip`, `plan` (also
+wheelchair, at the slowest walking speed), `fare`, `route`, `shape`, `city`, `cities` on
+each, with a 30 s limit, and reports any run that ended by a signal, ran out of time or held
+more than 1 GB. Exits 1 when any did.
 """
 import os
 import random
@@ -18,7 +21,8 @@ import sqlite3
 import subprocess
 import sys
 
-EXTREMES = [0, -1, 2**31, 2**63 - 1, -(2**63)]
+EXTREMES = [0, -1, 2**31, -(2**31), 2**63 - 1, -(2**63)]
+REAL_EXTREMES = ["1e999", "-1e999", "1e300"]
 LIMIT_SECONDS = 30
 LIMIT_KB = 1024 * 1024
 
@@ -32,10 +36,12 @@ def columns(db, table):
     return [(c[1], (c[2] or "").upper()) for c in db.execute(f"PRAGMA table_info({table})")]
 
 
-def mutations(source, rng):
+def mutations(source, rng, tables=None):
     db = sqlite3.connect(source)
     out = []
     for table, sql in plain_tables(db):
+        if tables and table not in tables:
+            continue
         count = db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         if count == 0:
             continue
@@ -50,12 +56,21 @@ def mutations(source, rng):
                         k = rng.randrange(count)
                         out.append((f"{table}.{column}={value} row {k}",
                                     f"UPDATE OR IGNORE {table} SET {column} = {value} WHERE rowid = (SELECT rowid FROM {table} LIMIT 1 OFFSET {k})"))
+            elif kind == "REAL" and not without_rowid:
+                k = rng.randrange(count)
+                for value in REAL_EXTREMES:
+                    out.append((f"{table}.{column}={value} row {k}",
+                                f"UPDATE OR IGNORE {table} SET {column} = {value} WHERE rowid = (SELECT rowid FROM {table} LIMIT 1 OFFSET {k})"))
+            elif kind == "TEXT" and not without_rowid:
+                k = rng.randrange(count)
+                out.append((f"{table}.{column}=20 MB row {k}",
+                            f"UPDATE OR IGNORE {table} SET {column} = printf('%.*c', 20000000, 'x') WHERE rowid = (SELECT rowid FROM {table} LIMIT 1 OFFSET {k})"))
             elif kind == "BLOB":
                 where = "" if without_rowid else f" WHERE rowid = (SELECT rowid FROM {table} LIMIT 1 OFFSET {rng.randrange(count)})"
                 out.append((f"{table}.{column} truncated", f"UPDATE {table} SET {column} = substr({column}, 1, length({column}) / 2){where}"))
                 out.append((f"{table}.{column} empty", f"UPDATE {table} SET {column} = x''{where}"))
                 out.append((f"{table}.{column} ff", f"UPDATE {table} SET {column} = x'ffffffffffffffffffff' || {column}{where}"))
-    for table in ["stops", "feeds", "patterns", "calendar", "transfers", "metadata", "frequencies", "trip_blocks"]:
+    for table in [] if tables else ["stops", "feeds", "patterns", "calendar", "transfers", "metadata", "frequencies", "trip_blocks"]:
         cols = ", ".join(c for c, _ in columns(db, table))
         out.append((f"{table} as a view", f"ALTER TABLE {table} RENAME TO old_{table}; CREATE VIEW {table} AS SELECT {cols} FROM old_{table}"))
     return out
@@ -86,6 +101,9 @@ def main():
         i = args.index("--seed"); seed = int(args[i + 1]); del args[i:i + 2]
     if "--limit" in args:
         i = args.index("--limit"); limit = int(args[i + 1]); del args[i:i + 2]
+    tables = None
+    if "--tables" in args:
+        i = args.index("--tables"); tables = set(args[i + 1].split(",")); del args[i:i + 2]
     bin_dir, source, work = args
     os.makedirs(work, exist_ok=True)
     rng = random.Random(seed)
@@ -102,7 +120,7 @@ def main():
     trip = board[0]["trip_id"] if board else "none"
     db.close()
     query = os.path.join(bin_dir, "transit-query")
-    cases = mutations(source, rng)
+    cases = mutations(source, rng, tables)
     if limit:
         cases = cases[:limit]
     bad = []
@@ -125,6 +143,13 @@ def main():
             ["stops", "--search", stop[:3]] + b,
             ["stops", "--near", "48.58,7.75"] + b,
             ["plan", "--from", stop, "--to", other, "--at", day + "T08:00"] + b,
+            ["plan", "--from", stop, "--to", other, "--at", day + "T08:00", "--wheelchair", "--walk-speed", "0.100000001"] + b,
+            ["plan", "--from", "48.58,7.75", "--to", other, "--at", day + "T08:00", "--json"] + b,
+            ["fare", "--from", stop, "--to", other, "--at", day + "T08:00"] + b,
+            ["departures", "--stop", stop, "--at", day + "T08:00", "--lang", "de", "--json"] + b,
+            ["cities", "--search", "san fr"] + b,
+            ["cities", "--near", "48.58,7.75"] + b,
+            ["city", "zurich"] + b,
             ["route", route] + b,
             ["routes", "--stop", stop] + b,
             ["transfers", "--stop", stop] + b,

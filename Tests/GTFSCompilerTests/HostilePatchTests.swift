@@ -90,7 +90,11 @@ final class HostilePatchTests: XCTestCase {
             sections: [
                 .init(
                     table: "stops", columns: stopColumns, keyCount: 1,
-                    operations: [.update(key: [.integer(Int64(stop))], changes: [(3, .value(.text([UInt8](repeating: 0x78, count: 2 * base + (1 << 20)))))])])
+                    operations: [
+                        .update(
+                            key: [.integer(Int64(stop))],
+                            changes: [(3, .value(.text([UInt8](repeating: 0x78, count: 2 * base + (1 << 20)))))])
+                    ])
             ])
         let (hugeFile, hugeOutput) = try write(huge)
         let hugeBytes = try XCTUnwrap((try FileManager.default.attributesOfItem(atPath: hugeFile))[.size] as? NSNumber).intValue

@@ -210,8 +210,9 @@ final class HostileTablesTests: XCTestCase {
         XCTAssertFalse(json.contains("cost_of_living"), json)
 
         let offTheGlobe = try TransitBundle(path: try crafted("UPDATE cities SET lat = 1e999 WHERE city_id = '\(id)'"))
-        let cid = try XCTUnwrap(try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
-            "SELECT cid FROM cities WHERE city_id = '\(id)'"))
+        let cid = try XCTUnwrap(
+            try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
+                "SELECT cid FROM cities WHERE city_id = '\(id)'"))
         XCTAssertEqual(refusal { try offTheGlobe.city(id: id) }, "cities: city \(cid) lies at inf,\(city.lon), off the globe")
         // Nearest: a city off the globe is nobody's nearest; the others still are.
         let nearest = try offTheGlobe.nearestCities(to: Coordinate(latitude: city.lat, longitude: city.lon), limit: 3)
@@ -264,8 +265,9 @@ final class HostileTablesTests: XCTestCase {
                 INSERT INTO fare_attributes SELECT 100 + i, 1, 'f' || i, '1.00', 'CHF', 0, NULL, NULL, NULL FROM
                   (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) SELECT i FROM n)
                 """))
-        let fid = try XCTUnwrap(try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
-            "SELECT fid FROM feeds WHERE feed_id = 'metro'"))
+        let fid = try XCTUnwrap(
+            try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
+                "SELECT fid FROM feeds WHERE feed_id = 'metro'"))
         XCTAssertEqual(
             refusal { try tooMany.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at) },
             "fare_attributes: feed \(fid) has 200001 rows (at most 200000)")
@@ -301,8 +303,9 @@ final class HostileTablesTests: XCTestCase {
     func testTextsLongerThanTheLimitAreRefused() throws {
         let name = try TransitBundle(
             path: try crafted("UPDATE stops SET name = printf('%.*c', 50000000, 'x') WHERE stop_id = 'BELLEVUE'"))
-        let bellevue = try XCTUnwrap(try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
-            "SELECT sid FROM stops WHERE stop_id = 'BELLEVUE'"))
+        let bellevue = try XCTUnwrap(
+            try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
+                "SELECT sid FROM stops WHERE stop_id = 'BELLEVUE'"))
         XCTAssertEqual(
             refusal { try name.departures(from: "BELLEVUE", at: at, within: 3600) },
             "stops: stop \(bellevue) has a name of 50000000 bytes (at most 10000)")

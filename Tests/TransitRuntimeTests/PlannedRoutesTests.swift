@@ -155,7 +155,9 @@ final class PlannedRoutesTests: XCTestCase {
 /// or another's of the same length): no journey has a leg the timetable contradicts, each
 /// query either answers with legs at the times and stops its boards show or refuses.
 final class PlannerDisagreementTests: XCTestCase {
-    private typealias Edit = (name: String, trips: ([PlannerRoutesBlob.Entry]) -> [PlannerRoutesBlob.Entry], stops: (RoutePlan.Sequence) -> RoutePlan.Sequence)
+    private typealias Edit = (
+        name: String, trips: ([PlannerRoutesBlob.Entry]) -> [PlannerRoutesBlob.Entry], stops: (RoutePlan.Sequence) -> RoutePlan.Sequence
+    )
 
     /// A copy of the sample whose every planner route and sequence `edit` changed.
     private func edited(_ edit: Edit) throws -> String {
@@ -170,7 +172,8 @@ final class PlannerDisagreementTests: XCTestCase {
             try PlannerRoutesBlob.decode(routes.blob(1), appendingTo: &columns, templates: &templates)
             let trips = columns.tids.indices.map {
                 PlannerRoutesBlob.Entry(
-                    tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]), accessible: columns.accessible[$0])
+                    tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]),
+                    accessible: columns.accessible[$0])
             }
             rewritten.append((routes.int(0), PlannerRoutesBlob.encodeTrips(edit.trips(trips), templates: templates)))
         }
@@ -191,8 +194,26 @@ final class PlannerDisagreementTests: XCTestCase {
         let same = { (s: RoutePlan.Sequence) in s }
         let rotate = { (a: [Int32]) in Array(a.dropFirst() + a.prefix(1)) }
         let edits: [Edit] = [
-            ("starts shifted", { $0.map { var t = $0; t.start += 60; return t } }, same),
-            ("starts zeroed", { $0.map { var t = $0; t.start = 0; return t } }, same),
+            (
+                "starts shifted",
+                {
+                    $0.map {
+                        var t = $0
+                        t.start += 60
+                        return t
+                    }
+                }, same
+            ),
+            (
+                "starts zeroed",
+                {
+                    $0.map {
+                        var t = $0
+                        t.start = 0
+                        return t
+                    }
+                }, same
+            ),
             (
                 "sequence reversed", { $0 },
                 { RoutePlan.Sequence(fid: $0.fid, sids: $0.sids.reversed(), boards: $0.boards.reversed(), alights: $0.alights.reversed()) }
@@ -228,12 +249,14 @@ final class PlannerDisagreementTests: XCTestCase {
                                 XCTAssertEqual(leg.arrival, alighting.arrival, "\(edit.name) \(from) -> \(to): alighting")
                                 // The unedited bundle's boards have the ride's two calls.
                                 let departs = try sample.departures(
-                                    from: boarding.stopID, feed: "metro", at: .instant(boarding.departure.addingTimeInterval(-60)), within: 120)
+                                    from: boarding.stopID, feed: "metro", at: .instant(boarding.departure.addingTimeInterval(-60)),
+                                    within: 120)
                                 XCTAssertTrue(
                                     departs.contains { $0.tripID == boarding.tripID && $0.departure == boarding.departure },
                                     "\(edit.name) \(from) -> \(to): \(boarding.tripID) at \(boarding.departureTime) is on no board")
                                 let arrives = try sample.arrivals(
-                                    to: alighting.stopID, feed: "metro", at: .instant(alighting.arrival.addingTimeInterval(-60)), within: 120)
+                                    to: alighting.stopID, feed: "metro", at: .instant(alighting.arrival.addingTimeInterval(-60)),
+                                    within: 120)
                                 XCTAssertTrue(
                                     arrives.contains { $0.tripID == alighting.tripID && $0.arrival == alighting.arrival },
                                     "\(edit.name) \(from) -> \(to): \(alighting.tripID) at \(alighting.arrivalLocal) arrives on no board")

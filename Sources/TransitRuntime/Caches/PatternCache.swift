@@ -191,7 +191,8 @@ final class PatternCache: Sendable {
             // The index is checked against the pattern it names: a board never shows a trip
             // that calls elsewhere.
             guard p.stops[o.idx].sid == sid else {
-                throw TransitError.corruptBundle(reason: "stop \(sid) names stop \(o.idx) of pattern \(o.pid), which is stop \(p.stops[o.idx].sid)")
+                throw TransitError.corruptBundle(
+                    reason: "stop \(sid) names stop \(o.idx) of pattern \(o.pid), which is stop \(p.stops[o.idx].sid)")
             }
             return Place(pattern: p, idx: o.idx)
         }

@@ -158,7 +158,8 @@ extension TransitBundle {
             let horizon = Int(options.horizon.rounded(.up))
             try checkAnyFeedRuns(from: end - 1, to: end)
             let setup = try searchSetup(network: network, options: options, live: live, db: db)
-            var search = try self.search(setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
+            var search = try self.search(
+                setup, mirrored: true, days: try days(from: end - horizon - 86_400, to: end, mirrored: true, db: db))
             defer { recycle(&search) }
             var assembler = JourneyAssembler(bundle: self, network: network, db: db, walkingSpeed: options.walkingSpeed)
             assembler.added = setup.added
@@ -371,8 +372,8 @@ extension TransitBundle {
                 let entered = try paths.throughEntrances(
                     latitude: point.latitude, longitude: point.longitude, within: options.accessDistance,
                     walkingSpeed: options.walkingSpeed, stepFree: options.wheelchair, toPoint: isDestination)
-                for (node, way) in entered.sorted(by: { $0.key < $1.key }) where (0..<network.stopCount).contains(Int(node)) && network.serves(Int(node))
-                {
+                for (node, way) in entered.sorted(by: { $0.key < $1.key })
+                where (0..<network.stopCount).contains(Int(node)) && network.serves(Int(node)) {
                     stops.append((Int(node), way.seconds, way.metres))
                 }
             }
