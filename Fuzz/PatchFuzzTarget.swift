@@ -32,7 +32,7 @@ func fuzzPatch(_ body: [UInt8]) {
     w.append(contentsOf: body)
     let file = patchScratch + ".patch"
     let output = patchScratch + ".db"
-    FileManager.default.createFile(atPath: file, contents: Data(BundlePatch.sealed(w.bytes)))
+    _ = FileManager.default.createFile(atPath: file, contents: Data(BundlePatch.sealed(w.bytes)))
     try? FileManager.default.removeItem(atPath: output)
     guard (try? PatchApplier.apply(bundle: base.path, patch: file, output: output)) != nil else { return }
     // Applied: the result's stored hash is its content's.

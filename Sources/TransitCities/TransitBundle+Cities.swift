@@ -75,6 +75,7 @@ extension TransitBundle {
     /// try bundle.cities(matching: "lisboa").first?.name   // "Lisbon"
     /// try bundle.cities(matching: "san fr", limit: 5)
     /// ```
+    /// - Throws: `TransitError.badArgument` for a query of more than 1,000 bytes or 16 words.
     public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
         let words = try FullTextQuery.words(text)
         guard !words.isEmpty, limit > 0 else { return [] }

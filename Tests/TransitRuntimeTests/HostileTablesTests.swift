@@ -173,6 +173,16 @@ final class HostileTablesTests: XCTestCase {
         ])
     }
 
+    /// The last trip block's first tid at the largest integer (found by
+    /// tools/hostile_bundles.py: the bound on the planner's trips overflowed and trapped):
+    /// the first journey answers or refuses, never traps.
+    func testTheLastTripBlockAtTheLargestIdDoesNotTrapTheFirstJourney() throws {
+        let bundle = try TransitBundle(
+            path: try crafted("UPDATE trip_blocks SET first_tid = 9223372036854775807 WHERE first_tid = (SELECT max(first_tid) FROM trip_blocks)"))
+        let reason = refusal { try bundle.journeys(from: .stop("CENTRAL_1"), to: .stop("BELLEVUE"), departingAt: at) }
+        XCTAssertFalse(reason.hasPrefix("another error"), reason)
+    }
+
     /// A stop's pattern index naming another stop of a pattern (the index of another
     /// stop copied to it) is refused by the board, which never shows trips calling
     /// elsewhere.

@@ -148,7 +148,7 @@ private struct PlannedRoutes {
         // Each trip is planned once, as a trip or a frequency template: no more than the
         // bundle's trips (its trip blocks' tids), checked before a route's trips are decoded.
         let lastBlock = try db.scalarInt("SELECT MAX(first_tid) FROM trip_blocks") ?? 0
-        let maxTrips = min(RouteTables.maxPlannedEntries, max(0, lastBlock) + TripBlock.capacity)
+        let maxTrips = min(RouteTables.maxPlannedEntries, max(0, min(lastBlock, RouteTables.maxPlannedEntries)) + TripBlock.capacity)
         var templateCount = 0
         let routeRows = try db.prepare("SELECT qid, sv, trips FROM planner_routes ORDER BY prid")
         while try routeRows.step() {

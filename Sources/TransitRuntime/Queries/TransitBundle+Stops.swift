@@ -23,7 +23,9 @@ extension TransitBundle {
     /// ```swift
     /// let hits = try bundle.stops(matching: "zurich hb")
     /// ```
-    /// An empty or punctuation-only query returns no stops. `limit` defaults to 20.
+    /// An empty or punctuation-only query returns no stops. `limit` defaults to 20 (at most
+    /// 10,000 are returned).
+    /// - Throws: `TransitError.badArgument` for a query of more than 1,000 bytes or 16 words.
     public func stops(matching text: String, limit: Int = 20) throws -> [Stop] {
         guard let match = try FullTextQuery.prefixMatch(text) else { return [] }
         let wanted = SearchKey.normalize(text)
