@@ -178,7 +178,8 @@ final class HostileTablesTests: XCTestCase {
     /// the first journey answers or refuses, never traps.
     func testTheLastTripBlockAtTheLargestIdDoesNotTrapTheFirstJourney() throws {
         let bundle = try TransitBundle(
-            path: try crafted("UPDATE trip_blocks SET first_tid = 9223372036854775807 WHERE first_tid = (SELECT max(first_tid) FROM trip_blocks)"))
+            path: try crafted(
+                "UPDATE trip_blocks SET first_tid = 9223372036854775807 WHERE first_tid = (SELECT max(first_tid) FROM trip_blocks)"))
         let reason = refusal { try bundle.journeys(from: .stop("CENTRAL_1"), to: .stop("BELLEVUE"), departingAt: at) }
         XCTAssertFalse(reason.hasPrefix("another error"), reason)
     }
