@@ -39,15 +39,14 @@ package enum PatchApplier {
         do { patch = try BundlePatch(decoding: [UInt8](data)) } catch let error as PatchFormatError {
             throw PatchRefused(description: "\(patchPath): \(error.description)")
         }
-        return try apply(bundle: bundlePath, patch: patch, patchBytes: data.count, output: outputPath)
+        return try apply(bundle: bundlePath, patch: patch, budget: PatchBudget(baseBytes: base, patchBytes: data.count), output: outputPath)
     }
 
-    /// Applies `patch` (`patchBytes` long encoded, which sizes its budget: `PatchBudget`).
-    package static func apply(bundle bundlePath: String, patch: BundlePatch, patchBytes: Int? = nil, output outputPath: String) throws
+    /// Checks the base and the sections, then applies `patch` within `budget`.
+    private static func apply(bundle bundlePath: String, patch: BundlePatch, budget: PatchBudget, output outputPath: String) throws
         -> String
     {
-        let base = try size(of: bundlePath, "the bundle")
-        var budget = PatchBudget(baseBytes: base, patchBytes: patchBytes ?? patch.encoded().count)
+        var budget = budget
         try checkBase(bundlePath, patch)
         // Each table once: a second section of a table is a crafted patch.
         var tables = Set<String>()
@@ -107,12 +106,9 @@ package enum PatchApplier {
         return size.intValue
     }
 
-    /// The largest value a patched bundle may hold (what the runtime reads: 64 MB).
-    static let maxValueBytes: Int32 = 64 << 20
-
     private static func applyRows(_ patch: BundlePatch, to path: String, budget: inout PatchBudget) throws {
         let db = try SQLiteDatabase(path: path, writable: true)
-        db.limitValueLength(to: Self.maxValueBytes)
+        db.limitValueLength(to: BundleLimits.maxValueBytes)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192; BEGIN")
         var rebuild: Set<String> = []
         for section in patch.sections {

@@ -79,7 +79,7 @@ extension TransitBundle {
     public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
         let words = try FullTextQuery.words(text)
         guard !words.isEmpty, limit > 0 else { return [] }
-        let limit = min(limit, 10_000)
+        let limit = min(limit, FullTextQuery.maxResults)
         let wanted = words.joined(separator: " ")
         return try pool.with { db in
             // Full-name matches: cities holding every word as a whole token, checked name by name.
@@ -164,8 +164,9 @@ extension TransitBundle {
                 var rows: [(cid: Int, lat: Double, lon: Double)] = []
                 // A city off the globe (a damaged bundle) is nobody's nearest.
                 while try q.step() {
-                    let (lat, lon) = (q.double(1), q.double(2))
-                    if (-90...90).contains(lat) && (-180...180).contains(lon) { rows.append((q.int(0), lat, lon)) }
+                    if let lat = Self.value(q.double(1), in: -90...90), let lon = Self.value(q.double(2), in: -180...180) {
+                        rows.append((q.int(0), lat, lon))
+                    }
                 }
                 return rows
             }

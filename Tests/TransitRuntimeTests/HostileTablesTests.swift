@@ -51,14 +51,14 @@ final class HostileTablesTests: XCTestCase {
             ),
             (
                 "INSERT INTO pathways VALUES (90, 2, 3, 1, 1, 9223372036854775807, NULL, NULL)",
-                "pathways: pathway 90 has traversal_time 9223372036854775807 (1 to 86400 s)"
+                "pathways: pathway 90 has traversal_time 9223372036854775807 (1 to 86400)"
             ),
-            ("INSERT INTO pathways VALUES (90, 2, 3, 1, 1, 0, NULL, NULL)", "pathways: pathway 90 has traversal_time 0 (1 to 86400 s)"),
+            ("INSERT INTO pathways VALUES (90, 2, 3, 1, 1, 0, NULL, NULL)", "pathways: pathway 90 has traversal_time 0 (1 to 86400)"),
             (
                 "INSERT INTO pathways VALUES (90, 2, 3, 1, 1, NULL, 9223372036854775807, NULL)",
-                "pathways: pathway 90 has length_dm 9223372036854775807 (0 to 999999)"
+                "pathways: pathway 90 has length_dm 9223372036854775807 (0 to 1000000)"
             ),
-            ("INSERT INTO pathways VALUES (90, 2, 3, 1, 1, NULL, -1, NULL)", "pathways: pathway 90 has length_dm -1 (0 to 999999)"),
+            ("INSERT INTO pathways VALUES (90, 2, 3, 1, 1, NULL, -1, NULL)", "pathways: pathway 90 has length_dm -1 (0 to 1000000)"),
             (
                 """
                 INSERT INTO pathways SELECT 100 + i, 2, 3, 1, 1, 10, NULL, NULL FROM

@@ -190,6 +190,18 @@ final class PlannerDisagreementTests: XCTestCase {
         return path
     }
 
+    /// Whether `bundle`'s board at `call`'s stop (departures, or arrivals when `arriving`)
+    /// has `call`'s trip at `call`'s time.
+    private static func isOnBoard(_ call: Departure, arriving: Bool, of bundle: TransitBundle) throws -> Bool {
+        let time = arriving ? call.arrival : call.departure
+        let at = QueryTime.instant(time.addingTimeInterval(-60))
+        let board =
+            arriving
+            ? try bundle.arrivals(to: call.stopID, feed: "metro", at: at, within: 120)
+            : try bundle.departures(from: call.stopID, feed: "metro", at: at, within: 120)
+        return board.contains { $0.tripID == call.tripID && (arriving ? $0.arrival : $0.departure) == time }
+    }
+
     func testNoJourneyHasALegTheTimetableContradicts() throws {
         let same = { (s: RoutePlan.Sequence) in s }
         let rotate = { (a: [Int32]) in Array(a.dropFirst() + a.prefix(1)) }
@@ -248,17 +260,11 @@ final class PlannerDisagreementTests: XCTestCase {
                                 XCTAssertEqual(leg.departure, boarding.departure, "\(edit.name) \(from) -> \(to): boarding")
                                 XCTAssertEqual(leg.arrival, alighting.arrival, "\(edit.name) \(from) -> \(to): alighting")
                                 // The unedited bundle's boards have the ride's two calls.
-                                let departs = try sample.departures(
-                                    from: boarding.stopID, feed: "metro", at: .instant(boarding.departure.addingTimeInterval(-60)),
-                                    within: 120)
                                 XCTAssertTrue(
-                                    departs.contains { $0.tripID == boarding.tripID && $0.departure == boarding.departure },
+                                    try Self.isOnBoard(boarding, arriving: false, of: sample),
                                     "\(edit.name) \(from) -> \(to): \(boarding.tripID) at \(boarding.departureTime) is on no board")
-                                let arrives = try sample.arrivals(
-                                    to: alighting.stopID, feed: "metro", at: .instant(alighting.arrival.addingTimeInterval(-60)),
-                                    within: 120)
                                 XCTAssertTrue(
-                                    arrives.contains { $0.tripID == alighting.tripID && $0.arrival == alighting.arrival },
+                                    try Self.isOnBoard(alighting, arriving: true, of: sample),
                                     "\(edit.name) \(from) -> \(to): \(alighting.tripID) at \(alighting.arrivalLocal) arrives on no board")
                             }
                         } catch TransitError.corruptBundle(let reason) {

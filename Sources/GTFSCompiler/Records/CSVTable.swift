@@ -1,3 +1,5 @@
+import BundleFormat
+
 /// One GTFS file opened for reading: its header mapped to column indexes, with
 /// helpers that report problems at the current row (file, line, column, field).
 /// Its stored properties are unchecked for exclusivity, as its reader's (`CSVReader`).
@@ -116,18 +118,14 @@ final class CSVTable {
     @inline(__always)
     func isEmpty(_ column: Int) -> Bool { reader.field(column).isEmpty }
 
-    /// The most bytes a text field keeps (the runtime refuses a longer name, headsign or
-    /// translation as a damaged bundle).
-    static let maxTextBytes = 10_000
-
-    /// The field as a String, nil when empty or absent; past `maxTextBytes` it is cut at
-    /// the start of a character, with a warning.
+    /// The field as a String, nil when empty or absent; past `BundleLimits.maxTextBytes`
+    /// it is cut at the start of a character, with a warning.
     func text(_ column: Int) -> String? {
         let field = reader.field(column)
-        guard field.count > Self.maxTextBytes else { return field.isEmpty ? nil : String(decoding: field, as: UTF8.self) }
-        var end = Self.maxTextBytes
+        guard field.count > BundleLimits.maxTextBytes else { return field.isEmpty ? nil : String(decoding: field, as: UTF8.self) }
+        var end = BundleLimits.maxTextBytes
         while end > 0, field[end] & 0xC0 == 0x80 { end -= 1 }
-        warn(.badValue, column: column, message: "longer than \(Self.maxTextBytes) bytes; cut there")
+        warn(.badValue, column: column, message: "longer than \(BundleLimits.maxTextBytes) bytes; cut there")
         return String(decoding: UnsafeBufferPointer(rebasing: field[0..<end]), as: UTF8.self)
     }
 

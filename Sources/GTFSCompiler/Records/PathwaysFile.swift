@@ -1,3 +1,5 @@
+import BundleFormat
+
 /// pathways.txt: the walkways, stairs, escalators, elevators and gates inside stations,
 /// between their platforms, entrances, generic nodes and boarding areas. A row naming an
 /// unknown stop or a station, without a mode or direction, is dropped with a warning.
@@ -53,7 +55,9 @@ enum PathwaysFile {
             }
             var metres: Double?
             if !t.isEmpty(length) {
-                if let value = FieldParser.double(t.bytes(length)), value >= 0, value < 100_000 {
+                if let value = FieldParser.double(t.bytes(length)), value >= 0, value < 100_000,
+                    BundleLimits.pathwayDecimetres.contains(Int((value * 10).rounded()))
+                {
                     metres = value
                 } else {
                     t.warn(
@@ -63,8 +67,8 @@ enum PathwaysFile {
             feed.pathways.append(
                 .init(
                     from: ends[0], to: ends[1], mode: kind, isBidirectional: twoWay == 1,
-                    traversalTime: t.optionalInteger(time, in: 1...86_400, entity: pathwayID), length: metres,
-                    stairCount: t.optionalInteger(stairs, in: -10_000...10_000, entity: pathwayID)))
+                    traversalTime: t.optionalInteger(time, in: BundleLimits.pathwaySeconds, entity: pathwayID), length: metres,
+                    stairCount: t.optionalInteger(stairs, in: BundleLimits.pathwayStairs, entity: pathwayID)))
         }
     }
 }

@@ -26,7 +26,7 @@ final class EntityCache: Sendable {
         let platformCode: String?
         let wheelchairBoarding: Int
 
-        /// A row of `stopColumns`; a text longer than `maxTextBytes` is a damaged bundle.
+        /// A row of `stopColumns`; a text longer than `BundleLimits.maxTextBytes` is a damaged bundle.
         init(row q: SQLiteStatement) throws {
             try EntityCache.checkTexts(q, ["stop_id", "name", "code", "platform_code"], of: "stops: stop \(q.int("sid"))")
             sid = q.int("sid")
@@ -62,8 +62,8 @@ final class EntityCache: Sendable {
         let color: HexColor?
         let textColor: HexColor?
 
-        /// A row of `columns` from `tables`; a text longer than `maxTextBytes` is a damaged
-        /// bundle.
+        /// A row of `columns` from `tables`; a text longer than `BundleLimits.maxTextBytes` is a
+        /// damaged bundle.
         init(row q: SQLiteStatement) throws {
             try EntityCache.checkTexts(
                 q, ["agency_id", "agency_name", "route_id", "short_name", "long_name"], of: "routes: route \(q.int("rid"))")
@@ -86,15 +86,12 @@ final class EntityCache: Sendable {
         static let tables = "routes r JOIN dict_route d ON d.rid = r.rid LEFT JOIN agencies a ON a.aid = r.aid"
     }
 
-    /// The most bytes a name, id, code, headsign or translation may have (the compiler cuts
-    /// longer ones): a longer one is a damaged bundle, refused before it is copied into
-    /// answers (a 50 MB stop name made a trip's text 1.2 GB).
-    static let maxTextBytes = 10_000
-
-    /// Refuses a row whose `columns` hold more than `maxTextBytes`, naming `what`.
+    /// Refuses a row whose `columns` hold more than `BundleLimits.maxTextBytes`, naming
+    /// `what` (a 50 MB stop name made a trip's text 1.2 GB).
     static func checkTexts(_ q: SQLiteStatement, _ columns: [String], of what: @autoclosure () -> String) throws {
-        for column in columns where q.byteCount(column) > maxTextBytes {
-            throw TransitError.corruptBundle(reason: "\(what()) has a \(column) of \(q.byteCount(column)) bytes (at most \(maxTextBytes))")
+        for column in columns where q.byteCount(column) > BundleLimits.maxTextBytes {
+            throw TransitError.corruptBundle(
+                reason: "\(what()) has a \(column) of \(q.byteCount(column)) bytes (at most \(BundleLimits.maxTextBytes))")
         }
     }
 

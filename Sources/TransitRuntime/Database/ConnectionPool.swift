@@ -40,7 +40,7 @@ package final class ConnectionPool: @unchecked Sendable {
             if error.code == 11 || error.code == 26 { throw TransitError.corruptBundle(reason: error.message) }
             // SQLITE_TOOBIG: a value past the connection's limit (`open`).
             if error.code == 18 {
-                throw TransitError.corruptBundle(reason: "a value of the bundle is larger than \(Self.maxValueBytes) bytes")
+                throw TransitError.corruptBundle(reason: "a value of the bundle is larger than \(BundleLimits.maxValueBytes) bytes")
             }
             throw TransitError.sqlite(code: error.code, message: error.message)
         }
@@ -83,15 +83,11 @@ package final class ConnectionPool: @unchecked Sendable {
         return nil
     }
 
-    /// The largest string or BLOB a bundle's connection reads (a whole country's largest
-    /// planner route is a few megabytes): a larger one is a damaged bundle, refused before
-    /// it is copied into memory.
-    static let maxValueBytes: Int32 = 64 << 20
-
     static func open(_ path: String) throws -> SQLiteDatabase {
         do {
             let db = try SQLiteDatabase(path: path, writable: false)
-            db.limitValueLength(to: Self.maxValueBytes)
+            // A value past `BundleLimits.maxValueBytes` is refused before it is copied.
+            db.limitValueLength(to: BundleLimits.maxValueBytes)
             // Map the file into memory: page reads become memory reads, not system calls.
             // trusted_schema off: functions with side effects are refused inside views,
             // triggers and indexes of the file, which comes from outside.

@@ -64,9 +64,8 @@ struct StationPathways: Sendable {
     static let queryBudget = 2_000_000
 
     /// Reads pathways.txt's rows, each checked as the compiler writes them (docs/runtime.md,
-    /// "Checks"): stops within 1...`maxSid`, traversal_time 1 to 86,400 s, length below
-    /// 1,000,000 dm (100 km), stair_count -10,000 to 10,000; any other value is a damaged
-    /// bundle. A pathway between two stations' stops is not walked (a change inside a
+    /// "Checks"): stops within 1...`maxSid`, traversal_time, length and stair_count within
+    /// `BundleLimits`; any other value is a damaged bundle. A pathway between two stations' stops is not walked (a change inside a
     /// station takes that station's pathways): `station` tells a stop's station.
     init(db: SQLiteDatabase, maxSid: Int, station: (Int) -> Int) throws {
         func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "pathways: \(what)") }
@@ -93,12 +92,13 @@ struct StationPathways: Sendable {
             let time = rows.optionalInt(5)
             let lengthDm = rows.optionalInt(6)
             let stairCount = rows.optionalInt(7)
-            if let time, !(1...86_400).contains(time) { throw damaged("pathway \(id) has traversal_time \(time) (1 to 86400 s)") }
-            if let lengthDm, !(0..<1_000_000).contains(lengthDm) {
-                throw damaged("pathway \(id) has length_dm \(lengthDm) (0 to 999999)")
-            }
-            if let stairCount, !(-10_000...10_000).contains(stairCount) {
-                throw damaged("pathway \(id) has stair_count \(stairCount) (-10000 to 10000)")
+            for (name, value, range) in [
+                ("traversal_time", time, BundleLimits.pathwaySeconds), ("length_dm", lengthDm, BundleLimits.pathwayDecimetres),
+                ("stair_count", stairCount, BundleLimits.pathwayStairs),
+            ] {
+                if let value, !range.contains(value) {
+                    throw damaged("pathway \(id) has \(name) \(value) (\(range.lowerBound) to \(range.upperBound))")
+                }
             }
             let from = platformOf[Int32(a)] ?? Int32(a)
             let to = platformOf[Int32(b)] ?? Int32(b)

@@ -7,6 +7,8 @@ import BundleFormat
 package enum FullTextQuery {
     package static let maxBytes = 1_000
     package static let maxWords = 16
+    /// The most results a search returns, whatever limit it is asked for.
+    package static let maxResults = 10_000
 
     /// The words of `text` (`SearchKey.words`), or `TransitError.badArgument` when the text
     /// is longer than `maxBytes` or has more than `maxWords` words.

@@ -32,7 +32,7 @@ extension TransitBundle {
         return try pool.with { db in
             // The shortest matching names (an exact match is never longer than the other
             // matches), re-ranked: exact names, names starting with the query, shorter names.
-            let candidates = try shortestMatches(match, count: max(100, min(limit, 10_000) * 5), db: db)
+            let candidates = try shortestMatches(match, count: max(100, min(limit, FullTextQuery.maxResults) * 5), db: db)
             // Each candidate's rank as one integer (closeness, name length, station first,
             // feed, in that order of bits): sorting compares integers, not rows.
             var stops: [EntityCache.StopRow] = []
