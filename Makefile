@@ -14,7 +14,7 @@ all: build
 # Installs the system libraries a bare machine lacks (Debian/Ubuntu).
 deps:
 	@missing=""; \
-	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl; do \
+	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl wrk gzip; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -24,6 +24,8 @@ deps:
 	fi
 	@# The manifest test validates against schemas/manifest.schema.json with Python's jsonschema.
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
+	@# The server test validates /openapi.json with openapi-spec-validator.
+	@python3 -c 'import openapi_spec_validator' 2>/dev/null || python3 -m pip install --quiet openapi-spec-validator
 
 # Copies the README's Swift blocks into Examples/ReadmeSnippets, which every build compiles
 # (ReadmeSnippetTests fails when the copy is not the code of README.md and docs/).

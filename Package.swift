@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,9 @@ let package = Package(
         .executable(name: "gtfs-compile", targets: ["gtfs-compile"]),
         .executable(name: "transit-query", targets: ["transit-query"]),
         .executable(name: "transit-store", targets: ["transit-store"]),
+        .executable(name: "transit-server", targets: ["transit-server"]),
+        .library(name: "TransitServer", targets: ["TransitServer"]),
+        .library(name: "TransitClient", targets: ["TransitClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,6 +30,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `make docs`: the DocC catalogues of the three libraries (a plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // transit-server: HTTP/1.1 on SwiftNIO (README "Server" says why this one); its traits
+        // off, so swift-configuration is not built.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -79,11 +89,39 @@ let package = Package(
             dependencies: [
                 "GTFSCompiler", "ManifestSigning", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(
-            name: "transit-query",
+        // transit-query's commands as a library: options, queries and their JSON answers, which
+        // the command line prints and transit-server sends (one engine, one encoding).
+        .target(
+            name: "TransitCommands",
             dependencies: [
                 "TransitRuntime", "TransitCities", "TransitRealtime", "BundleFormat", "TransitJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "transit-query", dependencies: ["TransitCommands"]),
+        // The runtime over HTTP: routes, live data fetched by the server, bundles swapped under load.
+        .target(
+            name: "TransitServer",
+            dependencies: [
+                "TransitCommands", "TransitRuntime", "TransitRealtime", "TransitStore", "TransitJSON", "FileIntegrity", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "transit-server", dependencies: ["TransitServer"]),
+        // The app's side of the server: asks it, decodes into the runtime's types, and falls
+        // back to the installed bundle when it cannot be reached.
+        .target(
+            name: "TransitClient",
+            dependencies: [
+                "TransitRuntime", "TransitRealtime",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(
             name: "transit-store",
@@ -147,6 +185,13 @@ let package = Package(
             dependencies: [
                 "GTFSCompiler", "TransitRuntime", "TransitCities", "TransitStore", "TransitRealtime", "TransitJSON", "BundleFormat",
                 "TransitSQLite", "PatchEngine", "TestKit", "TestSupport", "ReadmeSnippets",
+            ]),
+        .testTarget(
+            name: "TransitServerTests",
+            dependencies: [
+                "TransitServer", "TransitClient", "TransitCommands", "TransitRuntime", "TransitRealtime", "TransitStore", "GTFSCompiler",
+                "TransitJSON", "TestKit", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
             name: "RealFeedTests",

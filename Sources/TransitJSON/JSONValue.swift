@@ -23,6 +23,18 @@ package enum JSONValue {
         }
     }
 
+    /// The text of a string, nil for anything else.
+    package var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The value of a boolean, nil for anything else.
+    package var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value

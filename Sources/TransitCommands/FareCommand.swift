@@ -4,7 +4,7 @@ import TransitRuntime
 
 /// `transit-query fare`: the price of one ride from a stop to another, by the feed's fares
 /// (the first ride without a change leaving within six hours of --at, on --route if given).
-struct FareCommand: ParsableCommand {
+struct FareCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "fare", abstract: "The fare of a single ride between two stops, by the feed's fare rules.")
 
@@ -33,34 +33,31 @@ struct FareCommand: ParsableCommand {
 
     /// Text: the ride and its fare; JSON: `{"fare": {...} or null, "journey": {...} or null}`.
     /// No ride found: status 1.
-    func run() throws {
-        var found = false
-        try reportingErrors(json: options.json) {
-            let bundle = try options.open()
-            guard
-                case .plan(var request) = try Query.plan(
-                    from: from, to: to, feed: feed, at: at, arriveBy: false, windowMinutes: 360, maxTransfers: 0, changeTime: nil,
-                    walkSpeed: nil, transferDistance: nil, accessDistance: nil, wheelchair: false)
-            else { return }
-            request.options.maxTransfers = 0
-            var ride = try request.answer(from: bundle).journeys.first { journey in
-                let rides = journey.legs.filter { $0.kind == .ride }
-                return rides.count == 1 && (route == nil || rides[0].boarding?.routeID == route)
-            }
-            if var priced = ride, riderCategory != nil || fareMedia != nil {
-                priced.fare = try bundle.fare(of: priced, options: FareOptions(riderCategoryID: riderCategory, fareMediaID: fareMedia))
-                ride = priced
-            }
-            found = ride != nil
-            if options.json {
-                output(try JSONOutput.text(FareOutput(fare: ride?.fare, journey: ride)))
-            } else if let ride {
-                output(Answer.journeys([ride]) + (ride.fare == nil ? "\n  no fare: the feed's fare rules do not price this ride" : ""))
-            } else {
-                output("no ride without a change from \(from) to \(to)\(route.map { " on route \($0)" } ?? "") within 6 hours")
-            }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        guard
+            case .plan(var request) = try Query.plan(
+                from: from, to: to, feed: feed, at: at, arriveBy: false, windowMinutes: 360, maxTransfers: 0, changeTime: nil,
+                walkSpeed: nil, transferDistance: nil, accessDistance: nil, wheelchair: false, now: context.now)
+        else { preconditionFailure("a fare's query is a plan") }
+        request.options.maxTransfers = 0
+        var ride = try request.answer(from: bundle).journeys.first { journey in
+            let rides = journey.legs.filter { $0.kind == .ride }
+            return rides.count == 1 && (route == nil || rides[0].boarding?.routeID == route)
         }
-        if !found { throw ExitCode(1) }
+        if var priced = ride, riderCategory != nil || fareMedia != nil {
+            priced.fare = try bundle.fare(of: priced, options: FareOptions(riderCategoryID: riderCategory, fareMediaID: fareMedia))
+            ride = priced
+        }
+        let found = ride
+        var reply = CommandReply(value: FareOutput(fare: found?.fare, journey: found)) { [from, to, route] in
+            let ride = found
+            if let ride {
+                return Answer.journeys([ride]) + (ride.fare == nil ? "\n  no fare: the feed's fare rules do not price this ride" : "")
+            }
+            return "no ride without a change from \(from) to \(to)\(route.map { " on route \($0)" } ?? "") within 6 hours"
+        }
+        reply.found = ride != nil
+        return reply
     }
 }
 

@@ -48,24 +48,8 @@ struct RealtimeCommand: ParsableCommand {
     }
 }
 
-/// A departures or arrivals board with `--realtime` files applied.
+/// The text of a departures or arrivals board with live data applied.
 enum LiveBoardOutput {
-    static func run(_ board: BoardOptions, arrivals: Bool, options: BundleOptions) throws {
-        try reportingErrors(json: options.json) {
-            let bundle = try options.open()
-            let query = try board.query(arrivals: arrivals)
-            // --now, like --at, is read in the first stop's feed time zone.
-            guard
-                let (snapshot, now) = try board.live.snapshot(
-                    bundle, feed: board.feed, instant: { try bundle.windowStart($0, stop: board.stop[0], feed: board.feed) }),
-                let (live, _) = try query.liveBoard(from: bundle, realtime: snapshot, now: now)
-            else { return }
-            if let note = live.notApplied { FileHandle.standardError.write(Data("transit-query: live times not applied: \(note)\n".utf8)) }
-            if options.json { return output(try JSONOutput.text(live.departures)) }
-            output(text(live.departures, arrivals: arrivals))
-        }
-    }
-
     /// One line per call: the time shown (local to the feed), the delay, the line, headsign, state.
     static func text(_ calls: [LiveDeparture], arrivals: Bool) -> String {
         guard !calls.isEmpty else { return "no \(arrivals ? "arrivals" : "departures") in the window" }

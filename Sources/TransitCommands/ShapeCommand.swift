@@ -1,7 +1,7 @@
 import ArgumentParser
 import TransitRuntime
 
-struct ShapeCommand: ParsableCommand {
+struct ShapeCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "shape",
         abstract: "The line a trip follows, or the lines of a route, as points (from shapes.txt, else through the stops).")
@@ -19,7 +19,7 @@ struct ShapeCommand: ParsableCommand {
 
     func validate() throws { try Query.validate { try query() } }
 
-    func run() throws { try options.ask { try query() } }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply { try query().answer(from: bundle).reply }
 
     private func query() throws -> Query { try Query.shape(trip: trip, route: route, feed: feed) }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TransitRuntime
 
-struct TripCommand: ParsableCommand {
+struct TripCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "trip", abstract: "A trip's stops and times on a service date.")
 
     @OptionGroup var options: BundleOptions
@@ -15,8 +15,8 @@ struct TripCommand: ParsableCommand {
     @Option(help: "The service date, YYYY-MM-DD.")
     var date: ServiceDate
 
-    func run() throws {
-        try options.ask { .trip(id: trip, feed: feed, date: date) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try Query.trip(id: trip, feed: feed, date: date).answer(from: bundle).reply
     }
 }
 

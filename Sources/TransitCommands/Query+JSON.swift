@@ -1,10 +1,12 @@
+import Foundation
 import TransitCities
 import TransitJSON
 import TransitRuntime
 
 /// A batch line as a `Query`: `{"op": "departures", "stop": ..., ...}`; keys as in docs/transit-query.md.
 extension Query {
-    init(json q: JSONValue) throws {
+    /// The line's query; a departures or plan line without `at` asks about `now`.
+    init(json q: JSONValue, now: Date) throws {
         let fields = JSONFields(q)
         switch try fields.string("op") {
         case "departures", "arrivals":
@@ -12,7 +14,8 @@ extension Query {
             let stops = try fields.optionalString("stop").map { [$0] } ?? fields.strings("stops")
             self = try .departures(
                 stops: stops, feed: try fields.optionalString("feed"), at: try fields.optionalString("at"),
-                windowMinutes: try fields.int("window"), limit: try fields.int("limit"), arrivals: try fields.string("op") == "arrivals")
+                windowMinutes: try fields.int("window"), limit: try fields.int("limit"), arrivals: try fields.string("op") == "arrivals",
+                now: now)
         case "stops":
             self = try .stops(
                 search: try fields.optionalString("search"), near: try fields.coordinate("near"), radius: try fields.number("radius"),
@@ -57,7 +60,7 @@ extension Query {
                 maxTransfers: try fields.int("max_transfers"), changeTime: try fields.int("change_time"),
                 walkSpeed: try fields.number("walk_speed"), transferDistance: try fields.number("transfer_distance"),
                 accessDistance: try fields.number("access_distance"), wheelchair: try fields.bool("wheelchair") ?? false,
-                rangeSearches: try fields.int("range_searches"))
+                rangeSearches: try fields.int("range_searches"), now: now)
         case let op:
             throw Invalid(description: "unknown op \"\(op)\"")
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import TransitRuntime
 
-struct StopsCommand: ParsableCommand {
+struct StopsCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "stops", abstract: "Find stops by name or near a point.")
 
     @OptionGroup var options: BundleOptions
@@ -24,9 +25,7 @@ struct StopsCommand: ParsableCommand {
 
     func validate() throws { try Query.validate(query) }
 
-    func run() throws {
-        try options.ask(query)
-    }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply { try query().answer(from: bundle).reply }
 }
 
 /// `LAT,LON` from the command line.

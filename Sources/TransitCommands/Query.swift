@@ -47,11 +47,11 @@ enum Query {
     }
 
     static func departures(
-        stops: [String], feed: String?, at: String?, windowMinutes: Int?, limit: Int?, arrivals: Bool = false
+        stops: [String], feed: String?, at: String?, windowMinutes: Int?, limit: Int?, arrivals: Bool = false, now: Date
     ) throws -> Query {
         guard !stops.isEmpty else { throw Invalid(description: "\(arrivals ? "arrivals" : "departures") needs a stop") }
         return .departures(
-            stops: stops, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(Date()),
+            stops: stops, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(now),
             windowMinutes: try count(windowMinutes, "window") ?? defaultWindowMinutes, limit: try count(limit, "limit") ?? defaultLimit,
             arrivals: arrivals)
     }

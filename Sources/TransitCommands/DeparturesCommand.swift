@@ -1,7 +1,8 @@
 import ArgumentParser
+import Foundation
 import TransitRuntime
 
-struct DeparturesCommand: ParsableCommand {
+struct DeparturesCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "departures", abstract: "What leaves a stop (or a station's platforms, or several stops) next.")
 
@@ -11,13 +12,12 @@ struct DeparturesCommand: ParsableCommand {
 
     func validate() throws { try board.validate() }
 
-    func run() throws {
-        if !board.live.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: false, options: options) }
-        try options.ask { try board.query(arrivals: false) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try board.reply(from: bundle, context: context, arrivals: false)
     }
 }
 
-struct ArrivalsCommand: ParsableCommand {
+struct ArrivalsCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "arrivals", abstract: "What reaches a stop (or a station's platforms, or several stops) next, terminus included.")
 
@@ -27,9 +27,8 @@ struct ArrivalsCommand: ParsableCommand {
 
     func validate() throws { try board.validate() }
 
-    func run() throws {
-        if !board.live.realtime.isEmpty { return try LiveBoardOutput.run(board, arrivals: true, options: options) }
-        try options.ask { try board.query(arrivals: true) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try board.reply(from: bundle, context: context, arrivals: true)
     }
 }
 
@@ -58,7 +57,21 @@ struct BoardOptions: ParsableArguments {
         try live.validate()
     }
 
-    func query(arrivals: Bool) throws -> Query {
-        try .departures(stops: stop, feed: feed, at: at, windowMinutes: window, limit: limit, arrivals: arrivals)
+    func query(arrivals: Bool, now: Date) throws -> Query {
+        try .departures(stops: stop, feed: feed, at: at, windowMinutes: window, limit: limit, arrivals: arrivals, now: now)
+    }
+
+    /// The board; with live data (the context's, else `--realtime` files) the live board.
+    func reply(from bundle: TransitBundle, context: CommandContext, arrivals: Bool) throws -> CommandReply {
+        let query = try query(arrivals: arrivals, now: context.now)
+        // --now, like --at, is read in the first stop's feed time zone.
+        let live = try context.live ?? live.snapshot(bundle, feed: feed) { try bundle.windowStart($0, stop: stop[0], feed: feed) }
+        guard let live, let (board, _) = try query.liveBoard(from: bundle, realtime: live.snapshot, now: live.now) else {
+            return try query.answer(from: bundle).reply
+        }
+        var reply = CommandReply(value: board.departures) { LiveBoardOutput.text(board.departures, arrivals: arrivals) }
+        reply.realtimeNotApplied = board.notApplied
+        reply.isLive = true
+        return reply
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
+import Foundation
 import TransitRuntime
 
-struct PlanCommand: ParsableCommand {
+struct PlanCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "plan", abstract: "Journeys from one place to another: rides, transfers and walks, offline.")
 
@@ -50,26 +51,26 @@ struct PlanCommand: ParsableCommand {
     @OptionGroup var live: LiveOptions
 
     func validate() throws {
-        try Query.validate(query)
+        try Query.validate { try query() }
         try live.validate()
     }
 
     /// Text as an itinerary; JSON as `{"journeys": [...]}`, the key batch answers use.
-    func run() throws {
-        try reportingErrors(json: options.json) {
-            let bundle = try options.open()
-            guard case .plan(var request) = try query() else { return }
-            request.live = try live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
-            let answer = try Query.plan(request).answer(from: bundle)
-            guard options.json else { return output(answer.text) }
-            output(try JSONOutput.text(KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)))
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        guard case .plan(var request) = try query(now: context.now) else { preconditionFailure("a plan's query is a plan") }
+        request.live = try context.live ?? live.snapshot(bundle, feed: feed) { try bundle.instant(of: $0, feed: feed) }
+        let answer = try Query.plan(request).answer(from: bundle)
+        var reply = CommandReply(value: KeyedOutput(key: answer.key, value: answer.value, searchedUntil: answer.searchedUntil)) {
+            answer.text
         }
+        reply.isLive = request.live != nil
+        return reply
     }
 
-    private func query() throws -> Query {
+    private func query(now: Date = Date()) throws -> Query {
         try .plan(
             from: from, to: to, feed: feed, at: at, arriveBy: arriveBy, windowMinutes: window, maxTransfers: maxTransfers,
             changeTime: changeTime, walkSpeed: walkSpeed, transferDistance: transferDistance, accessDistance: accessDistance,
-            wheelchair: wheelchair, rangeSearches: rangeSearches)
+            wheelchair: wheelchair, rangeSearches: rangeSearches, now: now)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TransitRuntime
 
-struct AgenciesCommand: ParsableCommand {
+struct AgenciesCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "agencies", abstract: "The agencies of the bundle's feeds.")
 
     @OptionGroup var options: BundleOptions
@@ -9,10 +9,12 @@ struct AgenciesCommand: ParsableCommand {
     @Option(help: "Only this feed's agencies.")
     var feed: String?
 
-    func run() throws { try options.ask { .agencies(feed: feed) } }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try Query.agencies(feed: feed).answer(from: bundle).reply
+    }
 }
 
-struct RoutesCommand: ParsableCommand {
+struct RoutesCommand: BundleQuestion {
     static let configuration = CommandConfiguration(
         commandName: "routes", abstract: "Routes: all of them, an agency's, or those calling at a stop.")
 
@@ -31,10 +33,10 @@ struct RoutesCommand: ParsableCommand {
 
     func validate() throws { try Query.validate(query) }
 
-    func run() throws { try options.ask(query) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply { try query().answer(from: bundle).reply }
 }
 
-struct RouteCommand: ParsableCommand {
+struct RouteCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "route", abstract: "A route and its stops in order, per direction.")
 
     @OptionGroup var options: BundleOptions
@@ -45,10 +47,12 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "The feed id, when several feeds have the route.")
     var feed: String?
 
-    func run() throws { try options.ask { .route(id: route, feed: feed) } }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try Query.route(id: route, feed: feed).answer(from: bundle).reply
+    }
 }
 
-struct TransfersCommand: ParsableCommand {
+struct TransfersCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "transfers", abstract: "The transfers from a stop (transfers.txt).")
 
     @OptionGroup var options: BundleOptions
@@ -59,10 +63,12 @@ struct TransfersCommand: ParsableCommand {
     @Option(help: "The feed id, when several feeds have the stop.")
     var feed: String?
 
-    func run() throws { try options.ask { .transfers(stop: stop, feed: feed) } }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try Query.transfers(stop: stop, feed: feed).answer(from: bundle).reply
+    }
 }
 
-struct NearestCommand: ParsableCommand {
+struct NearestCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "nearest", abstract: "The stops nearest a point, with their distance.")
 
     @OptionGroup var options: BundleOptions
@@ -80,5 +86,5 @@ struct NearestCommand: ParsableCommand {
 
     func validate() throws { try Query.validate(query) }
 
-    func run() throws { try options.ask(query) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply { try query().answer(from: bundle).reply }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import TransitCities
 import TransitRuntime
 
-struct CityCommand: ParsableCommand {
+struct CityCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "city", abstract: "Everything the bundle knows about one city.")
 
     @OptionGroup var options: BundleOptions
@@ -10,12 +10,12 @@ struct CityCommand: ParsableCommand {
     @Argument(help: "The city id.")
     var id: String
 
-    func run() throws {
-        try options.ask { .city(id: id) }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
+        try Query.city(id: id).answer(from: bundle).reply
     }
 }
 
-struct CitiesCommand: ParsableCommand {
+struct CitiesCommand: BundleQuestion {
     static let configuration = CommandConfiguration(commandName: "cities", abstract: "Search, locate or filter cities.")
 
     @OptionGroup var options: BundleOptions
@@ -52,7 +52,5 @@ struct CitiesCommand: ParsableCommand {
 
     func validate() throws { try Query.validate(query) }
 
-    func run() throws {
-        try options.ask(query)
-    }
+    func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply { try query().answer(from: bundle).reply }
 }

@@ -10,6 +10,8 @@ struct BatchRunner: Sendable {
     /// `--realtime` and `--now`: departures and arrivals lines get live boards, plan lines
     /// ride on predicted times.
     var live: (snapshot: RealtimeSnapshot, now: Date)?
+    /// The moment a line without `at` asks about (the command line: when it started).
+    var now = Date()
 
     /// The line's answer as one line of JSON.
     func answer(_ line: BatchLine) -> [UInt8] {
@@ -29,7 +31,7 @@ struct BatchRunner: Sendable {
                 throw LineError.badJSON
             }
             id = object["id"]
-            var query = try Query(json: object)
+            var query = try Query(json: object, now: now)
             if let live, case .plan(var request) = query {
                 request.live = live
                 query = .plan(request)
@@ -65,4 +67,54 @@ enum BatchLine: Sendable {
 
     /// The longest line read as a query (a plan with every option is a few hundred bytes).
     static let maxBytes = 65_536
+}
+
+/// The lines of a batch given at once (`POST /v1/NAME/batch`), answered as `transit-query
+/// batch` answers them: one JSON line per line that is not blank, in order.
+///
+/// ```swift
+/// let answers = try BatchAnswers(Array(#"{"op":"info"}"#.utf8)).answered(by: bundle, context: CommandContext(now: Date()))
+/// ```
+public struct BatchAnswers: Sendable {
+    /// The most lines one body may hold.
+    public static let maxLines = 10_000
+
+    let lines: [BatchLine]
+
+    /// The body's lines (CR LF or LF; blank lines skipped).
+    /// - Throws: `CommandFailure` (bad input) past `maxLines` lines.
+    public init(_ body: [UInt8]) throws {
+        var lines: [BatchLine] = []
+        var number = 0
+        for raw in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            number += 1
+            let text = raw.last == 0x0D ? raw.dropLast() : raw
+            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            guard lines.count < Self.maxLines else {
+                throw CommandFailure(
+                    code: "too_many_lines", message: "a batch holds at most \(Self.maxLines) lines", kind: .badInput)
+            }
+            lines.append(
+                text.count > BatchLine.maxBytes
+                    ? .tooLong(line: number, bytes: text.count) : .query(String(decoding: text, as: UTF8.self)))
+        }
+        self.lines = lines
+    }
+
+    /// How many queries the body holds.
+    public var count: Int { lines.count }
+
+    /// The answers, each line followed by a newline. Live data in `context` go into boards
+    /// and plans, as `--realtime` files do on the command line.
+    public func answered(by bundle: TransitBundle, context: CommandContext) -> [UInt8] {
+        var runner = BatchRunner(bundle: bundle)
+        runner.live = context.live
+        runner.now = context.now
+        var out: [UInt8] = []
+        for line in lines {
+            out += runner.answer(line)
+            out.append(0x0A)
+        }
+        return out
+    }
 }

@@ -50,7 +50,7 @@ extension Query {
     static func plan(
         from: String, to: String, feed: String?, at: String?, arriveBy: Bool, windowMinutes: Int?, maxTransfers: Int?,
         changeTime: Int?, walkSpeed: Double?, transferDistance: Double?, accessDistance: Double?, wheelchair: Bool,
-        rangeSearches: Int? = nil
+        rangeSearches: Int? = nil, now: Date
     ) throws -> Query {
         var options = JourneyOptions()
         if let maxTransfers {
@@ -84,7 +84,7 @@ extension Query {
         return .plan(
             PlanRequest(
                 from: try PlanRequest.place(from, feed: feed), to: try PlanRequest.place(to, feed: feed),
-                time: try at.map(QueryTime.parse) ?? .instant(Date()), arriveBy: arriveBy, window: TimeInterval(window * 60),
+                time: try at.map(QueryTime.parse) ?? .instant(now), arriveBy: arriveBy, window: TimeInterval(window * 60),
                 options: options))
     }
 }

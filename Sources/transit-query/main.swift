@@ -1,0 +1,3 @@
+import TransitCommands
+
+TransitQueryCommand.runFromCommandLine()
