@@ -34,6 +34,12 @@ enum Query {
     static let defaultWindowMinutes = 60
     static let defaultLimit = 20
     static let defaultRadiusMetres = 500.0
+    /// The longest board window: a week (a longer one is refused, never multiplied past Int).
+    static let maxWindowMinutes = 10_080
+    /// The most results one query returns.
+    static let maxLimit = 10_000
+    /// The widest radius and distance, metres (half the Earth's circumference).
+    static let maxDistanceMetres = 20_037_508.0
 
     /// A query that cannot be asked as written; batch answers carry `code` `bad_query`.
     struct Invalid: Error, CustomStringConvertible {
@@ -52,13 +58,24 @@ enum Query {
         guard !stops.isEmpty else { throw Invalid(description: "\(arrivals ? "arrivals" : "departures") needs a stop") }
         return .departures(
             stops: stops, feed: feed, at: try at.map(QueryTime.parse) ?? .instant(now),
-            windowMinutes: try count(windowMinutes, "window") ?? defaultWindowMinutes, limit: try count(limit, "limit") ?? defaultLimit,
+            windowMinutes: try count(windowMinutes, "window", atMost: maxWindowMinutes) ?? defaultWindowMinutes,
+            limit: try count(limit, "limit") ?? defaultLimit,
             arrivals: arrivals)
     }
 
-    /// A window or limit: never negative.
-    private static func count(_ value: Int?, _ name: String) throws -> Int? {
+    /// A window, limit or count: never negative, at most `atMost`.
+    private static func count(_ value: Int?, _ name: String, atMost: Int = maxLimit) throws -> Int? {
         if let value, value < 0 { throw Invalid(description: "\(name) must not be negative") }
+        if let value, value > atMost { throw Invalid(description: "\(name) must be at most \(atMost)") }
+        return value
+    }
+
+    /// A radius or distance: finite, not negative, at most half the Earth's circumference.
+    private static func distance(_ value: Double?, _ name: String) throws -> Double? {
+        guard let value else { return nil }
+        guard value.isFinite, value >= 0, value <= maxDistanceMetres else {
+            throw Invalid(description: "\(name) must be 0 to \(Int(maxDistanceMetres)) metres")
+        }
         return value
     }
 
@@ -68,7 +85,8 @@ enum Query {
         switch (search, near) {
         case (let text?, nil): return .stopsNamed(text, limit: limit ?? defaultLimit)
         case (nil, let point?):
-            return .stopsNear(lat: point.lat, lon: point.lon, radius: radius ?? defaultRadiusMetres, limit: limit ?? defaultLimit)
+            return .stopsNear(
+                lat: point.lat, lon: point.lon, radius: try distance(radius, "radius") ?? defaultRadiusMetres, limit: limit ?? defaultLimit)
         default: throw Invalid(description: "stops needs exactly one of search or near (lat, lon)")
         }
     }
@@ -109,7 +127,7 @@ enum Query {
     static func nearest(lat: Double, lon: Double, count: Int?, maxDistance: Double?) throws -> Query {
         .nearest(
             lat: lat, lon: lon, count: try Self.count(count, "count") ?? defaultNearestCount,
-            maxDistance: maxDistance ?? defaultNearestDistance)
+            maxDistance: try distance(maxDistance, "max distance") ?? defaultNearestDistance)
     }
 
     /// Runs the query.

@@ -67,6 +67,7 @@ public struct TransitServer: Sendable {
     /// `onListening` gets the address once connections are accepted.
     public func run(onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws {
         let configuration = state.configuration
+        Self.raiseOpenFileLimit()
         state.pool.start()
         let state = self.state
         let application = Application(
@@ -97,6 +98,20 @@ public struct TransitServer: Sendable {
             throw error
         }
         try? await state.pool.shutdownGracefully()
+    }
+
+    /// Each connection takes a file descriptor: the soft limit (often 1,024) goes up to the
+    /// hard one, so that thousands of idle connections do not starve new ones.
+    static func raiseOpenFileLimit() {
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 1 << 20)
+        _ = setrlimit(resource, &limit)
     }
 
     /// Bundle names go into paths and metric labels: a safe alphabet only.

@@ -37,7 +37,10 @@ final class ServerRealFeedTests: XCTestCase {
         }
         print("asked: \(asked.sorted { $0.key < $1.key })")
         // Every command was asked and most questions found their answer.
-        for command in ["departures", "arrivals", "stops", "trip", "shape", "agencies", "routes", "route", "nearest", "transfers", "info", "plan", "fare"] {
+        for command in [
+            "departures", "arrivals", "stops", "trip", "shape", "agencies", "routes", "route", "nearest", "transfers", "info", "plan",
+            "fare",
+        ] {
             XCTAssertTrue(asked.keys.contains { $0.hasPrefix(command + " ") }, "\(command) never asked")
         }
         let answered = asked.filter { $0.key.hasSuffix(" 200") }.values.reduce(0, +)
@@ -68,12 +71,20 @@ final class ServerRealFeedTests: XCTestCase {
             let lon = (stop.longitude ?? 0) + Double(Int(random.next() % 200) - 100) / 10_000
             return String(format: "%.5f,%.5f", lat, lon)
         }
-        var queries: [Q] = [Q(command: "info", parameters: []), Q(command: "agencies", parameters: []), Q(command: "routes", parameters: [])]
+        var queries: [Q] = [
+            Q(command: "info", parameters: []), Q(command: "agencies", parameters: []), Q(command: "routes", parameters: []),
+        ]
         while queries.count < count {
             let stop = pick(stops)
             switch random.next() % 14 {
-            case 0: queries.append(Q(command: "departures", parameters: [("stop", stop.stopID), ("at", time()), ("window", "\(30 + random.next() % 200)")]))
-            case 1: queries.append(Q(command: "arrivals", parameters: [("stop", stop.stopID), ("at", time()), ("limit", "\(1 + random.next() % 30)")]))
+            case 0:
+                queries.append(
+                    Q(
+                        command: "departures",
+                        parameters: [("stop", stop.stopID), ("at", time()), ("window", "\(30 + random.next() % 200)")]))
+            case 1:
+                queries.append(
+                    Q(command: "arrivals", parameters: [("stop", stop.stopID), ("at", time()), ("limit", "\(1 + random.next() % 30)")]))
             case 2:
                 let words = stop.name.split(separator: " ").prefix(2).map { String($0.prefix(4)) }.joined(separator: " ")
                 queries.append(Q(command: "stops", parameters: [("search", words.isEmpty ? "a" : words)]))

@@ -54,7 +54,10 @@ final class ServerRealtimeTests: XCTestCase {
                     query, server: server, name: "bart", bundle: bundle,
                     cliExtra: ["--realtime", realtime.appendingPathComponent(file).path, "--now", Self.now])
                 XCTAssertEqual(status, 200, "\(query)")
-                let http = try XCTUnwrap(RawHTTP.get(port: server.port, "/v1/bart/\(query.command)?" + query.parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")))
+                let http = try XCTUnwrap(
+                    RawHTTP.get(
+                        port: server.port, "/v1/bart/\(query.command)?" + query.parameters.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+                )
                 XCTAssertEqual(http.header("Cache-Control"), "max-age=1", "\(query)")
             }
         }
@@ -70,7 +73,9 @@ final class ServerRealtimeTests: XCTestCase {
         // The message changes: the server notices on its next fetch and swaps the snapshot.
         try publish("bart-trip-updates.pb")
         XCTAssertTrue(
-            TestClock.wait(upTo: 20, every: 0.05) { ((try? self.report(server))?["sources"] as? [[String: Any]])?.first?["entities"] as? Int == 91 },
+            TestClock.wait(upTo: 20, every: 0.05) {
+                ((try? self.report(server))?["sources"] as? [[String: Any]])?.first?["entities"] as? Int == 91
+            },
             "the new message was not applied: \(server.logText.suffix(2000))")
         try compare(with: "bart-trip-updates.pb")
         let after = try report(server)
@@ -84,7 +89,8 @@ final class ServerRealtimeTests: XCTestCase {
         XCTAssertEqual((failing["sources"] as? [[String: Any]])?.first?["last_error"] as? String, "HTTP 404")
         try compare(with: "bart-trip-updates.pb")
         try publish("bart-trip-updates.pb")
-        XCTAssertTrue(TestClock.wait(upTo: 30, every: 0.05) { RawHTTP.get(port: server.port, "/readyz")?.status == 200 }, "readyz did not recover")
+        XCTAssertTrue(
+            TestClock.wait(upTo: 30, every: 0.05) { RawHTTP.get(port: server.port, "/readyz")?.status == 200 }, "readyz did not recover")
     }
 
     private func report(_ server: ServerUnderTest) throws -> [String: Any] {

@@ -103,19 +103,11 @@ enum RawHTTP {
     /// Sends `request` (the whole text) to 127.0.0.1:`port` and reads the answer to the end of
     /// its body (Content-Length) or of the connection; nil when the connection closed first.
     static func exchange(port: Int, _ request: [UInt8], timeout: TimeInterval = 30) -> HTTPAnswer? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connect(port: port)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -131,6 +123,24 @@ enum RawHTTP {
             if let answer = parse(received), answer.complete { return answer.answer }
         }
         return parse(received)?.answer
+    }
+
+    /// A connected TCP socket to 127.0.0.1:`port`, -1 on failure.
+    static func connect(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return -1
+        }
+        return fd
     }
 
     static func get(port: Int, _ target: String, headers: [String: String] = [:]) -> HTTPAnswer? {

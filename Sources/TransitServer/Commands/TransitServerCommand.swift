@@ -48,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Send Access-Control-Allow-Origin with this value (CORS is off otherwise).")
     var corsOrigin: String?
 
+    @Option(help: "Seconds a connection may stay idle before it is closed (default 30).")
+    var idleTimeout: Double = 30
+
+    @Option(help: "Seconds a request body (a batch) may take to arrive (default 10).")
+    var bodyTimeout: Double = 10
+
     @Option(help: "Log level: trace, debug, info (one line a request), notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -56,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if !(0.1...86_400).contains(realtimeInterval) { throw ValidationError("--realtime-interval must be 0.1 to 86400 seconds") }
         if !(0.1...3_600).contains(bundleCheckInterval) { throw ValidationError("--bundle-check-interval must be 0.1 to 3600 seconds") }
+        if !(0.1...3_600).contains(idleTimeout) { throw ValidationError("--idle-timeout must be 0.1 to 3600 seconds") }
+        if !(0.1...3_600).contains(bodyTimeout) { throw ValidationError("--body-timeout must be 0.1 to 3600 seconds") }
         if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be 1 to 256") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level \(logLevel) is not a level") }
         _ = try namedBundles()
@@ -79,6 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bundleCheckInterval = bundleCheckInterval
         if let threads { configuration.queryThreads = threads }
         configuration.corsOrigin = corsOrigin
+        configuration.idleTimeout = idleTimeout
+        configuration.bodyTimeout = bodyTimeout
         do {
             configuration.fixedNow = try now.map { try fixedClock($0, bundles: configuration.bundles) }
             let server = try await TransitServer(configuration: configuration)
