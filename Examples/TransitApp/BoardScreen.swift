@@ -1,12 +1,25 @@
 import Foundation
+import TransitClient
 import TransitRealtime
 import TransitRuntime
 
-/// The departures board at a stop, with live delays when a snapshot is at hand.
+/// The departures board at a stop: online first when the app has a server (`TRANSIT_SERVER`),
+/// else with live delays when a snapshot is at hand.
 struct BoardScreen {
     let bundle: TransitBundle
 
     func show(stop: String, at time: QueryTime, live: (snapshot: RealtimeSnapshot, now: Date)?) async throws {
+        if let server = ProcessInfo.processInfo.environment["TRANSIT_SERVER"].flatMap(URL.init(string:)) {
+            // The server's board (its own live data) within a second and a half, else the bundle's.
+            let source = OnlineFirstDepartures(client: TransitClient(server: server, bundle: "metro", timeout: 1.5), bundle: bundle)
+            let board = try await source.departures(from: try await bundle.stop(stop), at: time, limit: 5)
+            switch board.source {
+            case .server: print("board at \(stop) (from the server):")
+            case .bundle(let reason): print("board at \(stop) (offline: \(reason.prefix(60))):")
+            }
+            for call in board.departures { print(row(call.scheduled, delay: call.delay)) }
+            return
+        }
         guard let live else {
             print("board at \(stop):")
             for call in try await bundle.departures(from: stop, at: time, limit: 5) { print(row(call, delay: nil)) }

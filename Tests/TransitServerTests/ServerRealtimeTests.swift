@@ -1,6 +1,8 @@
 import Foundation
 import GTFSCompiler
 import TestKit
+import TransitClient
+import TransitRuntime
 import XCTest
 
 /// Live data fetched by the server from a plain file server (Debian's nginx on loopback,
@@ -81,6 +83,11 @@ final class ServerRealtimeTests: XCTestCase {
         let after = try report(server)
         XCTAssertEqual((before["sources"] as? [[String: Any]])?.first?["entities"] as? Int, 1)
         XCTAssertEqual((after["snapshot"] as? [String: Any])?["trip_updates"] as? Int, 91)
+        // The app's client decodes the live board into the runtime's live calls.
+        let client = TransitClient(server: URL(string: server.base)!, bundle: "bart")
+        let board = try awaitResult { try await client.departures(from: ["MONT"], at: try QueryTime.parse("2019-08-07T10:40"), within: 2700) }
+        XCTAssertTrue(board.departures.contains { $0.isRealtime }, "no live call in \(board.departures.count)")
+        XCTAssertEqual(board.realtimeNotApplied, nil)
         // The source fails: the last good message stays applied; readiness says why once it is stale.
         try FileManager.default.removeItem(at: served)
         XCTAssertTrue(
@@ -96,5 +103,22 @@ final class ServerRealtimeTests: XCTestCase {
     private func report(_ server: ServerUnderTest) throws -> [String: Any] {
         let answer = try XCTUnwrap(RawHTTP.get(port: server.port, "/v1/bart/realtime"))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+    }
+
+    /// The result of an async call, from synchronous test code.
+    private func awaitResult<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let value = try await body()
+                result.withLock { $0 = .success(value) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 }

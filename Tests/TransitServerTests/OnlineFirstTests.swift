@@ -1,0 +1,76 @@
+import Foundation
+import TestKit
+import TestSupport
+import TransitClient
+import TransitRealtime
+import TransitRuntime
+import XCTest
+
+/// The app's online-first board: from the server while it answers, from the installed bundle
+/// when it is stopped or hangs past the time-out, the server's refusals passed on.
+final class OnlineFirstTests: XCTestCase {
+    let at = QueryTime.local(LocalDate("2026-03-30")!, secondsOfDay: 7 * 3600 + 55 * 60)
+
+    func testTheServerAnswersAndTheBundleWhenItCannot() async throws {
+        let bundle = TestSupport.sampleBundle
+        let expected = try await bundle.departures(from: ["CENTRAL"], at: at, within: 3600, limit: 6)
+        XCTAssertFalse(expected.isEmpty)
+        let server = try ServerUnderTest(["--bundle", "demo=\(TestSupport.sampleBundlePath)", "--log-level", "warning"])
+        let url = URL(string: server.base)!
+        let source = OnlineFirstDepartures(client: TransitClient(server: url, bundle: "demo", timeout: 2), bundle: bundle)
+
+        // Online: the server's answer, decoded into the runtime's values, equal to the bundle's.
+        let stop = try await bundle.stop("CENTRAL")
+        let hash = try await bundle.info().contentHash
+        let online = try await source.departures(from: stop, at: at, limit: 6)
+        XCTAssertEqual(online.source, .server)
+        XCTAssertEqual(online.departures.map(\.scheduled), expected)
+        XCTAssertEqual(online.contentHash, hash)
+        let byRef = try await source.departures(from: StopRef(feedID: "metro", stopID: "CENTRAL"), at: at, limit: 6)
+        XCTAssertEqual(byRef.departures.map(\.scheduled), expected)
+
+        // The server's refusal is the answer (the bundle would refuse the same).
+        do {
+            _ = try await source.departures(from: ["NOPE"], at: at)
+            XCTFail("an unknown stop was answered")
+        } catch TransitClientError.refused(let status, let code, _) {
+            XCTAssertEqual(status, 404)
+            XCTAssertEqual(code, "unknown_stop")
+        }
+
+        // The server stopped: the bundle answers, and says why.
+        XCTAssertEqual(server.terminate(), 0)
+        let offline = try await source.departures(from: stop, at: at, limit: 6)
+        guard case .bundle(let reason) = offline.source else { return XCTFail("answered by \(offline.source)") }
+        print("offline because: \(reason)")
+        XCTAssertEqual(offline.departures.map(\.scheduled), expected)
+        XCTAssertTrue(offline.departures.allSatisfy { $0.state == .scheduled && !$0.isRealtime })
+    }
+
+    /// A server that accepts the connection and never answers: the board comes from the
+    /// bundle once the client's time-out has passed.
+    func testAServerThatHangsFallsBackAfterTheTimeout() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        XCTAssertEqual(listen(listener, 16), 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let client = TransitClient(server: URL(string: "http://127.0.0.1:\(port)")!, bundle: "demo", timeout: 0.5)
+        let source = OnlineFirstDepartures(client: client, bundle: TestSupport.sampleBundle)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let board = try await source.departures(from: ["CENTRAL"], at: at, limit: 6)
+        let elapsed = clock.now - started
+        print("hung server: answered from the bundle after \(elapsed)")
+        guard case .bundle = board.source else { return XCTFail("answered by \(board.source)") }
+        let expected = try await TestSupport.sampleBundle.departures(from: ["CENTRAL"], at: at, within: 3600, limit: 6)
+        XCTAssertEqual(board.departures.map(\.scheduled), expected)
+        // Not a speed target: a guard against waiting for the hung server.
+        XCTAssertLessThan(elapsed, .seconds(15))
+    }
+}
