@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
+.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-server bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
 
 all: build
 
@@ -104,6 +104,14 @@ bench-store: release
 # PyPI into a venv under .build, on cts-strasbourg and its 10x copy (bench/peers.py).
 PEERS_VENV = .build/peers-venv
 BENCH_DIR ?= /tmp/transit-bench
+# transit-server beside transit-query batch on the 10 x Strasbourg bundle (wrk over
+# loopback): docs/performance.md, "Server".
+bench-server: release
+	@mkdir -p $(BENCH_DIR)
+	@[ -f $(BENCH_DIR)/cts-x10.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip 10
+	@[ -f $(BENCH_DIR)/cts-x10.db ] || $(BIN_RELEASE)/gtfs-compile $(BENCH_DIR)/cts-x10.zip -o $(BENCH_DIR)/cts-x10.db
+	python3 bench/server_bench.py $(BIN_RELEASE) $(BENCH_DIR)/cts-x10.db 10
+
 bench-peers: release
 	@[ -x $(PEERS_VENV)/bin/python ] || python3 -m venv $(PEERS_VENV)
 	@$(PEERS_VENV)/bin/python -c 'import gtfs_garage_core, gtfs_parquet' 2>/dev/null || \

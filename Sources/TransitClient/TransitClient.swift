@@ -91,7 +91,8 @@ public struct TransitClient: Sendable {
         let answer = try await http.get(url, timeout: timeout)
         guard answer.status == 200 else {
             let error = (try? JSONDecoder().decode(ServerError.self, from: answer.body))?.error
-            throw TransitClientError.refused(status: answer.status, code: error?.code ?? "http_\(answer.status)", message: error?.message ?? "HTTP \(answer.status)")
+            throw TransitClientError.refused(
+                status: answer.status, code: error?.code ?? "http_\(answer.status)", message: error?.message ?? "HTTP \(answer.status)")
         }
         return answer
     }

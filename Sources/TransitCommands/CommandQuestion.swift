@@ -53,7 +53,7 @@ public struct CommandQuestion: @unchecked Sendable {
                 code: "unknown_command", message: "no command \"\(command)\" (commands: \(Self.commands.joined(separator: ", ")))",
                 kind: .notFound)
         }
-        var arguments = [command]
+        var arguments: [String] = []
         var positionals: [String] = []
         for (name, value) in parameters {
             guard let kind = spec.parameters[name], !Self.reserved.contains(name) else {
@@ -76,11 +76,13 @@ public struct CommandQuestion: @unchecked Sendable {
         }
         if !positionals.isEmpty { arguments += ["--"] + positionals }
         do {
-            guard let parsed = try TransitQueryCommand.parseAsRoot(arguments) as? any BundleQuestion else {
-                throw CommandFailure(code: "unknown_command", message: "no command \"\(command)\"", kind: .notFound)
+            // The subcommand's own parser (the root's would first build all of them), and a
+            // memo of recent argument lists: ArgumentParser reads a command's properties by
+            // reflection, which took most of a board's time over HTTP (docs/performance.md).
+            self.parsed = try Self.parsedCommands.parsed(command: command, arguments: arguments) {
+                try spec.type.parse(arguments) as any BundleQuestion
             }
             self.command = command
-            self.parsed = parsed
         } catch let failure as CommandFailure {
             throw failure
         } catch {
@@ -94,6 +96,10 @@ public struct CommandQuestion: @unchecked Sendable {
     public func reply(from bundle: TransitBundle, context: CommandContext) throws -> CommandReply {
         try parsed.reply(from: bundle, context: context)
     }
+
+    /// Argument lists parsed lately, and what they parsed to (a parse is a pure function of
+    /// them). Cleared when full.
+    private static let parsedCommands = ParsedCommands()
 
     // MARK: What each command takes
 
@@ -115,8 +121,9 @@ public struct CommandQuestion: @unchecked Sendable {
 
     /// A command's abstract and parameters (without the reserved ones), for documents such as
     /// the server's OpenAPI description.
-    public struct Spec: Sendable {
+    public struct Spec: @unchecked Sendable {
         public var command: String
+        let type: any BundleQuestion.Type
         public var abstract: String
         public var list: [Parameter]
         var parameters: [String: ParameterKind]
@@ -160,9 +167,30 @@ public struct CommandQuestion: @unchecked Sendable {
                         isRequired: argument["isOptional"]?.boolValue == false, isRepeating: argument["isRepeating"]?.boolValue == true))
             }
             specs[name] = Spec(
-                command: name, abstract: command["abstract"]?.stringValue ?? "", list: list,
+                command: name, type: type, abstract: command["abstract"]?.stringValue ?? "", list: list,
                 parameters: Dictionary(list.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first }))
         }
         return specs
     }()
+}
+
+/// A bounded memo of parsed commands by command and argument list.
+private final class ParsedCommands: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsed: [[String]: any BundleQuestion] = [:]
+    static let capacity = 4_096
+
+    func parsed(command: String, arguments: [String], parse: () throws -> any BundleQuestion) throws -> any BundleQuestion {
+        let key = [command] + arguments
+        lock.lock()
+        let known = parsed[key]
+        lock.unlock()
+        if let known { return known }
+        let fresh = try parse()
+        lock.lock()
+        if parsed.count >= Self.capacity { parsed.removeAll(keepingCapacity: true) }
+        parsed[key] = fresh
+        lock.unlock()
+        return fresh
+    }
 }

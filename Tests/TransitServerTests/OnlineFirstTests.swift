@@ -58,7 +58,9 @@ final class OnlineFirstTests: XCTestCase {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
         XCTAssertEqual(listen(listener, 16), 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         let port = Int(UInt16(bigEndian: address.sin_port))
         let client = TransitClient(server: URL(string: "http://127.0.0.1:\(port)")!, bundle: "demo", timeout: 0.5)
         let source = OnlineFirstDepartures(client: client, bundle: TestSupport.sampleBundle)
@@ -72,5 +74,43 @@ final class OnlineFirstTests: XCTestCase {
         XCTAssertEqual(board.departures.map(\.scheduled), expected)
         // Not a speed target: a guard against waiting for the hung server.
         XCTAssertLessThan(elapsed, .seconds(15))
+    }
+}
+
+/// `Examples/TransitApp`'s board with a server: from the server while it runs, from the
+/// installed bundle once it is gone.
+extension OnlineFirstTests {
+    func testTheExampleAppsBoardIsOnlineFirst() throws {
+        let site = try StoreFixture()
+        let metro = try TestFeeds.compileMetro(TestSupport.samples + "/metro")
+        let server = try ServerUnderTest(["--bundle", "metro=\(metro)", "--log-level", "warning"])
+        func board(_ url: String) throws -> [String] {
+            let process = Process()
+            process.executableURL = TestPaths.products.appendingPathComponent("transit-app-example")
+            process.arguments = [
+                site.server.url("v1.json").absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, "metro",
+                "CENTRAL", "Tiefenbrunnen", "2026-03-30T08:00",
+            ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TRANSIT_SERVER"] = url
+            process.environment = environment
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, text)
+            let lines = text.split(separator: "\n").map(String.init)
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("board at CENTRAL") }) else { return lines }
+            return Array(lines[start...].prefix(3))
+        }
+        let online = try board(server.base)
+        XCTAssertEqual(online.first, "board at CENTRAL (from the server):", "\(online)")
+        XCTAssertEqual(online.dropFirst().first, "  08:00  4  Tiefenbrunnen (platform 1)")
+        XCTAssertEqual(server.terminate(), 0)
+        let offline = try board(server.base)
+        XCTAssertTrue(offline.first?.hasPrefix("board at CENTRAL (offline: ") == true, "\(offline)")
+        XCTAssertEqual(Array(offline.dropFirst()), Array(online.dropFirst()))
     }
 }

@@ -85,7 +85,9 @@ final class ServerRealtimeTests: XCTestCase {
         XCTAssertEqual((after["snapshot"] as? [String: Any])?["trip_updates"] as? Int, 91)
         // The app's client decodes the live board into the runtime's live calls.
         let client = TransitClient(server: URL(string: server.base)!, bundle: "bart")
-        let board = try awaitResult { try await client.departures(from: ["MONT"], at: try QueryTime.parse("2019-08-07T10:40"), within: 2700) }
+        let board = try awaitResult {
+            try await client.departures(from: ["MONT"], at: try QueryTime.parse("2019-08-07T10:40"), within: 2700)
+        }
         XCTAssertTrue(board.departures.contains { $0.isRealtime }, "no live call in \(board.departures.count)")
         XCTAssertEqual(board.realtimeNotApplied, nil)
         // The source fails: the last good message stays applied; readiness says why once it is stale.
