@@ -141,7 +141,8 @@ let package = Package(
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).
         .target(
-            name: "ReadmeSnippets", dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "GTFSCompiler"],
+            name: "ReadmeSnippets",
+            dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "TransitClient", "GTFSCompiler"],
             path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
         .executableTarget(

@@ -3,6 +3,7 @@
 import Foundation
 import GTFSCompiler
 import TransitCities
+import TransitClient
 import TransitRealtime
 import TransitRuntime
 import TransitStore
@@ -43,7 +44,17 @@ func readmeBlock3() async throws {
 }
 
 /// README.md, under "The libraries".
-func readmeBlock4() throws {
+func readmeBlock4() async throws {
+
+    let zurich = try TransitBundle(path: "zurich.db")
+    let online = OnlineFirstDepartures(client: TransitClient(server: URL(string: "https://transit.example.org")!, bundle: "zurich", timeout: 1.5), bundle: zurich)
+    let shown = try await online.departures(from: ["CENTRAL"], limit: 10)
+    print(shown.source == .server ? "live from the server" : "offline: timetable", shown.departures.count)
+    _ = (zurich, online, shown)
+}
+
+/// README.md, under "The libraries".
+func readmeBlock5() throws {
 
     let world = try TransitBundle(path: "strasbourg.db")
     let lisbon = try world.cities(matching: "lisboa").first
@@ -52,8 +63,19 @@ func readmeBlock4() throws {
     _ = (world, lisbon, nearby)
 }
 
+/// docs/transit-server.md, under "The app's side".
+func readmeBlock6() async throws {
+
+    let installed = try TransitBundle(path: bundlePath)
+    let client = TransitClient(server: URL(string: "https://transit.example.org")!, bundle: "zurich", timeout: 1.5)
+    let source = OnlineFirstDepartures(client: client, bundle: installed)
+    let board = try await source.departures(from: try await installed.stop("CENTRAL"))   // a Stop, a StopRef or ids
+    if case .bundle(let reason) = board.source { banner.text = "Offline: \(reason)" }
+    _ = (installed, client, source, board)
+}
+
 /// Sources/GTFSCompiler/GTFSCompiler.docc/CompilingBundlesInAPipeline.md, under "Compile".
-func readmeBlock5() throws {
+func readmeBlock7() throws {
 
     let request = CompileRequest(feeds: [.init(name: "cts", path: "cts.zip")], outputPath: "strasbourg.db")
     let log = DiagnosticLog()
@@ -67,7 +89,7 @@ func readmeBlock5() throws {
 }
 
 /// Sources/TransitCities/TransitCities.docc/TransitCities.md, under "Overview".
-func readmeBlock6() throws {
+func readmeBlock8() throws {
 
     let bundle = try TransitBundle(path: "lisbon.db")
     let lisbon = try bundle.cities(matching: "lisboa").first          // by an alternate name
@@ -77,7 +99,7 @@ func readmeBlock6() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/LiveDataOnTheDevice.md, under "Overview".
-func readmeBlock7() throws {
+func readmeBlock9() throws {
 
     let timetable = try TransitBundle(path: "bart.db")
     // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
@@ -96,7 +118,7 @@ func readmeBlock7() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock8() throws {
+func readmeBlock10() throws {
 
     let bundle = try TransitBundle(path: "bart.db")
     let message = try RealtimeMessage(data: fetchedBytes)
@@ -107,7 +129,7 @@ func readmeBlock8() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock9() async throws {
+func readmeBlock11() async throws {
     let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
     let live = try await bundle.departures(from: "MONT", realtime: snapshot)
     if case .stale(let age, _, _)? = live.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
@@ -115,7 +137,7 @@ func readmeBlock9() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Overview".
-func readmeBlock10() throws {
+func readmeBlock12() throws {
     let bundle = try TransitBundle(path: "strasbourg.db")
     let here = Coordinate(latitude: 48.5734, longitude: 7.7521)
     let journeys = try bundle.journeys(from: .coordinate(here), to: .stop("HOPITAL"), departingAt: .instant(Date()))
@@ -126,7 +148,7 @@ func readmeBlock10() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock11() throws {
+func readmeBlock13() throws {
 
     let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
     var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
@@ -148,7 +170,7 @@ func readmeBlock11() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock12() throws {
+func readmeBlock14() throws {
     let budget = JourneyOptions(rangeSearches: 4)
     let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
     print(next.journeys.count, "journeys", next.isComplete ? "" : "leaving before \(next.endLocal)")
@@ -156,7 +178,7 @@ func readmeBlock12() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
-func readmeBlock13() throws {
+func readmeBlock15() throws {
 
     let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
     let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
@@ -166,7 +188,7 @@ func readmeBlock13() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock14() throws {
+func readmeBlock16() throws {
     for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
         if let fare = journey.fare {
             print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
@@ -177,7 +199,7 @@ func readmeBlock14() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock15() throws {
+func readmeBlock17() throws {
     let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
     let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
     print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
@@ -185,20 +207,20 @@ func readmeBlock15() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
-func readmeBlock16() throws {
+func readmeBlock18() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock17() throws {
+func readmeBlock19() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock18() async throws {
+func readmeBlock20() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -208,14 +230,14 @@ func readmeBlock18() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock19() throws {
+func readmeBlock21() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock20() throws {
+func readmeBlock22() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -224,7 +246,7 @@ func readmeBlock20() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock21() throws {
+func readmeBlock23() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -265,7 +287,7 @@ func readmeBlock21() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock22() throws {
+func readmeBlock24() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -274,13 +296,13 @@ func readmeBlock22() throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock23() async throws {
+func readmeBlock25() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock24() async throws {
+func readmeBlock26() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -288,7 +310,7 @@ func readmeBlock24() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock25() async throws {
+func readmeBlock27() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -302,20 +324,20 @@ func readmeBlock25() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock26() async throws {
+func readmeBlock28() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock27() throws {
+func readmeBlock29() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock28() async throws {
+func readmeBlock30() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

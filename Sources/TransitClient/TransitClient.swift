@@ -39,12 +39,19 @@ public struct TransitClient: Sendable {
     public func departures(
         from stops: [String], feed: String? = nil, at time: QueryTime? = nil, within window: TimeInterval = 3600, limit: Int = 20
     ) async throws -> ServerBoard {
+        try await board("departures", stops: stops, feed: feed, at: time, within: window, limit: limit)
+    }
+
+    /// A board command's answer, live calls or the timetable's.
+    func board(_ command: String, stops: [String], feed: String?, at time: QueryTime?, within window: TimeInterval, limit: Int)
+        async throws -> ServerBoard
+    {
         var parameters = stops.map { ("stop", $0) }
         if let feed { parameters.append(("feed", feed)) }
         if let time { parameters.append(("at", Self.text(time))) }
         parameters.append(("window", "\(max(0, Int((window / 60).rounded(.up))))"))
         parameters.append(("limit", "\(max(0, limit))"))
-        let answer = try await get("departures", parameters)
+        let answer = try await get(command, parameters)
         let calls: [LiveDeparture]
         do {
             // A bundle with live sources answers live calls, one without the timetable's.
@@ -54,7 +61,7 @@ public struct TransitClient: Sendable {
                 calls = try JSONDecoder().decode([Departure].self, from: answer.body).map { LiveDeparture(scheduled: $0) }
             }
         } catch {
-            throw TransitClientError.badAnswer("the departures do not decode: \(error)")
+            throw TransitClientError.badAnswer("the \(command) do not decode: \(error)")
         }
         return ServerBoard(
             departures: calls, contentHash: answer.headers["x-bundle-content-hash"],

@@ -41,3 +41,30 @@ extension RealtimeRuleTests {
         }
     }
 }
+
+/// A live board takes what an offline one takes: a `Stop` value or a `StopRef`, and
+/// answers as the text id does.
+extension RealtimeRuleTests {
+    func testLiveBoardsTakeStopValuesAndReferences() async throws {
+        let message = try message("2026-03-10T07:55", [update("T1", date: "20260310", [(2, "S2", 120, false)])])
+        let now = try instant("2026-03-10T07:56")
+        let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle, now: now)
+        let at = try QueryTime.parse("2026-03-10T07:55")
+        let byID = try { try self.bundle.departures(from: "S2", at: at, realtime: snapshot, now: now) }()
+        XCTAssertEqual(byID.departures.first { $0.scheduled.tripID == "T1" }?.delay, 120)
+        let stop = try await bundle.stop("S2")
+        let ref = StopRef(feedID: stop.feedID, stopID: stop.stopID)
+        XCTAssertEqual(try { try self.bundle.departures(from: stop, at: at, realtime: snapshot, now: now) }(), byID)
+        XCTAssertEqual(try { try self.bundle.departures(from: ref, at: at, realtime: snapshot, now: now) }(), byID)
+        let viaStop = try await bundle.departures(from: stop, at: at, realtime: snapshot, now: now)
+        let viaRef = try await bundle.departures(from: ref, at: at, realtime: snapshot, now: now)
+        XCTAssertEqual(viaStop, byID)
+        XCTAssertEqual(viaRef, byID)
+        let arrivals = try { try self.bundle.arrivals(to: ["S3"], at: at, realtime: snapshot, now: now) }()
+        let s3 = try await bundle.stop("S3")
+        XCTAssertEqual(try { try self.bundle.arrivals(to: s3, at: at, realtime: snapshot, now: now) }(), arrivals)
+        let asyncArrivals = try await bundle.arrivals(
+            to: StopRef(feedID: s3.feedID, stopID: s3.stopID), at: at, realtime: snapshot, now: now)
+        XCTAssertEqual(asyncArrivals, arrivals)
+    }
+}

@@ -29,6 +29,23 @@ final class OnlineFirstTests: XCTestCase {
         let byRef = try await source.departures(from: StopRef(feedID: "metro", stopID: "CENTRAL"), at: at, limit: 6)
         XCTAssertEqual(byRef.departures.map(\.scheduled), expected)
 
+        // The other questions, decoded into the runtime's values, equal to the bundle's.
+        let client = TransitClient(server: url, bundle: "demo")
+        let found = try await client.stops(matching: "zur")
+        let local = try await bundle.stops(matching: "zur")
+        XCTAssertEqual(found, local)
+        let day = LocalDate("2026-03-30")!
+        let trip = try await client.trip("T4_WK_0800", on: day)
+        let localTrip = try await bundle.trip("T4_WK_0800", on: day)
+        XCTAssertEqual(trip, localTrip)
+        let journeys = try await client.journeys(from: "CENTRAL", to: "BELLEVUE", departingAt: at)
+        let localJourneys = try await bundle.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at)
+        XCTAssertFalse(journeys.isEmpty)
+        XCTAssertEqual(journeys, localJourneys)
+        let arrivals = try await client.arrivals(to: ["BELLEVUE"], at: at, limit: 4)
+        let localArrivals = try await bundle.arrivals(to: ["BELLEVUE"], at: at, limit: 4)
+        XCTAssertEqual(arrivals.departures.map(\.scheduled), localArrivals)
+
         // The server's refusal is the answer (the bundle would refuse the same).
         do {
             _ = try await source.departures(from: ["NOPE"], at: at)

@@ -150,7 +150,9 @@ final class ServerDeploymentTests: XCTestCase {
         try install(v1, at: path)
         let arguments = ["--bundle", "metro=\(path)", "--bundle-check-interval", "0.2", "--log-level", "warning"]
         let replicas = [try ServerUnderTest(arguments), try ServerUnderTest(arguments)]
-        defer { replicas.forEach { $0.kill() } }
+        defer {
+            for replica in replicas { replica.kill() }
+        }
         let balancer = try NginxBalancer(nginx: nginx, upstreams: replicas.map(\.port))
         defer { balancer.stop() }
         let load = Load(threads: 4, port: balancer.port, target: Self.query)
@@ -213,4 +215,40 @@ final class NginxBalancer {
     }
 
     func stop() { server.stop() }
+}
+
+/// `--store DIR`: every installed bundle of a store folder, served by its catalogue id; an
+/// update the store installs from a new manifest (a patch) is served within the check interval.
+final class ServerStoreTests: XCTestCase {
+    func testAStoresUpdateIsServedWithoutARestart() async throws {
+        let site = try StoreFixture()
+        let folder = TemporaryFolders.make()
+        let store = try site.store(in: folder)
+        _ = try await store.refreshCatalogue(from: site.server.url("v1.json"))
+        let first = try await store.download("metro", explicit: true).finished()
+        XCTAssertEqual(first, .done)
+        let server = try ServerUnderTest(["--store", folder.path, "--bundle-check-interval", "0.2", "--log-level", "warning"])
+        defer { server.kill() }
+        func hash(_ path: String) throws -> String? {
+            let info = try SameAnswers.run("transit-query", ["info", "--bundle", path, "--json"])
+            return (try JSONSerialization.jsonObject(with: info.stdout) as? [String: Any])?["content_sha256"] as? String
+        }
+        let target = "/v1/metro/departures?stop=CENTRAL&at=2026-03-30T08:30&window=60"
+        XCTAssertEqual(RawHTTP.get(port: server.port, target)?.header("X-Bundle-Content-Hash"), try hash(site.path("metro-1.db")))
+        _ = try await store.refreshCatalogue(from: site.server.url("v2.json"))
+        let update = try await store.update("metro")
+        let updated = await update?.finished()
+        XCTAssertEqual(updated, .done)
+        let second = try XCTUnwrap(try hash(site.path("metro-2.db")))
+        XCTAssertTrue(
+            TestClock.wait(upTo: 20) { RawHTTP.get(port: server.port, target)?.header("X-Bundle-Content-Hash") == second }, server.logText)
+        let installed = try await store.status().first { $0.id == "metro" }
+        let expected = try SameAnswers.run(
+            "transit-query",
+            [
+                "departures", "--bundle", try XCTUnwrap(installed?.path), "--stop", "CENTRAL", "--at", "2026-03-30T08:30", "--window", "60",
+                "--json",
+            ])
+        XCTAssertEqual(RawHTTP.get(port: server.port, target)?.body, expected.stdout)
+    }
 }

@@ -71,7 +71,9 @@ final class ServerHostileTests: XCTestCase {
 
         // Half-sent requests and thousands of idle connections do not stop the others.
         var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
+        defer {
+            for fd in sockets { close(fd) }
+        }
         raiseOwnFileLimit()
         for index in 0..<2_000 {
             let fd = RawHTTP.connect(port: server.port)
@@ -89,7 +91,7 @@ final class ServerHostileTests: XCTestCase {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(first, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         XCTAssertEqual(recv(first, &byte, 1, 0), 0, "an idle connection was not closed")
-        sockets.forEach { close($0) }
+        for fd in sockets { close(fd) }
         sockets.removeAll()
 
         XCTAssertTrue(server.isRunning)

@@ -13,7 +13,7 @@ final class ServerUnderTest: @unchecked Sendable {
     /// Starts `transit-server serve ARGUMENTS --port 0` and waits (up to 60 s) for its address.
     init(_ arguments: [String], port requested: Int = 0) throws {
         log = TemporaryFolders.make().appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = TestPaths.products.appendingPathComponent("transit-server")
         process.arguments = ["serve"] + arguments + ["--port", "\(requested)"]
         let out = Pipe()
