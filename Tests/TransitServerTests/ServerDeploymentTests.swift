@@ -242,7 +242,7 @@ final class ServerStoreTests: XCTestCase {
         let second = try XCTUnwrap(try hash(site.path("metro-2.db")))
         XCTAssertTrue(
             TestClock.wait(upTo: 20) { RawHTTP.get(port: server.port, target)?.header("X-Bundle-Content-Hash") == second }, server.logText)
-        let installed = try await store.status().first { $0.id == "metro" }
+        let installed = try await store.status(on: TestClock.metroDay).first { $0.id == "metro" }
         let expected = try SameAnswers.run(
             "transit-query",
             [
