@@ -26,6 +26,8 @@ deps:
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
 	@# The server test validates /openapi.json with openapi-spec-validator.
 	@python3 -c 'import openapi_spec_validator' 2>/dev/null || python3 -m pip install --quiet openapi-spec-validator
+	@# ... and generates requests from it with schemathesis.
+	@python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install --quiet schemathesis
 
 # Copies the README's Swift blocks into Examples/ReadmeSnippets, which every build compiles
 # (ReadmeSnippetTests fails when the copy is not the code of README.md and docs/).

@@ -6,16 +6,17 @@ import TransitJSON
 /// names, help and required options as `transit-query --help`), so the document cannot
 /// drift from what the server takes.
 enum OpenAPIDocument {
-    static func json() -> [UInt8] {
-        (try? CompactJSONEncoder().encode(document())) ?? []
+    /// The document of a server serving `bundles` (the names its `{bundle}` takes).
+    static func json(bundles: [String]) -> [UInt8] {
+        (try? CompactJSONEncoder().encode(document(bundles: bundles))) ?? []
     }
 
-    static func document() -> JSONValue {
+    static func document(bundles: [String]) -> JSONValue {
         var paths: [(key: String, value: JSONValue)] = []
         let bundle = object([
             ("name", .string("bundle")), ("in", .string("path")), ("required", .bool(true)),
-            ("description", .string("The bundle's name (`--bundle NAME=PATH`, or its id in a store).")),
-            ("schema", object([("type", .string("string"))])),
+            ("description", .string("The bundle's name (`--bundle NAME=PATH`, or its id in a store): one this server serves.")),
+            ("schema", object([("type", .string("string")), ("enum", .array(bundles.map(JSONValue.string)))])),
         ])
         for spec in CommandQuestion.specList {
             var parameters: [JSONValue] = [bundle]
@@ -101,7 +102,10 @@ enum OpenAPIDocument {
                                     ("required", .bool(true)),
                                     (
                                         "content",
-                                        object([("application/x-ndjson", object([("schema", object([("type", .string("string"))]))]))])
+                                        object([
+                                            ("text/plain", object([("schema", object([("type", .string("string"))]))])),
+                                            ("application/x-ndjson", object([("schema", object([("type", .string("string"))]))])),
+                                        ])
                                     ),
                                 ])
                             ),
@@ -110,7 +114,9 @@ enum OpenAPIDocument {
                                 object([
                                     ("200", textResponse("One JSON answer per line.", type: "application/x-ndjson")),
                                     ("400", errorResponse("Too many lines.")), ("404", errorResponse("No such bundle.")),
+                                    ("408", errorResponse("The body did not arrive in time.")),
                                     ("413", errorResponse("The body is too large.")),
+                                    ("414", errorResponse("The path and query are too long.")),
                                 ])
                             ),
                         ])
@@ -209,6 +215,7 @@ enum OpenAPIDocument {
             ("304", object([("description", .string("Not modified (`If-None-Match`)."))])),
             ("400", errorResponse("Bad input: an option the command does not take, a bad value, a limit past its bound.")),
             ("404", errorResponse("An unknown bundle, command, stop, trip or route.")),
+            ("414", errorResponse("The path and query are over 8 KB.")),
             ("503", errorResponse("A damaged bundle.")),
         ])
     }

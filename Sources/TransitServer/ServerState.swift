@@ -24,7 +24,7 @@ final class ServerState: Sendable {
         self.metrics = metrics
         self.logger = logger
         pool = NIOThreadPool(numberOfThreads: max(1, configuration.queryThreads))
-        openAPI = OpenAPIDocument.json()
+        openAPI = OpenAPIDocument.json(bundles: registry.names)
     }
 
     /// Runs `body` on a query thread.
