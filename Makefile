@@ -72,7 +72,7 @@ test: deps
 # unresolved link, say) as errors. One plugin run for the five (one run each took 178 s
 # against 101 s here). The symbol graphs come from the same release build as `make test`
 # (same flags, so after it nothing is compiled again).
-DOC_TARGETS = TransitRuntime TransitCities TransitRealtime TransitStore GTFSCompiler
+DOC_TARGETS = TransitRuntime TransitCities TransitRealtime TransitStore GTFSCompiler TransitClient TransitServer
 docs:
 	@rm -rf .build/docs && mkdir -p .build/docs
 	$(SWIFT) package $(TEST_BUILD) --allow-writing-to-directory .build/docs generate-documentation \

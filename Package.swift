@@ -142,7 +142,9 @@ let package = Package(
         // (ReadmeSnippetTests fails when the copy differs from the README).
         .target(
             name: "ReadmeSnippets",
-            dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "TransitClient", "GTFSCompiler"],
+            dependencies: [
+                "TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "TransitClient", "TransitServer", "GTFSCompiler",
+            ],
             path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
         .executableTarget(

@@ -6,6 +6,7 @@ import TransitCities
 import TransitClient
 import TransitRealtime
 import TransitRuntime
+import TransitServer
 import TransitStore
 
 /// README.md, under "The libraries".
@@ -98,8 +99,21 @@ func readmeBlock8() throws {
     _ = (bundle, lisbon, around, cheap)
 }
 
+/// Sources/TransitClient/TransitClient.docc/TransitClient.md, under "Overview".
+func readmeBlock9() async throws {
+
+    let offline = try TransitBundle(path: bundlePath)
+    let client = TransitClient(server: URL(string: "https://transit.example.org")!, bundle: "zurich", timeout: 1.5)
+    let board = try await OnlineFirstDepartures(client: client, bundle: offline).departures(from: ["CENTRAL"], limit: 8)
+    switch board.source {
+    case .server: banner.text = "Live"
+    case .bundle(let reason): banner.text = "Offline (\(reason))"
+    }
+    _ = (offline, client, board)
+}
+
 /// Sources/TransitRealtime/TransitRealtime.docc/LiveDataOnTheDevice.md, under "Overview".
-func readmeBlock9() throws {
+func readmeBlock10() throws {
 
     let timetable = try TransitBundle(path: "bart.db")
     // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
@@ -118,7 +132,7 @@ func readmeBlock9() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock10() throws {
+func readmeBlock11() throws {
 
     let bundle = try TransitBundle(path: "bart.db")
     let message = try RealtimeMessage(data: fetchedBytes)
@@ -129,7 +143,7 @@ func readmeBlock10() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock11() async throws {
+func readmeBlock12() async throws {
     let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
     let live = try await bundle.departures(from: "MONT", realtime: snapshot)
     if case .stale(let age, _, _)? = live.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
@@ -137,7 +151,7 @@ func readmeBlock11() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Overview".
-func readmeBlock12() throws {
+func readmeBlock13() throws {
     let bundle = try TransitBundle(path: "strasbourg.db")
     let here = Coordinate(latitude: 48.5734, longitude: 7.7521)
     let journeys = try bundle.journeys(from: .coordinate(here), to: .stop("HOPITAL"), departingAt: .instant(Date()))
@@ -148,7 +162,7 @@ func readmeBlock12() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock13() throws {
+func readmeBlock14() throws {
 
     let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
     var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
@@ -170,7 +184,7 @@ func readmeBlock13() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock14() throws {
+func readmeBlock15() throws {
     let budget = JourneyOptions(rangeSearches: 4)
     let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
     print(next.journeys.count, "journeys", next.isComplete ? "" : "leaving before \(next.endLocal)")
@@ -178,7 +192,7 @@ func readmeBlock14() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
-func readmeBlock15() throws {
+func readmeBlock16() throws {
 
     let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
     let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
@@ -188,7 +202,7 @@ func readmeBlock15() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock16() throws {
+func readmeBlock17() throws {
     for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
         if let fare = journey.fare {
             print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
@@ -199,7 +213,7 @@ func readmeBlock16() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock17() throws {
+func readmeBlock18() throws {
     let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
     let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
     print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
@@ -207,20 +221,20 @@ func readmeBlock17() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock19() throws {
+func readmeBlock20() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock20() async throws {
+func readmeBlock21() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -230,14 +244,14 @@ func readmeBlock20() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock21() throws {
+func readmeBlock22() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock22() throws {
+func readmeBlock23() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -246,7 +260,7 @@ func readmeBlock22() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock23() throws {
+func readmeBlock24() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -287,7 +301,7 @@ func readmeBlock23() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock24() throws {
+func readmeBlock25() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -295,14 +309,25 @@ func readmeBlock24() throws {
     _ = geneva
 }
 
+/// Sources/TransitServer/TransitServer.docc/TransitServer.md, under "Overview".
+func readmeBlock26() async throws {
+
+    var configuration = ServerConfiguration()
+    configuration.bundles = [.init(name: "metro", path: bundlePath)]
+    configuration.port = 0
+    let server = try await TransitServer(configuration: configuration)
+    try await server.run { host, port in print("listening on http://\(host):\(port)") }
+    _ = server
+}
+
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock25() async throws {
+func readmeBlock27() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock26() async throws {
+func readmeBlock28() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -310,7 +335,7 @@ func readmeBlock26() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock27() async throws {
+func readmeBlock29() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -324,20 +349,20 @@ func readmeBlock27() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock28() async throws {
+func readmeBlock30() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock29() throws {
+func readmeBlock31() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock30() async throws {
+func readmeBlock32() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished

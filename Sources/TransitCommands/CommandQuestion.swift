@@ -174,13 +174,16 @@ public struct CommandQuestion: @unchecked Sendable {
     }()
 }
 
-/// A bounded memo of parsed commands by command and argument list.
+/// A bounded memo of parsed commands by command and argument list: at most `capacity`
+/// lists of at most `maxKeyBytes` each (a longer one is parsed every time).
 private final class ParsedCommands: @unchecked Sendable {
     private let lock = NSLock()
     private var parsed: [[String]: any BundleQuestion] = [:]
     static let capacity = 4_096
+    static let maxKeyBytes = 512
 
     func parsed(command: String, arguments: [String], parse: () throws -> any BundleQuestion) throws -> any BundleQuestion {
+        guard arguments.reduce(command.utf8.count, { $0 + $1.utf8.count }) <= Self.maxKeyBytes else { return try parse() }
         let key = [command] + arguments
         lock.lock()
         let known = parsed[key]
