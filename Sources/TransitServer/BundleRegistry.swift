@@ -1,4 +1,5 @@
 import Foundation
+import TransitRuntime
 
 /// The bundles being served, by name: the current version of each, replaced atomically.
 /// Readers take a version under a lock held for a pointer copy; nothing slow runs under it.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import TransitRuntime
 
 /// What every request of one server shares: its configuration, bundles, live sources,
 /// metrics, log and the threads queries run on.

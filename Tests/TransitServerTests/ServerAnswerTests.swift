@@ -1,6 +1,7 @@
 import Foundation
 import TestKit
 import TestSupport
+import TransitRuntime
 import XCTest
 
 /// Every command that reads a bundle, asked of `transit-server` and of `transit-query

@@ -1,6 +1,7 @@
 import Foundation
 import TestKit
 import TestSupport
+import TransitRuntime
 import XCTest
 
 /// The server as deployed: bundles replaced under load, SIGTERM draining, and Debian's nginx

@@ -1,5 +1,6 @@
 import Foundation
 import TestKit
+import TransitRuntime
 import XCTest
 
 /// A `transit-server` process a test starts on a free port of 127.0.0.1: its address read
@@ -73,18 +74,6 @@ final class ServerUnderTest: @unchecked Sendable {
     }
 
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-}
-
-/// A value behind a lock, for the tests' threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }
 
 /// One HTTP exchange: status, headers (lowercased names), body.
