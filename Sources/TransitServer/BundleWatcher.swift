@@ -59,11 +59,32 @@ struct BundleWatcher: Service {
         do {
             let store = try BundleStore(directory: directory)
             for installed in try await store.status() {
-                guard let current = registry[installed.id], current.info.contentHash != installed.contentHash else { continue }
+                guard let current = registry[installed.id] else {
+                    await add(installed.id, path: installed.path)
+                    continue
+                }
+                guard current.info.contentHash != installed.contentHash else { continue }
                 await swap(current, path: installed.path, identity: FileIdentity(path: installed.path))
             }
         } catch {
             logger.error("store check failed", metadata: ["store": "\(directory)", "error": "\(error)"])
+        }
+    }
+
+    /// Serves a bundle the store installed after the server started.
+    private func add(_ name: String, path: String) async {
+        guard TransitServer.isSafeName(name) else { return }
+        do {
+            let identity = FileIdentity(path: path)
+            let (bundle, info) = try ServedBundle.open(name: name, path: path)
+            let live = await sources.view(for: bundle, named: name, now: clock())
+            if registry.add(ServedBundle(name: name, bundle: bundle, info: info, file: identity, live: live)) {
+                metrics.bundleVersion(name: name, contentHash: info.contentHash, serving: true)
+                logger.info("bundle added", metadata: ["bundle": "\(name)", "version": "\(info.contentHash.prefix(12))"])
+            }
+        } catch {
+            metrics.bundleRefused(name: name)
+            logger.error("installed bundle refused", metadata: ["bundle": "\(name)", "path": "\(path)", "error": "\(error)"])
         }
     }
 

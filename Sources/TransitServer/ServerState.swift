@@ -13,7 +13,8 @@ final class ServerState: Sendable {
     let logger: Logger
     /// Queries block on SQLite: they run here, never on the event loops.
     let pool: NIOThreadPool
-    let openAPI: [UInt8]
+    /// `/openapi.json` for the names it was made for (made again when a bundle is added).
+    private let openAPIDocument = Locked<(names: [String], json: [UInt8])>(([], []))
     private let draining = Locked(false)
 
     init(
@@ -25,7 +26,15 @@ final class ServerState: Sendable {
         self.metrics = metrics
         self.logger = logger
         pool = NIOThreadPool(numberOfThreads: max(1, configuration.queryThreads))
-        openAPI = OpenAPIDocument.json(bundles: registry.names)
+    }
+
+    /// `/openapi.json`, its `{bundle}` naming the bundles served now.
+    var openAPI: [UInt8] {
+        let names = registry.names
+        return openAPIDocument.withLock { document in
+            if document.names != names || document.json.isEmpty { document = (names, OpenAPIDocument.json(bundles: names)) }
+            return document.json
+        }
     }
 
     /// Runs `body` on a query thread.

@@ -219,7 +219,8 @@ final class NginxBalancer {
 }
 
 /// `--store DIR`: every installed bundle of a store folder, served by its catalogue id; an
-/// update the store installs from a new manifest (a patch) is served within the check interval.
+/// update the store installs from a new manifest (a patch), and a bundle it installs later,
+/// are served within the check interval.
 final class ServerStoreTests: XCTestCase {
     func testAStoresUpdateIsServedWithoutARestart() async throws {
         let site = try StoreFixture()
@@ -251,5 +252,16 @@ final class ServerStoreTests: XCTestCase {
                 "--json",
             ])
         XCTAssertEqual(RawHTTP.get(port: server.port, target)?.body, expected.stdout)
+
+        // A bundle the store installs after the server started is served too, and named in
+        // the OpenAPI document's bundle names.
+        XCTAssertEqual(RawHTTP.get(port: server.port, "/v1/valley/info")?.status, 404)
+        let valley = await (try store.download("valley", explicit: true)).finished()
+        XCTAssertEqual(valley, .done)
+        XCTAssertTrue(TestClock.wait(upTo: 20) { RawHTTP.get(port: server.port, "/v1/valley/info")?.status == 200 }, server.logText)
+        let info = try SameAnswers.run("transit-query", ["info", "--bundle", site.path("valley.db"), "--json"])
+        XCTAssertEqual(RawHTTP.get(port: server.port, "/v1/valley/info")?.body, info.stdout)
+        let document = try XCTUnwrap(RawHTTP.get(port: server.port, "/openapi.json")).text
+        XCTAssertTrue(document.contains(#""enum":["metro","valley"]"#), String(document.prefix(600)))
     }
 }
