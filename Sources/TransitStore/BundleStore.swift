@@ -107,8 +107,9 @@ public actor BundleStore {
     /// Refused, keeping the last good one: a manifest larger than `maximumManifestBytes`;
     /// with trusted keys, one whose signature (`URL.sig`) is missing, by another key or does
     /// not match (`StoreError.untrustedManifest`); one whose sequence is lower than the last
-    /// good one's, or that has none when the last good one had one, or that has expired
-    /// (`StoreError.staleManifest`).
+    /// good one's, or equal to it with other content (changed metadata needs a strictly
+    /// higher sequence: an older manifest of the same second is a replay), or that has none
+    /// when the last good one had one, or that has expired (`StoreError.staleManifest`).
     @discardableResult
     public func refreshCatalogue(from url: URL) async throws -> Catalogue {
         let fetched = try await fetcher.fetch(url)
@@ -120,7 +121,7 @@ public actor BundleStore {
         }
         // File names resolve against where the manifest came from after redirects.
         let fresh = try Catalogue(json: fetched.data, base: fetched.url)
-        try checkFreshness(fresh)
+        try checkFreshness(fresh, bytes: [UInt8](fetched.data))
         try write {
             try state.saveCatalogue(
                 source: url.absoluteString, base: fetched.url.absoluteString, fetchedAt: Date().timeIntervalSince1970,
@@ -165,8 +166,9 @@ public actor BundleStore {
         }
     }
 
-    /// No replay (a sequence lower than the last good one's) and no expired manifest.
-    private func checkFreshness(_ fresh: Catalogue) throws {
+    /// No replay (a sequence lower than the last good one's, or the same with other bytes)
+    /// and no expired manifest.
+    private func checkFreshness(_ fresh: Catalogue, bytes: [UInt8]) throws {
         let last = try state.preference("manifest_sequence").flatMap { Int64($0) }
         if let last {
             guard let sequence = fresh.sequence else {
@@ -174,6 +176,13 @@ public actor BundleStore {
             }
             guard sequence >= last else {
                 throw StoreError.staleManifest("its sequence \(sequence) is lower than the last good manifest's \(last) (a replay)")
+            }
+            // The same manifest fetched again is fine; another one with the same number is
+            // not (TUF's rule: changed metadata carries a strictly higher version).
+            if sequence == last, let saved = try state.catalogue(), saved.json != bytes {
+                throw StoreError.staleManifest(
+                    "its sequence \(sequence) is the last good manifest's, but its content differs (a replay, or a publisher that did not raise the sequence)"
+                )
             }
         } else if !trustedKeys.isEmpty && fresh.sequence == nil {
             throw StoreError.untrustedManifest("a signed manifest must carry a sequence number")

@@ -18,7 +18,8 @@ struct ManifestCommand: ParsableCommand {
     @Option(name: .customLong("patch"), help: "A patch file (from gtfs-compile diff) to list; repeat for several.")
     var patches: [String] = []
 
-    @Option(help: "The manifest's sequence number; each published manifest needs a larger one (default: the Unix time now).")
+    @Option(
+        help: "The manifest's sequence number; each published manifest needs a larger one (default: the Unix time now, in milliseconds).")
     var sequence: Int64?
 
     @Option(help: "Days until the manifest expires and installs nothing new (default 30).")
@@ -45,7 +46,9 @@ struct ManifestCommand: ParsableCommand {
             }
             var manifest = try BundleManifest(bundles: bundles, patches: patches)
             let now = Date()
-            manifest.sequence = sequence ?? Int64(now.timeIntervalSince1970)
+            // Milliseconds: two manifests published within one second still get two numbers
+            // (a store refuses a second manifest with the last one's number).
+            manifest.sequence = sequence ?? Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
             manifest.expires = now.addingTimeInterval(Double(expiresInDays) * 86_400)
             let data = try manifest.data(for: output)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)

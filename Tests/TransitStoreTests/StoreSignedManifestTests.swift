@@ -47,10 +47,23 @@ final class StoreSignedManifestTests: XCTestCase {
             let result = try tool("gtfs-compile", arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
         }
+        // Without --sequence, the Unix time in milliseconds: two publications one after the
+        // other get two numbers, both past every seconds-based default.
+        var defaults: [Int64] = []
+        for name in ["default-1.json", "default-2.json"] {
+            XCTAssertEqual(try tool("gtfs-compile", ["manifest", site.path("valley.db"), "-o", site.path(name)]).status, 0)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: site.path(name)))) as? [String: Any]
+            defaults.append(try XCTUnwrap((json?["sequence"] as? NSNumber)?.int64Value))
+        }
+        XCTAssertLessThan(defaults[0], defaults[1])
+        XCTAssertGreaterThan(defaults[0], 1_000_000_000_000)
         try publish("s1.json", ["metro-1.db", "valley.db", "both.db"], sequence: 100, signers: [a])
         try publish("s2.json", ["metro-2.db", "valley.db", "both.db"], patch: "metro-1-2.patch", sequence: 200, signers: [a])
         try publish("by-b.json", ["metro-2.db", "valley.db", "both.db"], sequence: 300, signers: [b])
         try publish("by-both.json", ["metro-2.db", "valley.db", "both.db"], sequence: 400, signers: [a, b])
+        // An older manifest signed with the same sequence as s2 (two publications within one
+        // second under the old Unix-seconds default): other content, the same number.
+        try publish("s2-older.json", ["metro-1.db", "valley.db", "both.db"], sequence: 200, signers: [a])
         // One byte changed after signing: the signature stays, the bytes do not match.
         var changed = try Data(contentsOf: URL(fileURLWithPath: site.path("s2.json")))
         let at = try XCTUnwrap(changed.firstRange(of: Data("\"metro\"".utf8))).lowerBound + 1
@@ -103,6 +116,14 @@ final class StoreSignedManifestTests: XCTestCase {
         XCTAssertTrue(replay.stderr.contains("its sequence 100 is lower than the last good manifest's 200 (a replay)"), replay.stderr)
         XCTAssertEqual(try store(["update"]).stdout, "nothing to do\n")
         XCTAssertEqual(try installed(), v2, "never downgraded")
+        // The same number with other content is a replay too; the same manifest again is fine.
+        let sameNumber = try store(["manifest", site.server.url("s2-older.json").absoluteString])
+        XCTAssertEqual(sameNumber.status, 8, sameNumber.stderr)
+        XCTAssertTrue(
+            sameNumber.stderr.contains("its sequence 200 is the last good manifest's, but its content differs"), sameNumber.stderr)
+        XCTAssertEqual(try store(["update"]).stdout, "nothing to do\n")
+        XCTAssertEqual(try installed(), v2, "never downgraded by a manifest of the same number")
+        XCTAssertEqual(try store(["manifest", site.server.url("s2.json").absoluteString]).status, 0, "the same manifest fetched again")
 
         // Key rotation: trusting both keys, a manifest signed by the new one alone is taken.
         XCTAssertEqual(try store(["manifest", site.server.url("by-b.json").absoluteString], trusting: [a + ".pub", b + ".pub"]).status, 0)

@@ -24,7 +24,7 @@ public struct BundleManifest {
     let bundles: [Bundle]
     let patches: [Patch]
     /// The manifest's sequence number (`gtfs-compile manifest` gives the Unix time of
-    /// publication); nil writes none (a store then cannot tell a replay).
+    /// publication in milliseconds); nil writes none (a store then cannot tell a replay).
     public var sequence: Int64?
     /// When the manifest stops installing anything new; nil writes none.
     public var expires: Date?
