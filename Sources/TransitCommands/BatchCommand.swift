@@ -126,7 +126,7 @@ private final class BatchIO {
         var lines: [BatchLine] = []
         lines.reserveCapacity(count)
         while lines.count < count, let line = nextLine() {
-            if case .query(let text) = line, text.allSatisfy(\.isWhitespace) { continue }
+            if line.isBlank { continue }
             lines.append(line)
         }
         return lines
@@ -158,9 +158,7 @@ private final class BatchIO {
 
     private func line(_ bytes: [UInt8], length: Int) -> BatchLine {
         number += 1
-        guard length <= BatchLine.maxBytes else { return .tooLong(line: number, bytes: length) }
-        let text = bytes.last == 0x0D ? bytes.dropLast() : bytes[...]
-        return .query(String(decoding: text, as: UTF8.self))
+        return BatchLine(bytes[...], number: number, length: length)
     }
 
     func write(_ answers: [[UInt8]]) {

@@ -67,6 +67,23 @@ enum BatchLine: Sendable {
 
     /// The longest line read as a query (a plan with every option is a few hundred bytes).
     static let maxBytes = 65_536
+
+    /// Line `number` of a batch from its bytes (without the newline; a CR before it is
+    /// dropped); `length` is its whole length, past `maxBytes` when its rest was not kept.
+    init(_ bytes: ArraySlice<UInt8>, number: Int, length: Int) {
+        guard length <= Self.maxBytes else {
+            self = .tooLong(line: number, bytes: length)
+            return
+        }
+        let text = bytes.last == 0x0D ? bytes.dropLast() : bytes
+        self = .query(String(decoding: text, as: UTF8.self))
+    }
+
+    /// A line of whitespace only: skipped, no answer written.
+    var isBlank: Bool {
+        if case .query(let text) = self { return text.allSatisfy(\.isWhitespace) }
+        return false
+    }
 }
 
 /// The lines of a batch given at once (`POST /v1/NAME/batch`), answered as `transit-query
@@ -88,15 +105,13 @@ public struct BatchAnswers: Sendable {
         var number = 0
         for raw in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
-            let text = raw.last == 0x0D ? raw.dropLast() : raw
-            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            let line = BatchLine(raw, number: number, length: raw.count)
+            if line.isBlank { continue }
             guard lines.count < Self.maxLines else {
                 throw CommandFailure(
                     code: "too_many_lines", message: "a batch holds at most \(Self.maxLines) lines", kind: .badInput)
             }
-            lines.append(
-                text.count > BatchLine.maxBytes
-                    ? .tooLong(line: number, bytes: text.count) : .query(String(decoding: text, as: UTF8.self)))
+            lines.append(line)
         }
         self.lines = lines
     }
