@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "transit-server", targets: ["transit-server"]),
         .library(name: "TransitServer", targets: ["TransitServer"]),
         .library(name: "TransitClient", targets: ["TransitClient"]),
+        .library(name: "TransitSync", targets: ["TransitSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // transit-server's rider data in PostgreSQL (--sync-db postgres://...): README "Sync".
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -57,6 +60,8 @@ let package = Package(
         .target(name: "ManifestFormat"),
         // Signing (compiler) and checking (store) of manifests.
         .target(name: "ManifestSigning", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The rider's synced data as both sides see it: actions, stamps, the rules and the wire bodies.
+        .target(name: "SyncFormat"),
         // Text read by the compiler and the command line only: JSON (catalogues, batch) and UTF-8 checks.
         .target(name: "TransitJSON"),
         .target(
@@ -103,7 +108,10 @@ let package = Package(
             name: "TransitServer",
             dependencies: [
                 "TransitCommands", "TransitRuntime", "TransitRealtime", "TransitStore", "TransitJSON", "FileIntegrity", "CZlib",
+                "SyncFormat", "TransitSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -114,23 +122,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "transit-server", dependencies: ["TransitServer"]),
-        // The app's side of the server: asks it, decodes into the runtime's types, and falls
-        // back to the installed bundle when it cannot be reached.
+        // The app's HTTP to the server (AsyncHTTPClient on Linux, URLSession on Apple platforms).
         .target(
-            name: "TransitClient",
+            name: "AppHTTP",
             dependencies: [
-                "TransitRuntime", "TransitRealtime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
             ]),
+        // The rider's own data on the device: saved places, notes, preferences, the outbox, sync.
+        .target(name: "TransitSync", dependencies: ["SyncFormat", "AppHTTP", "TransitStore", "TransitSQLite"]),
+        // The app's side of the server: asks it, decodes into the runtime's types, and falls
+        // back to the installed bundle when it cannot be reached.
+        .target(
+            name: "TransitClient", dependencies: ["TransitRuntime", "TransitRealtime", "AppHTTP"]),
         .executableTarget(
             name: "transit-store",
-            dependencies: ["TransitStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TransitStore", "TransitSync", "SyncFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Download, hashing and start-up timings of the store for `make bench`.
         .executableTarget(
             name: "store-bench",
             dependencies: [
-                "TransitStore", "ManifestSigning",
+                "TransitStore", "ManifestSigning", "TransitSync", "SyncFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
             ]),
         // A program written as an app uses the libraries; ExampleAppTests runs it (README "Example").
@@ -144,6 +156,7 @@ let package = Package(
             name: "ReadmeSnippets",
             dependencies: [
                 "TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "TransitClient", "TransitServer", "GTFSCompiler",
+                "TransitSync",
             ],
             path: "Examples/ReadmeSnippets"),
         // In-process query timings for `make bench`.
@@ -194,8 +207,9 @@ let package = Package(
             name: "TransitServerTests",
             dependencies: [
                 "TransitServer", "TransitClient", "TransitCommands", "TransitRuntime", "TransitRealtime", "TransitStore", "GTFSCompiler",
-                "TransitJSON", "TestKit", "TestSupport",
+                "TransitJSON", "TestKit", "TestSupport", "TransitSync", "SyncFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "RealFeedTests",

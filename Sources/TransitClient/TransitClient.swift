@@ -1,3 +1,4 @@
+import AppHTTP
 import Foundation
 import TransitRealtime
 import TransitRuntime
@@ -16,14 +17,14 @@ public struct TransitClient: Sendable {
     public let bundle: String
     /// Seconds a request may take before it fails with `TransitClientError.unreachable`.
     public let timeout: TimeInterval
-    let http: any ClientHTTP
+    let http: any AppHTTP
 
     /// A client of `bundle` on `server`; `timeout` bounds each request.
     public init(server: URL, bundle: String, timeout: TimeInterval = 2) {
-        self.init(server: server, bundle: bundle, timeout: timeout, http: DefaultClientHTTP())
+        self.init(server: server, bundle: bundle, timeout: timeout, http: DefaultAppHTTP())
     }
 
-    init(server: URL, bundle: String, timeout: TimeInterval, http: any ClientHTTP) {
+    init(server: URL, bundle: String, timeout: TimeInterval, http: any AppHTTP) {
         self.server = server
         self.bundle = bundle
         self.timeout = timeout
@@ -83,7 +84,7 @@ public struct TransitClient: Sendable {
     }
 
     /// `GET /v1/BUNDLE/COMMAND?...`: the body of a 200, else the server's error.
-    func get(_ command: String, _ parameters: [(String, String)]) async throws -> ClientAnswer {
+    func get(_ command: String, _ parameters: [(String, String)]) async throws -> AppAnswer {
         guard var components = URLComponents(url: server, resolvingAgainstBaseURL: false) else {
             throw TransitClientError.badAnswer("cannot make a URL of \(server)")
         }
@@ -95,7 +96,8 @@ public struct TransitClient: Sendable {
         let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         components.percentEncodedQuery = query
         guard let url = components.url else { throw TransitClientError.badAnswer("cannot make a URL of \(server)") }
-        let answer = try await http.get(url, timeout: timeout)
+        let answer: AppAnswer
+        do { answer = try await http.get(url, timeout: timeout) } catch { throw TransitClientError.unreachable("\(error)") }
         guard answer.status == 200 else {
             let error = (try? JSONDecoder().decode(ServerError.self, from: answer.body))?.error
             throw TransitClientError.refused(

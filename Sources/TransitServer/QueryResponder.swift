@@ -84,6 +84,12 @@ struct QueryResponder: HTTPResponder {
                 label = "bundles"
                 return try Reply(json: BundleList(state.registry.all))
             }
+        case 3 where path[0] == "v1" && path[1] == "sync":
+            label = "sync_" + (["push", "pull", "devices"].contains(path[2]) ? path[2] : "unknown")
+            guard let sync = state.sync else {
+                throw ServerFailure(status: 404, code: "not_found", message: "this server keeps no rider data (start it with --sync-db)")
+            }
+            return try await sync.reply(request, endpoint: path[2], parameters: target.parameters)
         case 3 where path[0] == "v1" && path[2] == "batch":
             label = "batch"
             try allowing(request.method == .post)

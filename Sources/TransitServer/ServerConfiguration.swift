@@ -70,6 +70,13 @@ public struct ServerConfiguration: Sendable {
     /// `Access-Control-Allow-Origin` sent when set (CORS is off otherwise).
     public var corsOrigin: String?
 
+    /// Where riders' synced data is kept (`--sync-db sqlite:PATH` or `postgres://...`);
+    /// nil: the sync endpoints answer 404.
+    public var syncDatabase: String?
+    /// The HS256 key JWTs from the app's own login are checked with (`--jwt-secret-file`);
+    /// nil: only tokens made by `transit-server token add` are taken.
+    public var jwtSecret: Data?
+
     /// The defaults.
     public init() {}
 

@@ -13,13 +13,17 @@ final class ServerState: Sendable {
     let logger: Logger
     /// Queries block on SQLite: they run here, never on the event loops.
     let pool: NIOThreadPool
+    /// The sync endpoints, nil without `--sync-db`.
+    let sync: SyncResponder?
     /// `/openapi.json` for the names it was made for (made again when a bundle is added).
     private let openAPIDocument = Locked<(names: [String], json: [UInt8])>(([], []))
     private let draining = Locked(false)
 
     init(
-        configuration: ServerConfiguration, registry: BundleRegistry, sources: LiveSources, metrics: ServerMetrics, logger: Logger
+        configuration: ServerConfiguration, registry: BundleRegistry, sources: LiveSources, metrics: ServerMetrics, logger: Logger,
+        sync: SyncResponder? = nil
     ) {
+        self.sync = sync
         self.configuration = configuration
         self.registry = registry
         self.sources = sources
@@ -54,7 +58,7 @@ final class ServerState: Sendable {
     func unreadyReasons() -> [String] {
         var reasons: [String] = []
         let versions = registry.all
-        if versions.isEmpty { reasons.append("no bundle is served") }
+        if versions.isEmpty && sync == nil { reasons.append("no bundle is served") }
         reasons += sources.unreadyReasons(at: Date())
         for version in versions {
             if let error = version.live?.error { reasons.append("live data of \(version.name) not matched: \(error)") }

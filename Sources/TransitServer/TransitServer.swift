@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SyncFormat
 import TransitStore
 
 /// `transit-server`: the runtime over HTTP (docs/server-semantics.md). It opens every bundle
@@ -30,6 +32,7 @@ public struct TransitServer: Sendable {
         var paths: [String: String] = [:]
         for named in configuration.bundles {
             guard paths[named.name] == nil else { throw ServerConfigurationError("bundle name \(named.name) given twice") }
+            guard named.name != "sync" else { throw ServerConfigurationError("bundle name sync is taken by /v1/sync") }
             guard Self.isSafeName(named.name) else {
                 throw ServerConfigurationError("bundle name \(named.name): letters, digits, '.', '_' and '-' only")
             }
@@ -40,7 +43,7 @@ public struct TransitServer: Sendable {
         }
         if let directory = configuration.storeDirectory {
             let store = try BundleStore(directory: directory)
-            for installed in try await store.status() where paths[installed.id] == nil {
+            for installed in try await store.status() where paths[installed.id] == nil && installed.id != "sync" {
                 let (bundle, info) = try ServedBundle.open(name: installed.id, path: installed.path)
                 served.append(
                     ServedBundle(name: installed.id, bundle: bundle, info: info, file: FileIdentity(path: installed.path), live: nil))
@@ -54,8 +57,17 @@ public struct TransitServer: Sendable {
             configuration.liveSources, interval: configuration.realtimeInterval, freshIntervals: configuration.freshIntervals)
         // A bundle with sources starts with an empty live view: live until the first message.
         served = served.map { sources.hasSources(for: $0.name) ? $0.with(live: LiveView(snapshot: nil, generation: 0)) : $0 }
+        var sync: SyncResponder?
+        if let address = configuration.syncDatabase {
+            let storage = try await SyncStorageAddress(address).open()
+            let key = configuration.jwtSecret.map { SymmetricKey(data: $0) }
+            sync = SyncResponder(
+                storage: storage, authentication: RiderAuthentication(storage: storage, jwtKey: key),
+                bodyTimeout: configuration.bodyTimeout, clock: { configuration.now })
+        }
         state = ServerState(
-            configuration: configuration, registry: BundleRegistry(served), sources: sources, metrics: ServerMetrics(), logger: logger)
+            configuration: configuration, registry: BundleRegistry(served), sources: sources, metrics: ServerMetrics(), logger: logger,
+            sync: sync)
         self.paths = paths
     }
 
@@ -95,9 +107,11 @@ public struct TransitServer: Sendable {
             try await group.run()
         } catch {
             try? await state.pool.shutdownGracefully()
+            await state.sync?.storage.close()
             throw error
         }
         try? await state.pool.shutdownGracefully()
+        await state.sync?.storage.close()
     }
 
     /// Each connection takes a file descriptor: the soft limit (often 1,024) goes up to the

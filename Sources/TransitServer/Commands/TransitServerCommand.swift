@@ -7,7 +7,7 @@ import TransitRuntime
 public struct TransitServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "transit-server", abstract: "Serve transit bundles over HTTP: the answers of transit-query, with live data.",
-        version: TransitBundle.runtimeVersion, subcommands: [ServeCommand.self], defaultSubcommand: ServeCommand.self)
+        version: TransitBundle.runtimeVersion, subcommands: [ServeCommand.self, TokenCommand.self], defaultSubcommand: ServeCommand.self)
 
     /// The command as ArgumentParser builds it.
     public init() {}
@@ -54,11 +54,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a request body (a batch) may take to arrive (default 10).")
     var bodyTimeout: Double = 10
 
+    @Option(help: "Keep riders' synced data (/v1/sync): sqlite:PATH, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
+    var syncDb: String?
+
+    @Option(help: "A file holding the HS256 key that JWTs from the app's login are checked with (beside transit-server tokens).")
+    var jwtSecretFile: String?
+
     @Option(help: "Log level: trace, debug, info (one line a request), notice, warning, error, critical.")
     var logLevel = "info"
 
     func validate() throws {
-        if bundle.isEmpty && store == nil { throw ValidationError("give --bundle NAME=PATH or --store DIR") }
+        if bundle.isEmpty && store == nil && syncDb == nil {
+            throw ValidationError("give --bundle NAME=PATH, --store DIR or --sync-db")
+        }
+        if let syncDb { _ = try SyncStorageAddress(syncDb) }
+        if jwtSecretFile != nil && syncDb == nil { throw ValidationError("--jwt-secret-file needs --sync-db") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if !(0.1...86_400).contains(realtimeInterval) { throw ValidationError("--realtime-interval must be 0.1 to 86400 seconds") }
         if !(0.1...3_600).contains(bundleCheckInterval) { throw ValidationError("--bundle-check-interval must be 0.1 to 3600 seconds") }
@@ -89,7 +99,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.corsOrigin = corsOrigin
         configuration.idleTimeout = idleTimeout
         configuration.bodyTimeout = bodyTimeout
+        configuration.syncDatabase = syncDb
         do {
+            if let jwtSecretFile {
+                let key = try Data(contentsOf: URL(fileURLWithPath: jwtSecretFile))
+                guard key.count >= 32 else { throw ServerConfigurationError("--jwt-secret-file: an HS256 key is at least 32 bytes") }
+                configuration.jwtSecret = key
+            }
             configuration.fixedNow = try now.map { try fixedClock($0, bundles: configuration.bundles) }
             let server = try await TransitServer(configuration: configuration)
             try await server.run { host, port in
