@@ -138,7 +138,7 @@ public actor BundleStore {
     public func currentCatalogue() -> Catalogue? { catalogue }
 
     /// The manifest jobs run on; without one, why not.
-    private func usableCatalogue() throws -> Catalogue {
+    func usableCatalogue() throws -> Catalogue {
         guard let catalogue else { throw keptCatalogueRefusal ?? StoreError.noCatalogue }
         return catalogue
     }
@@ -579,7 +579,7 @@ public actor BundleStore {
         }
     }
 
-    private func write<T>(_ body: () throws -> T) throws -> T {
+    func write<T>(_ body: () throws -> T) throws -> T {
         do { return try state.transaction(body) } catch { throw StoreState.storeError(error, files.statePath) }
     }
 }

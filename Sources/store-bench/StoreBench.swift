@@ -7,6 +7,7 @@ import TransitStore
 ///     store-bench sha256 FILE          the verification hash of a file: best of 3, MB/s
 ///     store-bench startup DIR [N]      opening the store in DIR (start-up checks included): median and max of N
 ///     store-bench verify MANIFEST [N]  checking the signature of a 100-bundle manifest: median and max of N
+///     store-bench local-changes DIR [N] a rider's change applied and queued in the outbox: median and p99 of N
 @main
 enum StoreBench {
     static func main() async {
@@ -17,8 +18,9 @@ enum StoreBench {
             case "sha256": try sha256(args[2])
             case "startup": try startup(args[2], args.count > 3 ? Int(args[3]) ?? 20 : 20)
             case "verify": try verify(args[2], args.count > 3 ? Int(args[3]) ?? 200 : 200)
+            case "local-changes": try await localChanges(args[2], args.count > 3 ? Int(args[3]) ?? 1000 : 1000)
             default:
-                print("usage: store-bench download URL BYTES | sha256 FILE | startup DIR [N] | verify MANIFEST [N]")
+                print("usage: store-bench download URL BYTES | sha256 FILE | startup DIR [N] | verify MANIFEST [N] | local-changes DIR [N]")
                 exit(2)
             }
         } catch {

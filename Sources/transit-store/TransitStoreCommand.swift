@@ -13,11 +13,14 @@ struct TransitStoreCommand: AsyncParsableCommand {
             5 the store's folder or state file cannot be used; 6 no space left on the device; \
             7 the manifest is not signed by a trusted key (or was changed); 8 the manifest is older \
             than the last good one, or expired; 9 offline (no route, no name resolution, connection \
-            refused); 64 bad arguments.
+            refused); 10 the sync server does not take the token; 11 it refused the request; 12 it \
+            failed (5xx); 13 a change that breaks the rules (a text too long, an unknown note); 64 \
+            bad arguments.
             """,
         subcommands: [
             ManifestCommand.self, ListCommand.self, DownloadCommand.self, UpdateCommand.self, ResumeCommand.self,
-            RemoveCommand.self, StatusCommand.self, PrefsCommand.self, OpenCommand.self,
+            RemoveCommand.self, StatusCommand.self, PrefsCommand.self, OpenCommand.self, SaveCommand.self, UnsaveCommand.self,
+            SavedCommand.self, NoteCommand.self, PendingCommand.self, SyncCommand.self, RetryCommand.self,
         ])
 
     static var subcommandNames: Set<String> {
@@ -45,7 +48,9 @@ struct TransitStoreCommand: AsyncParsableCommand {
 /// Options every subcommand shares.
 struct StoreOptions: ParsableArguments {
     /// The shared options that take a value (the others are flags).
-    static let valued: Set<String> = ["--dir", "--timeout", "--retries", "--retry-pause", "--ca-file", "--trusted-key"]
+    static let valued: Set<String> = [
+        "--dir", "--timeout", "--retries", "--retry-pause", "--ca-file", "--trusted-key", "--now", "--device-name",
+    ]
 
     /// Moves the options written before the subcommand's name to just after it.
     static func movingSharedOptions(_ arguments: [String], subcommands: Set<String>) -> [String] {
@@ -54,7 +59,9 @@ struct StoreOptions: ParsableArguments {
             let argument = arguments[index]
             if subcommands.contains(argument) {
                 guard index > 0 else { return arguments }
-                return [argument] + arguments[..<index] + arguments[(index + 1)...]
+                // `note add|edit|rm|list`: the options go after the nested subcommand's name.
+                let names = argument == "note" && index + 1 < arguments.count ? 2 : 1
+                return Array(arguments[index..<(index + names)]) + arguments[..<index] + arguments[(index + names)...]
             }
             guard argument.hasPrefix("-") else { return arguments }
             index += valued.contains(argument) ? 2 : 1

@@ -185,8 +185,8 @@ public struct RetryPolicy: Sendable {
     /// The pause before the next attempt: doubling from `firstPause` up to `maxPause`, each
     /// drawn between half and all of that (jitter: devices that lost the same server do not
     /// come back at the same instant), and at least what the server asked (`Retry-After`),
-    /// up to `maxRetryAfter`.
-    func pause(after failures: Int, retryAfter: Double? = nil) -> UInt64 {
+    /// up to `maxRetryAfter`. Nanoseconds.
+    public func pause(after failures: Int, retryAfter: Double? = nil) -> UInt64 {
         var generator = SystemRandomNumberGenerator()
         return pause(after: failures, retryAfter: retryAfter, using: &generator)
     }

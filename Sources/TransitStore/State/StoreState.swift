@@ -234,6 +234,11 @@ final class StoreState {
         ).run(job.id, job.explicit, job.paused)
     }
 
+    /// Marks a queued job explicit (pinned) or cached.
+    func setExplicit(_ id: String, _ explicit: Bool) throws {
+        try db.cached("UPDATE jobs SET explicit = ? WHERE id = ?").run(explicit, id)
+    }
+
     /// Ends an attempt that failed; the job waits (with its resume data) until asked for again.
     func fail(_ id: String, reason: String, resumeData: Data?) throws {
         try db.cached("UPDATE jobs SET failure = ?, resume_data = ? WHERE id = ?").run(reason, resumeData.map { [UInt8]($0) }, id)
