@@ -7,14 +7,14 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-server bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
+.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-server bench-sync bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
 
 all: build
 
 # Installs the system libraries a bare machine lacks (Debian/Ubuntu).
 deps:
 	@missing=""; \
-	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl wrk gzip; do \
+	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl wrk gzip postgresql; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -72,7 +72,7 @@ test: deps
 # unresolved link, say) as errors. One plugin run for the five (one run each took 178 s
 # against 101 s here). The symbol graphs come from the same release build as `make test`
 # (same flags, so after it nothing is compiled again).
-DOC_TARGETS = TransitRuntime TransitCities TransitRealtime TransitStore GTFSCompiler TransitClient TransitServer
+DOC_TARGETS = TransitRuntime TransitCities TransitRealtime TransitStore GTFSCompiler TransitClient TransitServer TransitSync
 docs:
 	@rm -rf .build/docs && mkdir -p .build/docs
 	$(SWIFT) package $(TEST_BUILD) --allow-writing-to-directory .build/docs generate-documentation \
@@ -113,6 +113,11 @@ bench-server: release
 	@[ -f $(BENCH_DIR)/cts-x10.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip 10
 	@[ -f $(BENCH_DIR)/cts-x10.db ] || $(BIN_RELEASE)/gtfs-compile $(BENCH_DIR)/cts-x10.zip -o $(BENCH_DIR)/cts-x10.db
 	python3 bench/server_bench.py $(BIN_RELEASE) $(BENCH_DIR)/cts-x10.db 10
+
+# Rider-data sync (bench/sync_bench.py): a push of 500 actions and a pull of 10,000 changed
+# items on SQLite and PostgreSQL (started on 127.0.0.1), and a local change's cost on the device.
+bench-sync: release
+	python3 bench/sync_bench.py $(BIN_RELEASE)
 
 bench-peers: release
 	@[ -x $(PEERS_VENV)/bin/python ] || python3 -m venv $(PEERS_VENV)

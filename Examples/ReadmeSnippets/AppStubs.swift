@@ -52,3 +52,6 @@ let store = try! BundleStore(directory: supportFolder)
 let message = try! RealtimeMessage(data: fetchedBytes)
 /// The board on screen.
 let board: [Departure] = []
+
+/// The rider's token, as the app's login keeps it (the Keychain on Apple platforms).
+let riderToken = "tt_example"

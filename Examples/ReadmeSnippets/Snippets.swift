@@ -8,6 +8,7 @@ import TransitRealtime
 import TransitRuntime
 import TransitServer
 import TransitStore
+import TransitSync
 
 /// README.md, under "The libraries".
 func readmeBlock1() throws {
@@ -55,7 +56,20 @@ func readmeBlock4() async throws {
 }
 
 /// README.md, under "The libraries".
-func readmeBlock5() throws {
+func readmeBlock5() async throws {
+
+    let rider = try RiderData(directory: appSupport + "/transit", store: try BundleStore(directory: appSupport + "/transit"))
+    await rider.connect(to: SyncServer(url: URL(string: "https://transit.example.org")!, token: riderToken))
+    try await rider.save(SyncTarget(kind: .city, id: "strasbourg"))   // queues its bundle (auto_download_saved)
+    _ = try await rider.addNote(about: SyncTarget(kind: .city, id: "strasbourg"), text: "Tram A to the station")
+    print(try await rider.pendingCount(), "waiting")                   // the "Pending sync" indicator
+    let report = try await rider.sync()                                // each action: SUCCESS, CONFLICT or FAILED
+    print(report.actions.map(\.status), try await rider.conflicts().count)
+    _ = (rider, report)
+}
+
+/// README.md, under "The libraries".
+func readmeBlock6() throws {
 
     let world = try TransitBundle(path: "strasbourg.db")
     let lisbon = try world.cities(matching: "lisboa").first
@@ -65,7 +79,7 @@ func readmeBlock5() throws {
 }
 
 /// docs/transit-server.md, under "The app's side".
-func readmeBlock6() async throws {
+func readmeBlock7() async throws {
 
     let installed = try TransitBundle(path: bundlePath)
     let client = TransitClient(server: URL(string: "https://transit.example.org")!, bundle: "zurich", timeout: 1.5)
@@ -76,7 +90,7 @@ func readmeBlock6() async throws {
 }
 
 /// Sources/GTFSCompiler/GTFSCompiler.docc/CompilingBundlesInAPipeline.md, under "Compile".
-func readmeBlock7() throws {
+func readmeBlock8() throws {
 
     let request = CompileRequest(feeds: [.init(name: "cts", path: "cts.zip")], outputPath: "strasbourg.db")
     let log = DiagnosticLog()
@@ -90,7 +104,7 @@ func readmeBlock7() throws {
 }
 
 /// Sources/TransitCities/TransitCities.docc/TransitCities.md, under "Overview".
-func readmeBlock8() throws {
+func readmeBlock9() throws {
 
     let bundle = try TransitBundle(path: "lisbon.db")
     let lisbon = try bundle.cities(matching: "lisboa").first          // by an alternate name
@@ -100,7 +114,7 @@ func readmeBlock8() throws {
 }
 
 /// Sources/TransitClient/TransitClient.docc/TransitClient.md, under "Overview".
-func readmeBlock9() async throws {
+func readmeBlock10() async throws {
 
     let offline = try TransitBundle(path: bundlePath)
     let client = TransitClient(server: URL(string: "https://transit.example.org")!, bundle: "zurich", timeout: 1.5)
@@ -113,7 +127,7 @@ func readmeBlock9() async throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/LiveDataOnTheDevice.md, under "Overview".
-func readmeBlock10() throws {
+func readmeBlock11() throws {
 
     let timetable = try TransitBundle(path: "bart.db")
     // One snapshot per fetch: decoded (protobuf, FULL_DATASET only), matched, never changed;
@@ -132,7 +146,7 @@ func readmeBlock10() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock11() throws {
+func readmeBlock12() throws {
 
     let bundle = try TransitBundle(path: "bart.db")
     let message = try RealtimeMessage(data: fetchedBytes)
@@ -143,7 +157,7 @@ func readmeBlock11() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock12() async throws {
+func readmeBlock13() async throws {
     let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
     let live = try await bundle.departures(from: "MONT", realtime: snapshot)
     if case .stale(let age, _, _)? = live.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
@@ -151,7 +165,7 @@ func readmeBlock12() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Overview".
-func readmeBlock13() throws {
+func readmeBlock14() throws {
     let bundle = try TransitBundle(path: "strasbourg.db")
     let here = Coordinate(latitude: 48.5734, longitude: 7.7521)
     let journeys = try bundle.journeys(from: .coordinate(here), to: .stop("HOPITAL"), departingAt: .instant(Date()))
@@ -162,7 +176,7 @@ func readmeBlock13() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock14() throws {
+func readmeBlock15() throws {
 
     let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
     var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
@@ -184,7 +198,7 @@ func readmeBlock14() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock15() throws {
+func readmeBlock16() throws {
     let budget = JourneyOptions(rangeSearches: 4)
     let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
     print(next.journeys.count, "journeys", next.isComplete ? "" : "leaving before \(next.endLocal)")
@@ -192,7 +206,7 @@ func readmeBlock15() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
-func readmeBlock16() throws {
+func readmeBlock17() throws {
 
     let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
     let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
@@ -202,7 +216,7 @@ func readmeBlock16() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock17() throws {
+func readmeBlock18() throws {
     for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
         if let fare = journey.fare {
             print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
@@ -213,7 +227,7 @@ func readmeBlock17() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
     let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
     let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
     print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
@@ -221,20 +235,20 @@ func readmeBlock18() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
-func readmeBlock19() throws {
+func readmeBlock20() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock20() throws {
+func readmeBlock21() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock21() async throws {
+func readmeBlock22() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -244,14 +258,14 @@ func readmeBlock21() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock22() throws {
+func readmeBlock23() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock23() throws {
+func readmeBlock24() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -260,7 +274,7 @@ func readmeBlock23() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock24() throws {
+func readmeBlock25() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -301,7 +315,7 @@ func readmeBlock24() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock25() throws {
+func readmeBlock26() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -310,7 +324,7 @@ func readmeBlock25() throws {
 }
 
 /// Sources/TransitServer/TransitServer.docc/TransitServer.md, under "Overview".
-func readmeBlock26() async throws {
+func readmeBlock27() async throws {
 
     var configuration = ServerConfiguration()
     configuration.bundles = [.init(name: "metro", path: bundlePath)]
@@ -321,13 +335,13 @@ func readmeBlock26() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock27() async throws {
+func readmeBlock28() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock28() async throws {
+func readmeBlock29() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -335,7 +349,7 @@ func readmeBlock28() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock29() async throws {
+func readmeBlock30() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -349,20 +363,20 @@ func readmeBlock29() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock30() async throws {
+func readmeBlock31() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock31() throws {
+func readmeBlock32() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock32() async throws {
+func readmeBlock33() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished
@@ -393,4 +407,63 @@ func readmeBlock32() async throws {
     // a LocalizedError with text an app shows (errorDescription, recoverySuggestion).
     try await store.remove("chiang-mai")                               // bytes freed now; open readers keep their file
     _ = (store, catalogue, job, lisbon)
+}
+
+/// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Open the rider's data beside the store".
+func readmeBlock34() async throws {
+
+    let store = try BundleStore(directory: appSupport + "/transit")
+    let rider = try RiderData(directory: appSupport + "/transit", store: store, name: "Anna's phone", type: "phone", appVersion: "2.1")
+    await rider.connect(to: SyncServer(url: URL(string: "https://transit.example.org")!, token: riderToken))
+    _ = (store, rider)
+}
+
+/// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Change things, with or without a network".
+func readmeBlock35() async throws {
+
+    let rider = try RiderData(directory: appSupport + "/transit")
+    let strasbourg = SyncTarget(kind: .city, id: "strasbourg")
+    try await rider.save(strasbourg)
+    try await rider.save(SyncTarget(kind: .stop, id: "strasbourg/cts/GARE_01"))
+    let note = try await rider.addNote(about: strasbourg, text: "Tram A to the station")
+    try await rider.editNote(note.id, text: "Tram A or D to the station")
+    var preferences = try await rider.preferences()
+    preferences.staleWarningDays = 3
+    try await rider.setPreferences(preferences)
+    _ = (rider, strasbourg, note)
+}
+
+/// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Show where it stands".
+func readmeBlock36() async throws {
+
+    let rider = try RiderData(directory: appSupport + "/transit")
+    statusLabel.text = "\(try await rider.pendingCount()) changes waiting"   // "Pending sync"
+    for entry in try await rider.failed() { showAlert("Sync failed: \(entry.error ?? "") (Retry)") }
+    for entry in try await rider.conflicts() {
+        let kept = entry.winner?.fields["text"]?.value.text ?? "a change from another device"
+        showAlert("Your \(entry.action.type.rawValue) lost to: \(kept)")
+    }
+    try await rider.retry()             // the failed ones back to PENDING
+    try await rider.dismissConflicts()
+    _ = rider
+}
+
+/// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Sync".
+func readmeBlock37() async throws {
+
+    let rider = try RiderData(directory: appSupport + "/transit")
+    await rider.setNetworkAvailable(false)     // from the app's network monitor
+    await rider.setNetworkAvailable(true)      // back: a sync starts by itself
+    do {
+        let report = try await rider.sync()
+        print(report.actions.map(\.status), report.pulled)
+    } catch SyncError.unauthorised {
+        showAlert("Sign in again")
+    } catch {
+        statusLabel.text = "\(error)"
+    }
+    for await event in await rider.events() {
+        if case .syncFinished(let report) = event { statusLabel.text = "\(report.pending) waiting" }
+    }
+    _ = rider
 }
