@@ -148,7 +148,8 @@ let package = Package(
         // A program written as an app uses the libraries; ExampleAppTests runs it (README "Example").
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
         .executableTarget(
-            name: "transit-app-example", dependencies: ["TransitStore", "TransitRuntime", "TransitRealtime", "TransitClient"],
+            name: "transit-app-example",
+            dependencies: ["TransitStore", "TransitRuntime", "TransitRealtime", "TransitClient", "TransitSync"],
             path: "Examples/TransitApp"),
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).

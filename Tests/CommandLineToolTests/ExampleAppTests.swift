@@ -96,5 +96,9 @@ extension ExampleAppTests {
         XCTAssertTrue(lines.contains { $0.hasPrefix("range search: ") }, text)
         XCTAssertTrue(lines.contains { $0.hasPrefix("timetable at CENTRAL on 2026-03-30: 06:00 ") }, text)
         XCTAssertTrue(lines.contains("timetable of line 4 on 2026-03-30: 4 trip(s)"), text)
+        // The rider's data, offline: the saved city, its note, two changes waiting.
+        XCTAssertTrue(lines.contains("saved: city metro"), text)
+        XCTAssertTrue(lines.contains("note on city metro: Line 4 to the lake"), text)
+        XCTAssertTrue(lines.contains("pending sync: 2"), text)
     }
 }
