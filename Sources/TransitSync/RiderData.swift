@@ -37,9 +37,12 @@ public actor RiderData {
 
     /// Opens (creating) the rider's data in `directory` (the store's folder).
     /// - Parameters:
+    ///   - directory: the folder of `rider.sqlite` (the store's own, so that both move together).
     ///   - store: saved cities are queued for download there (with `auto_download_saved`),
     ///     unsaved ones made evictable again.
-    ///   - name, type, appVersion: how the device is listed in `devices()`.
+    ///   - name: how the device is listed in `devices()` ("Anna's phone").
+    ///   - type: the device's type in that list ("phone").
+    ///   - appVersion: the app's version in that list.
     ///   - clock: the device's clock (stamps of local changes).
     ///   - retries: the pauses between failed automatic attempts (the store's policy).
     public init(
