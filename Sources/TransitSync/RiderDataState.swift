@@ -81,7 +81,7 @@ final class RiderDataState {
         rows.bind(3, key.field)
         guard try rows.step() else { return nil }
         return SyncField(
-            value: try Self.decode(SyncValue.self, rows.string(0)),
+            value: try SyncJSON.value(SyncValue.self, rows.string(0)),
             stamp: SyncStamp(timestamp: Int64(rows.int(1)), deviceID: rows.string(2), actionID: rows.string(3)))
     }
 
@@ -93,7 +93,7 @@ final class RiderDataState {
               action = excluded.action
             """
         ).run(
-            key.entity.kind.rawValue, key.entity.id, key.field, try Self.encode(field.value), Int(field.stamp.timestamp),
+            key.entity.kind.rawValue, key.entity.id, key.field, try SyncJSON.text(field.value), Int(field.stamp.timestamp),
             field.stamp.deviceID, field.stamp.actionID)
     }
 
@@ -111,7 +111,7 @@ final class RiderDataState {
             guard let kind = SyncEntity.Kind(rawValue: rows.string(0)), kinds.contains(kind) else { continue }
             let stamp = SyncStamp(timestamp: Int64(rows.int(4)), deviceID: rows.string(5), actionID: rows.string(6))
             found[SyncEntity(kind: kind, id: rows.string(1)), default: [:]][rows.string(2)] = SyncField(
-                value: try Self.decode(SyncValue.self, rows.string(3)), stamp: stamp)
+                value: try SyncJSON.value(SyncValue.self, rows.string(3)), stamp: stamp)
         }
         return found
     }
@@ -136,7 +136,7 @@ final class RiderDataState {
     // MARK: - Outbox
 
     func enqueue(_ action: SyncAction) throws {
-        try db.cached("INSERT INTO outbox (id, action, status) VALUES (?, ?, 'PENDING')").run(action.id, try Self.encode(action))
+        try db.cached("INSERT INTO outbox (id, action, status) VALUES (?, ?, 'PENDING')").run(action.id, try SyncJSON.text(action))
     }
 
     /// Entries with one of `statuses`, in the order made (at most `limit`).
@@ -150,9 +150,9 @@ final class RiderDataState {
             if !includeDismissed && rows.int(6) != 0 { continue }
             list.append(
                 OutboxEntry(
-                    action: try Self.decode(SyncAction.self, rows.string(0)), status: status, retryCount: rows.int(2),
+                    action: try SyncJSON.value(SyncAction.self, rows.string(0)), status: status, retryCount: rows.int(2),
                     lastAttemptAt: rows.optionalInt(3).map(Int64.init), error: rows.optionalString(4),
-                    winner: try rows.optionalString(5).map { try Self.decode(SyncRecord.self, $0) }))
+                    winner: try rows.optionalString(5).map { try SyncJSON.value(SyncRecord.self, $0) }))
         }
         return list
     }
@@ -164,7 +164,7 @@ final class RiderDataState {
     func update(_ entry: OutboxEntry) throws {
         try db.cached("UPDATE outbox SET status = ?, retry_count = ?, last_attempt_at = ?, error = ?, winner = ? WHERE id = ?").run(
             entry.status.rawValue, entry.retryCount, entry.lastAttemptAt.map(Int.init), entry.error,
-            try entry.winner.map(Self.encode), entry.action.id)
+            try entry.winner.map(SyncJSON.text), entry.action.id)
     }
 
     func removeEntry(_ id: String) throws {
@@ -183,15 +183,5 @@ final class RiderDataState {
               ORDER BY seq DESC LIMIT -1 OFFSET ?)
             """
         ).run(keep)
-    }
-
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 }

@@ -23,11 +23,15 @@ struct RiderOptions: ParsableArguments {
         return { date }
     }
 
-    func open(_ store: StoreOptions) async throws -> RiderData {
+    func open(_ store: StoreOptions) async throws -> RiderData { try await openWithStore(store).rider }
+
+    /// The rider's data and the store it queues saved cities in (one store opened).
+    func openWithStore(_ store: StoreOptions) async throws -> (rider: RiderData, store: BundleStore) {
         let bundles = try store.open()
-        return try RiderData(
+        let rider = try RiderData(
             directory: store.dir, store: bundles, name: deviceName, type: "cli", appVersion: TransitStoreCommand.configuration.version,
             clock: try clock())
+        return (rider, bundles)
     }
 }
 
@@ -83,9 +87,9 @@ struct SaveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingSyncErrors(json: options.json) {
-            let data = try await rider.open(options)
+            let (data, store) = try await rider.openWithStore(options)
             let action = try await data.save(try target.target())
-            let queued = try await options.open().pendingJobs().contains { $0.id == target.id && target.kind == "city" }
+            let queued = try await store.pendingJobs().contains { $0.id == target.id && target.kind == "city" }
             if options.json { return printJSON(action) }
             printLine("saved \(target.kind) \(target.id)\(queued ? " (its download is queued: transit-store resume)" : "")")
         }

@@ -70,7 +70,7 @@ final class PostgresSyncStorage: SyncStorage {
             for try await (action, text) in try await connection.query(
                 "SELECT action, outcome FROM sync_outcomes WHERE rider = \(rider) AND action = ANY(\(ids))", logger: logger
             ).decode((String, String).self) {
-                answered[action] = try SyncStorageCoding.value(SyncOutcome.self, text)
+                answered[action] = try SyncJSON.value(SyncOutcome.self, text)
             }
             let entities = SyncStorageCoding.entities(of: actions.filter { answered[$0.id] == nil })
             var fields: [SyncFieldKey: SyncField] = [:]
@@ -87,7 +87,7 @@ final class PostgresSyncStorage: SyncStorage {
                     guard let kind = SyncEntity.Kind(rawValue: kind) else { continue }
                     let stamp = SyncStamp(timestamp: ts, deviceID: deviceID, actionID: actionID)
                     fields[SyncFieldKey(SyncEntity(kind: kind, id: id), field)] = SyncField(
-                        value: try SyncStorageCoding.value(SyncValue.self, value), stamp: stamp)
+                        value: try SyncJSON.value(SyncValue.self, value), stamp: stamp)
                 }
             }
             var notes = 0
@@ -114,7 +114,7 @@ final class PostgresSyncStorage: SyncStorage {
                 answered[action.id] = outcome
                 outcomes.append(outcome)
                 newIDs.append(action.id)
-                newOutcomes.append(try SyncStorageCoding.text(outcome))
+                newOutcomes.append(try SyncJSON.text(outcome))
             }
             if !newIDs.isEmpty {
                 try await connection.query(
@@ -134,7 +134,7 @@ final class PostgresSyncStorage: SyncStorage {
                 columns.kind.append(key.entity.kind.rawValue)
                 columns.id.append(key.entity.id)
                 columns.field.append(key.field)
-                columns.value.append(try SyncStorageCoding.text(field.value))
+                columns.value.append(try SyncJSON.text(field.value))
                 columns.ts.append(field.stamp.timestamp)
                 columns.device.append(field.stamp.deviceID)
                 columns.action.append(field.stamp.actionID)
@@ -199,7 +199,7 @@ final class PostgresSyncStorage: SyncStorage {
                 guard let kind = SyncEntity.Kind(rawValue: kind) else { continue }
                 let stamp = SyncStamp(timestamp: ts, deviceID: deviceID, actionID: actionID)
                 fields[SyncEntity(kind: kind, id: id), default: [:]][field] = SyncField(
-                    value: try SyncStorageCoding.value(SyncValue.self, value), stamp: stamp)
+                    value: try SyncJSON.value(SyncValue.self, value), stamp: stamp)
             }
         }
         if let device {

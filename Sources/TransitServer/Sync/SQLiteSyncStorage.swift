@@ -70,7 +70,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
                 for action in actions where answered[action.id] == nil {
                     known.bind(1, rider)
                     known.bind(2, action.id)
-                    if try known.step() { answered[action.id] = try SyncStorageCoding.value(SyncOutcome.self, known.string(0)) }
+                    if try known.step() { answered[action.id] = try SyncJSON.value(SyncOutcome.self, known.string(0)) }
                     known.reset()
                 }
                 var fields: [SyncFieldKey: SyncField] = [:]
@@ -82,7 +82,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
                     load.bind(3, entity.id)
                     while try load.step() {
                         let stamp = SyncStamp(timestamp: Int64(load.int(2)), deviceID: load.string(3), actionID: load.string(4))
-                        let value = try SyncStorageCoding.value(SyncValue.self, load.string(1))
+                        let value = try SyncJSON.value(SyncValue.self, load.string(1))
                         fields[SyncFieldKey(entity, load.string(0))] = SyncField(value: value, stamp: stamp)
                     }
                     load.reset()
@@ -103,7 +103,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
                     let outcome = ledger.apply(action, now: now)
                     answered[action.id] = outcome
                     outcomes.append(outcome)
-                    try remember.run(rider, action.id, try SyncStorageCoding.text(outcome))
+                    try remember.run(rider, action.id, try SyncJSON.text(outcome))
                 }
                 let write = try db.cached(
                     """
@@ -120,7 +120,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
                 for key in ledger.changed {
                     guard let field = ledger.fields[key] else { continue }
                     try write.run(
-                        rider, key.entity.kind.rawValue, key.entity.id, key.field, try SyncStorageCoding.text(field.value),
+                        rider, key.entity.kind.rawValue, key.entity.id, key.field, try SyncJSON.text(field.value),
                         Int(field.stamp.timestamp), field.stamp.deviceID, field.stamp.actionID)
                     if marked.insert(key.entity).inserted {
                         seq += 1
@@ -158,7 +158,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
                     var fields: [String: SyncField] = [:]
                     while try load.step() {
                         let stamp = SyncStamp(timestamp: Int64(load.int(2)), deviceID: load.string(3), actionID: load.string(4))
-                        fields[load.string(0)] = SyncField(value: try SyncStorageCoding.value(SyncValue.self, load.string(1)), stamp: stamp)
+                        fields[load.string(0)] = SyncField(value: try SyncJSON.value(SyncValue.self, load.string(1)), stamp: stamp)
                     }
                     load.reset()
                     records.append(SyncRecord(entity: entity, fields: fields))

@@ -61,18 +61,8 @@ enum SyncStorageAddress: Sendable, Equatable {
     }
 }
 
-/// What both storages write as text: values, stamps' parts and outcomes, as JSON.
+/// What both storages share: the actions' entities and ids, and the tables.
 enum SyncStorageCoding {
-    static func text<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func value<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
-    }
-
     /// The entities `actions` touch, each once, in first-touched order.
     static func entities(of actions: [SyncAction]) -> [SyncEntity] {
         var seen: Set<SyncEntity> = []
