@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitRuntime", "TransitSQLite", "FileIntegrity", "ManifestFormat", "ManifestSigning", "CZlib",
+                "TransitRuntime", "TransitCities", "TransitSQLite", "FileIntegrity", "ManifestFormat", "ManifestSigning", "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),

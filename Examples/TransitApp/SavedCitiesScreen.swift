@@ -49,6 +49,7 @@ final class SavedCitiesScreen {
             case .updated(let id, _, _): print("event: \(id) updated (reopen it)")
             case .removed(let id): print("event: \(id) removed")
             case .usageChanged(let bytes): print("event: storage now \(bytes) bytes")
+            case .connectivityChanged(let path): print("event: \(path)")
             }
         }
         if let summary = try? await store.summary() {

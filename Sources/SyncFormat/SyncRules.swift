@@ -24,7 +24,7 @@ public enum SyncRules {
     public static let maxTimestamp: Int64 = 253_402_300_799_999
     /// The preferences every device of the rider shares, and their ranges.
     public static let syncedPreferences: [String: ClosedRange<Int>?] = [
-        "auto_download_saved": nil, "stale_warning_days": 0...365, "prune_after_days": 0...3650,
+        "auto_download_saved": nil, "stale_warning_days": 1...365, "prune_after_days": 1...90,
     ]
 
     /// Whether `text` is a UUID (8-4-4-4-12 hexadecimal digits, either case).

@@ -230,3 +230,32 @@ extension TransitBundle {
         return name.unicodeScalars.allSatisfy { $0.value < 0x2000 && !(0x0370..<0x1E00).contains($0.value) }
     }
 }
+
+extension TransitBundle {
+    /// Every picture the bundle's catalogue lists, with the id of its city, in the
+    /// catalogue's order: what the store keeps on the device for an offline city page.
+    ///
+    /// ```swift
+    /// for (cityID, image) in try bundle.cityImages() where image.type == "hero" { print(cityID, image.url) }
+    /// ```
+    public func cityImages() throws -> [(cityID: String, image: City.Image)] {
+        try pool.with { db in
+            let q = try db.cached(
+                """
+                SELECT c.city_id, i.image_id, i.url, i.type, i.width, i.height, i.size FROM city_images i
+                JOIN cities c ON c.cid = i.cid ORDER BY c.cid, i.idx
+                """)
+            var list: [(cityID: String, image: City.Image)] = []
+            while try q.step() {
+                list.append(
+                    (
+                        q.string(0),
+                        City.Image(
+                            id: q.optionalString(1), url: q.string(2), type: q.string(3), width: q.optionalInt(4),
+                            height: q.optionalInt(5), size: q.optionalInt(6))
+                    ))
+            }
+            return list
+        }
+    }
+}

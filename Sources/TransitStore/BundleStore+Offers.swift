@@ -21,7 +21,7 @@ extension BundleStore {
 
     /// The installed bundles (staleness judged on `date`), the bytes they use, the budget and
     /// the pending jobs, read together.
-    public func summary(on date: Date = Date(), timeZone: TimeZone = .current) throws -> StoreSummary {
+    public func summary(on date: Date? = nil, timeZone: TimeZone = .current) throws -> StoreSummary {
         let bundles = try status(on: date, timeZone: timeZone)
         return StoreSummary(
             bundles: bundles, usedBytes: bundles.reduce(0) { $0 + $1.bytes }, maxBytes: try preferences().maxBytes,

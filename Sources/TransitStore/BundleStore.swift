@@ -29,7 +29,13 @@ public actor BundleStore {
     private let jobsLock: FolderLock
     /// Held for steps that change files and state together.
     private let stateLock: FolderLock
-    private let fetcher: FileFetcher
+    let fetcher: FileFetcher
+    /// Photos come from other hosts (a CDN): their failures say nothing of the store's network.
+    let photoFetcher: FileFetcher
+    /// What the store knows of the network: every request's outcome feeds it, jobs wait on it.
+    public nonisolated let connectivity: ConnectivityMonitor
+    /// The store's clock: what "now" is for access times, pruning, job history and expiry.
+    nonisolated let now: @Sendable () -> Date
     /// The keys a manifest must be signed by (none: manifests are not authenticated).
     public nonisolated let trustedKeys: [ManifestPublicKey]
     private var catalogue: Catalogue?
@@ -41,8 +47,10 @@ public actor BundleStore {
     private var running: (id: String, task: Task<Void, Error>)?
     /// Why the running job was stopped: paused or cancelled.
     private var stopping: [String: JobState] = [:]
+    /// The network as this store last acted on it (`watchConnectivity`).
+    var actedOnPath: NetworkPath?
     /// The streams `events()` handed out.
-    private let eventHub = StoreEventHub()
+    let eventHub = StoreEventHub()
 
     /// Opens (creating) the store in `directory`. Start-up removes temporary files left by a
     /// crash and checks the installed files against the state: a file whose size or time
@@ -59,11 +67,18 @@ public actor BundleStore {
     /// With them, an unsigned manifest, one signed by another key or changed after signing is
     /// refused (`StoreError.untrustedManifest`), and every bundle and patch is authenticated
     /// by the signed manifest's SHA-256. Without them manifests are taken as served.
+    ///
+    /// `connectivity`: the monitor the store reports to and waits on (an app may share one
+    /// with its other network code); `clock`: what "now" is (access times, pruning, the job
+    /// history, expiry), the system's unless given.
     public init(
         directory: String, transport: any StoreTransport = BundleStore.defaultTransport(), retries: RetryPolicy = RetryPolicy(),
-        trustedKeys: [ManifestPublicKey] = []
+        trustedKeys: [ManifestPublicKey] = [], connectivity: ConnectivityMonitor = ConnectivityMonitor(),
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.trustedKeys = trustedKeys
+        self.connectivity = connectivity
+        now = clock
         let files = try BundleFiles(root: directory)
         let state = try StoreState(path: files.statePath)
         let jobsLock = FolderLock(path: files.root + "/jobs.lock")
@@ -72,12 +87,16 @@ public actor BundleStore {
         self.state = state
         self.jobsLock = jobsLock
         self.stateLock = stateLock
-        fetcher = FileFetcher(transport: transport, retries: retries)
+        fetcher = FileFetcher(transport: MonitoredTransport(inner: transport, monitor: connectivity), retries: retries)
+        photoFetcher = FileFetcher(transport: transport, retries: RetryPolicy(limit: 0))
         do {
             try stateLock.withLock {
                 let pending = try state.pending()
                 if try jobsLock.tryLock() {
                     files.removeLeftovers(keepingPartsOf: Set(pending.map(\.id)))
+                    files.removePhotoLeftovers()
+                    // No store runs jobs: one recorded as running was cut short.
+                    try? state.transaction { try state.interruptUnfinishedJobRows(at: clock().timeIntervalSince1970) }
                     jobsLock.unlock()
                 }
                 do {
@@ -124,13 +143,14 @@ public actor BundleStore {
         try checkFreshness(fresh, bytes: [UInt8](fetched.data))
         try write {
             try state.saveCatalogue(
-                source: url.absoluteString, base: fetched.url.absoluteString, fetchedAt: Date().timeIntervalSince1970,
+                source: url.absoluteString, base: fetched.url.absoluteString, fetchedAt: now().timeIntervalSince1970,
                 json: [UInt8](fetched.data))
             if let sequence = fresh.sequence { try state.setPreference("manifest_sequence", String(sequence)) }
         }
         catalogue = fresh
         keptCatalogueRefusal = nil
         if try preferences().autoUpdate { _ = try updateAll() }
+        await retryPhotos()
         return fresh
     }
 
@@ -187,7 +207,7 @@ public actor BundleStore {
         } else if !trustedKeys.isEmpty && fresh.sequence == nil {
             throw StoreError.untrustedManifest("a signed manifest must carry a sequence number")
         }
-        if let expires = fresh.expires, fresh.hasExpired(at: Date()) {
+        if let expires = fresh.expires, fresh.hasExpired(at: now()) {
             throw StoreError.staleManifest("it expired on \(ISO8601DateFormatter().string(from: expires))")
         }
     }
@@ -242,6 +262,19 @@ public actor BundleStore {
         try state.pending().filter(\.isRunnable).map { startJob($0.id) }
     }
 
+    /// Starts every pending job that is not paused, those whose last attempt failed too
+    /// (offline, a dropped connection): what the store does when the network comes back.
+    @discardableResult
+    public func resumeWaitingJobs() throws -> [DownloadJob] {
+        let pending = try state.pending().filter { !$0.paused }
+        try write {
+            for job in pending where job.failure != nil {
+                try state.enqueue(StoreState.Pending(id: job.id, explicit: job.explicit, paused: false))
+            }
+        }
+        return pending.map { startJob($0.id) }
+    }
+
     /// The jobs not finished yet, in the order they run; `failure` says why the last attempt
     /// of a waiting job failed (its partial file is kept for the next attempt).
     public func pendingJobs() throws -> [PendingJob] {
@@ -286,7 +319,7 @@ public actor BundleStore {
 
     private func startJob(_ id: String) -> DownloadJob {
         let job = job(id)
-        if job.state == .paused { job.set(.queued) }
+        if job.state == .paused || job.state.name == "waiting" { job.set(.queued) }
         if worker == nil { worker = Task { await self.work() } }
         return job
     }
@@ -305,16 +338,28 @@ public actor BundleStore {
         // Only the jobs this store was asked for: another process's jobs stay with it.
         while let next = try? state.pending().first(where: { $0.isRunnable && jobs[$0.id].map { !$0.state.isStopped } == true }) {
             let job = job(next.id)
-            let task = Task { try await self.perform(next, job) }
+            if let wait = networkWait(for: next.id) {
+                // Not a failure: the jobs stay pending and run when the network allows.
+                for (id, job) in jobs where !job.state.isStopped && running?.id != id { job.set(.waiting(wait)) }
+                break
+            }
+            let started = now().timeIntervalSince1970
+            recordJob(job, explicit: next.explicit, startedAt: started, state: .downloading(done: 0, total: 0))
+            let task = Task {
+                let previous = try await self.state.installed(next.id)?.contentHash
+                try await self.perform(next, job)
+                let installed = try await self.state.installed(next.id)?.contentHash
+                await self.keepPhotos(of: next.id, newVersion: previous != installed)
+            }
             running = (next.id, task)
-            let outcome: JobState
+            var outcome: JobState
             var kept: FileFetcher.Failure?
             do {
                 try await task.value
                 outcome = .done
             } catch let failure as FileFetcher.Failure {
                 outcome = .failed(failure.error)
-                kept = failure.keptPart ? failure : nil
+                kept = failure.keptPart || failure.error.code == "offline" ? failure : nil
             } catch let error as StoreError {
                 outcome = .failed(error)
             } catch is CancellationError {
@@ -324,6 +369,10 @@ public actor BundleStore {
             }
             running = nil
             let stop = stopping.removeValue(forKey: next.id)
+            if case .failed(.offline) = outcome, stop == nil {
+                // The network went away mid-job: the job waits with what it downloaded.
+                outcome = .waiting(.offline)
+            }
             if let kept, stop == nil {
                 // Retries exhausted after some bytes arrived: the job waits with its partial
                 // file for the next attempt (`download` or `resume` asks for it again).
@@ -332,9 +381,21 @@ public actor BundleStore {
                 try? write { try state.finish(next.id) }
                 if stop == .cancelled || outcome.isFinal && outcome != .done { files.removeParts(of: next.id) }
             }
+            recordJob(job, explicit: next.explicit, startedAt: started, state: outcome)
             job.set(outcome)
         }
         settleJobsRunElsewhere()
+    }
+
+    /// What job `id` must wait for before it may use the network, nil when it may go now:
+    /// the store is offline, or the network is expensive and the rider chose Wi-Fi only. A
+    /// bundle on a `file:` URL needs no network.
+    private func networkWait(for id: String) -> NetworkWait? {
+        if catalogue?.entry(id)?.url.isFileURL == true { return nil }
+        let path = connectivity.path
+        if !path.isOnline { return .offline }
+        if path.isMetered, (try? preferences().wifiOnly) == true { return .expensiveNetwork }
+        return nil
     }
 
     /// Ends the job handles of this store whose jobs another store ran: done when the state
@@ -358,7 +419,7 @@ public actor BundleStore {
     /// Downloads (or patches) and installs one bundle.
     private func perform(_ pending: StoreState.Pending, _ job: DownloadJob) async throws {
         let catalogue = try usableCatalogue()
-        if let expires = catalogue.expires, catalogue.hasExpired(at: Date()) {
+        if let expires = catalogue.expires, catalogue.hasExpired(at: now()) {
             throw StoreError.staleManifest("the manifest expired on \(ISO8601DateFormatter().string(from: expires))")
         }
         guard let entry = catalogue.entry(pending.id) else { throw StoreError.unknownBundle(pending.id) }
@@ -368,7 +429,7 @@ public actor BundleStore {
             return
         }
         let budget = try preferences().maxBytes.map(StorageBudget.init)
-        let others = try state.installed().filter { $0.id != entry.id }
+        let others = try installedWithPhotos().filter { $0.id != entry.id }
         // Checked before anything is fetched: refuse now rather than after the download.
         _ = try budget?.evictions(for: entry.id, needed: entry.bytes, installed: others)
         let report: @Sendable (JobState) -> Void = { job.set($0) }
@@ -452,7 +513,7 @@ public actor BundleStore {
             }
             let path = files.bundlePath(entry.id)
             guard let stat = BundleFiles.stat(path) else { throw StoreError.install("\(path) vanished after install") }
-            let now = Date().timeIntervalSince1970
+            let now = now().timeIntervalSince1970
             let keep = previous?.contentHash == entry.contentHash
             let bundle = StoreState.Installed(
                 id: entry.id, contentHash: entry.contentHash, bytes: stat.size, explicit: job.explicit || previous?.explicit == true,
@@ -480,7 +541,7 @@ public actor BundleStore {
     /// Evicts cached bundles so that `entry` fits; the caller holds the state lock.
     private func evict(for entry: Catalogue.Entry, budget: StorageBudget?) throws {
         guard let budget else { return }
-        let others = try state.installed().filter { $0.id != entry.id }
+        let others = try installedWithPhotos().filter { $0.id != entry.id }
         for id in try budget.evictions(for: entry.id, needed: entry.bytes, installed: others) { try removeHoldingLock(id) }
     }
 
@@ -494,7 +555,7 @@ public actor BundleStore {
     public func open(_ id: String, language: String? = nil) throws -> TransitBundle {
         guard try state.installed(id) != nil else { throw StoreError.unknownBundle(id) }
         // The access time steers eviction only: on a full disk the bundle still opens.
-        try? write { try state.touch(id, at: Date().timeIntervalSince1970) }
+        try? write { try state.touch(id, at: now().timeIntervalSince1970) }
         do { return try TransitBundle(path: files.bundlePath(id), language: language) } catch {
             throw StoreError.install("\(id): \(error)")
         }
@@ -514,11 +575,24 @@ public actor BundleStore {
         }
     }
 
-    private func removeHoldingLock(_ id: String) throws {
+    /// Evicts cached bundles (least recently opened first, with their photos) until the
+    /// installed ones use at most `max` bytes; explicit ones stay.
+    func evictCached(toFit max: Int64) throws {
+        try stateLock.withLock {
+            for id in StorageBudget(maxBytes: max).cachedToEvict(try installedWithPhotos(), keeping: max) { try removeHoldingLock(id) }
+        }
+    }
+
+    /// Runs `body` holding the folder's state lock.
+    func withStateLock<T>(_ body: () throws -> T) throws -> T { try stateLock.withLock(body) }
+
+    func removeHoldingLock(_ id: String) throws {
         let wasInstalled = try state.installed(id) != nil
         try files.remove(id)
+        files.removePhotos(of: id)
         try write {
             try state.forget(id)
+            try state.forgetPhotos(of: id)
             try state.finish(id)
         }
         guard wasInstalled else { return }
@@ -526,8 +600,10 @@ public actor BundleStore {
         eventHub.send(.usageChanged(usedBytes: try usedBytes()))
     }
 
-    /// Every installed bundle with its staleness on `date` (default: now, in the device's time zone).
-    public func status(on date: Date = Date(), timeZone: TimeZone = .current) throws -> [InstalledBundle] {
+    /// Every installed bundle with its staleness on `date` (default: the store's clock's now,
+    /// in the device's time zone), its age warning and its photos' bytes.
+    public func status(on date: Date? = nil, timeZone: TimeZone = .current) throws -> [InstalledBundle] {
+        let date = date ?? now()
         let preferences = try preferences()
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -537,6 +613,8 @@ public actor BundleStore {
         }
         let today = day(date)
         let horizon = day(date.addingTimeInterval(Double(preferences.staleDays) * 86_400))
+        let oldBefore = date.timeIntervalSince1970 - Double(preferences.staleWarningDays) * 86_400
+        let photos = try state.photoBytes()
         return try state.installed().map { bundle in
             let listed = catalogue?.entry(bundle.id)?.contentHash
             let newer = listed == bundle.contentHash ? nil : listed
@@ -548,34 +626,20 @@ public actor BundleStore {
                 firstServiceDate: bundle.firstServiceDate.flatMap(ServiceDate.init), lastServiceDate: last.flatMap(ServiceDate.init),
                 newerContentHash: newer,
                 isStale: newer != nil || last.map { $0 <= horizon } == true || catalogue?.hasExpired(at: date) == true,
-                isExpired: last.map { $0 < today } == true)
+                isExpired: last.map { $0 < today } == true, isOld: bundle.downloadedAt < oldBefore, photoBytes: photos[bundle.id] ?? 0)
         }
     }
 
-    /// Bytes the installed bundles use.
-    public func usedBytes() throws -> Int64 { try state.installed().reduce(0) { $0 + $1.bytes } }
+    /// Bytes the installed bundles and their photos use.
+    public func usedBytes() throws -> Int64 { try installedWithPhotos().reduce(0) { $0 + $1.bytes } }
 
-    // MARK: - Preferences
-
-    /// The preferences saved in the state file (defaults when none).
-    public func preferences() throws -> StorePreferences {
-        StorePreferences(
-            maxBytes: try state.preference("max_bytes").flatMap { Int64($0) },
-            autoUpdate: try state.preference("auto_update") != "false",
-            staleDays: try state.preference("stale_days").flatMap { Int($0) } ?? 7)
-    }
-
-    /// Saves the preferences; a smaller budget evicts cached bundles (least recently accessed
-    /// first) until the installed ones fit, never explicit ones.
-    public func setPreferences(_ preferences: StorePreferences) throws {
-        try write {
-            try state.setPreference("max_bytes", preferences.maxBytes.map(String.init))
-            try state.setPreference("auto_update", preferences.autoUpdate ? "true" : "false")
-            try state.setPreference("stale_days", String(preferences.staleDays))
-        }
-        guard let max = preferences.maxBytes else { return }
-        try stateLock.withLock {
-            for id in StorageBudget(maxBytes: max).cachedToEvict(try state.installed(), keeping: max) { try removeHoldingLock(id) }
+    /// The installed bundles as the budget sees them: each one's bytes with its photos'.
+    func installedWithPhotos() throws -> [StoreState.Installed] {
+        let photos = try state.photoBytes()
+        return try state.installed().map { bundle in
+            var counted = bundle
+            counted.bytes += photos[bundle.id] ?? 0
+            return counted
         }
     }
 

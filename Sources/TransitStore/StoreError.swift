@@ -36,6 +36,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
     /// The manifest is older than the last good one (a replay or a mirror that fell behind),
     /// or it has expired: nothing new is installed from it.
     case staleManifest(String)
+    /// A preference out of its range (`StorePreferences.problem` says which): nothing saved.
+    case badPreference(String)
 
     /// A short stable code for programs (the command line's `--json` output).
     public var code: String {
@@ -52,6 +54,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .untrustedManifest: return "untrusted_manifest"
         case .offline: return "offline"
         case .staleManifest: return "stale_manifest"
+        case .badPreference: return "bad_preference"
         }
     }
 
@@ -73,6 +76,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .untrustedManifest(let reason): return "untrusted manifest: \(reason); the last good manifest is kept"
         case .offline(let reason): return reason
         case .staleManifest(let reason): return "stale manifest: \(reason); nothing new is installed from it"
+        case .badPreference(let reason): return "bad preference: \(reason)"
         }
     }
 
@@ -89,6 +93,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .untrustedManifest: return "The list of cities did not come from its publisher."
         case .offline: return "You're offline."
         case .staleManifest: return "The list of cities is out of date."
+        case .badPreference: return "That setting is out of range."
         }
     }
 
@@ -109,6 +114,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible, Loca
         case .untrustedManifest: return "Try again on another network; the cities on this device keep working."
         case .offline: return "Connect to the internet and try again; the cities on this device keep working."
         case .staleManifest: return "Try again later; the cities on this device keep working."
+        case .badPreference: return "Choose a value in the range the setting allows."
         }
     }
 }

@@ -16,8 +16,10 @@ public enum StoreEvent: Sendable, Hashable {
     case updated(id: String, from: String, to: String)
     /// A bundle was removed: by `remove`, or evicted for the storage budget.
     case removed(id: String)
-    /// The bytes installed bundles use changed.
+    /// The bytes installed bundles and their photos use changed.
     case usageChanged(usedBytes: Int64)
+    /// The network changed, as `watchConnectivity()` heard it: an offline badge follows this.
+    case connectivityChanged(NetworkPath)
 }
 
 /// The open `events()` streams of one store: each change goes to all of them.

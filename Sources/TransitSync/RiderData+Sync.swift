@@ -73,6 +73,8 @@ extension RiderData {
             }
             let pulled = try await pull(over: connection)
             try state.transaction { try state.trimHistory(keeping: Self.historyKept) }
+            // Another device may have changed the synced preferences: the store follows them.
+            if pulled > 0 { await applyPreferencesToStore() }
             let ids = Set(sent)
             let report = SyncReport(
                 actions: try history().filter { ids.contains($0.action.id) }, pulled: pulled, pending: try state.pendingCount())

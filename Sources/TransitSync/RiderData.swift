@@ -237,13 +237,26 @@ public actor RiderData {
         try record(.deleteNote, try liveNote(id))
     }
 
-    /// Changes the synced preferences (only the fields that differ travel); nil when none did.
+    /// Changes the synced preferences (only the fields that differ travel; nil when none
+    /// did) and applies them to the device's store (pruning, the age warning).
+    /// - Throws: `SyncError.invalid` for a value out of its range.
     @discardableResult
-    public func setPreferences(_ preferences: SyncedPreferences) throws -> SyncAction? {
+    public func setPreferences(_ preferences: SyncedPreferences) async throws -> SyncAction? {
         let current = try self.preferences().values
         let changed = preferences.values.filter { current[$0.key] != $0.value }
         guard !changed.isEmpty else { return nil }
-        return try record(.updatePreferences, .preferences, payload: changed)
+        let action = try record(.updatePreferences, .preferences, payload: changed)
+        await applyPreferencesToStore()
+        return action
+    }
+
+    /// Gives the store the synced values it acts on (`pruneAfterDays`, `staleWarningDays`).
+    func applyPreferencesToStore() async {
+        guard let store, let synced = try? preferences(), var device = try? await store.preferences() else { return }
+        guard device.pruneAfterDays != synced.pruneAfterDays || device.staleWarningDays != synced.staleWarningDays else { return }
+        device.pruneAfterDays = synced.pruneAfterDays
+        device.staleWarningDays = synced.staleWarningDays
+        try? await store.setPreferences(device)
     }
 
     /// Sends failed actions again (`id`, or all when nil): back to `PENDING`, count 0.

@@ -59,12 +59,15 @@ public struct Note: Sendable, Hashable, Codable, Identifiable {
 public struct SyncedPreferences: Sendable, Hashable, Codable {
     /// Saving a city queues its bundle's download in the store (default true).
     public var autoDownloadSaved: Bool
-    /// Warn this many days before a saved city's timetable ends (default 7).
+    /// A bundle downloaded more than this many days ago is flagged old (1 to 365, default 30;
+    /// the store's `StorePreferences.staleWarningDays` follows it).
     public var staleWarningDays: Int
-    /// Bundles not opened for this many days may be pruned (default 30; 0: never).
+    /// Cached bundles not opened for this many days are pruned (1 to 90, default 7; the
+    /// store's `StorePreferences.pruneAfterDays` follows it).
     public var pruneAfterDays: Int
 
-    public init(autoDownloadSaved: Bool = true, staleWarningDays: Int = 7, pruneAfterDays: Int = 30) {
+    /// Preferences with the defaults (true, 30, 7) changed where given.
+    public init(autoDownloadSaved: Bool = true, staleWarningDays: Int = 30, pruneAfterDays: Int = 7) {
         self.autoDownloadSaved = autoDownloadSaved
         self.staleWarningDays = staleWarningDays
         self.pruneAfterDays = pruneAfterDays

@@ -22,6 +22,12 @@ struct ManifestCommand: ParsableCommand {
         help: "The manifest's sequence number; each published manifest needs a larger one (default: the Unix time now, in milliseconds).")
     var sequence: Int64?
 
+    @Option(
+        help: ArgumentHelp(
+            "The manifest this one follows (default: the one at OUTPUT, if any): the default sequence is at least one past its.",
+            valueName: "FILE"))
+    var previous: String?
+
     @Option(help: "Days until the manifest expires and installs nothing new (default 30).")
     var expiresInDays: Int = 30
 
@@ -48,7 +54,11 @@ struct ManifestCommand: ParsableCommand {
             let now = Date()
             // Milliseconds: two manifests published within one second still get two numbers
             // (a store refuses a second manifest with the last one's number).
-            manifest.sequence = sequence ?? Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+            // Never a number written before: at least one past the previous manifest's (a
+            // clock set back, or two publications in one millisecond).
+            let clock = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+            let previousNumber = sequence == nil ? try previousSequence() : nil
+            manifest.sequence = sequence ?? max(clock, previousNumber.map { $0 + 1 } ?? clock)
             manifest.expires = now.addingTimeInterval(Double(expiresInDays) * 86_400)
             let data = try manifest.data(for: output)
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -62,5 +72,19 @@ struct ManifestCommand: ParsableCommand {
             printError("gtfs-compile manifest: \(refusal)")
             throw ExitCode(1)
         }
+    }
+
+    /// The sequence of the manifest this one follows, nil when there is none (or it has none).
+    private func previousSequence() throws -> Int64? {
+        let path = previous ?? output
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if previous != nil { throw ValidationError("--previous \(path): cannot read it") }
+            return nil
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            if previous != nil { throw ValidationError("--previous \(path): not a manifest (JSON object)") }
+            return nil
+        }
+        return (object["sequence"] as? NSNumber)?.int64Value
     }
 }

@@ -85,6 +85,10 @@ struct JobWatcher {
             if terminal && !json { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let final = job.state
             if case .failed(let error) = final { firstFailure = firstFailure ?? error }
+            if case .waiting = final {
+                // Kept, not failed: the next `resume` (or an app back online) continues it.
+                firstFailure = firstFailure ?? .offline("\(job.bundleID): \(final); transit-store resume continues it")
+            }
             results.append(JobOutcome(id: job.bundleID, state: final))
             if !json { printLine("\(job.bundleID): \(final)") }
         }

@@ -6,22 +6,8 @@ import TransitSync
 
 /// Options of the rider's-data commands: the device's clock, and how it names itself.
 struct RiderOptions: ParsableArguments {
-    @Option(help: "The device's clock: an ISO 8601 instant (2026-06-01T08:30:00Z); default the real one.")
-    var now: String?
-
     @Option(help: "How this device is listed in the rider's devices.")
     var deviceName = "transit-store"
-
-    func clock() throws -> @Sendable () -> Date {
-        guard let now else { return { Date() } }
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = plain.date(from: now) ?? fractional.date(from: now) else {
-            throw ValidationError("--now \(now): give an ISO 8601 instant such as 2026-06-01T08:30:00Z")
-        }
-        return { date }
-    }
 
     func open(_ store: StoreOptions) async throws -> RiderData { try await openWithStore(store).rider }
 
@@ -30,7 +16,7 @@ struct RiderOptions: ParsableArguments {
         let bundles = try store.open()
         let rider = try RiderData(
             directory: store.dir, store: bundles, name: deviceName, type: "cli", appVersion: TransitStoreCommand.configuration.version,
-            clock: try clock())
+            clock: try store.clock())
         return (rider, bundles)
     }
 }

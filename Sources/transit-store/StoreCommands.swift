@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TransitStore
+import TransitSync
 
 struct ManifestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -101,7 +102,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: options.json) {
             let store = try options.open()
-            var date = Date()
+            var date = try options.clock()()
             if let on {
                 let format = DateFormatter()
                 format.dateFormat = "yyyy-MM-dd"
@@ -129,9 +130,14 @@ struct StatusCommand: AsyncParsableCommand {
 
 struct PrefsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "prefs", abstract: "Show or set the storage budget and automatic updates (a smaller budget evicts cached bundles).")
+        commandName: "prefs",
+        abstract:
+            "Show or set the storage budget, automatic updates, Wi-Fi only, pruning and the age warning (a smaller budget evicts cached bundles)."
+    )
 
     @OptionGroup var options: StoreOptions
+
+    @OptionGroup var rider: RiderOptions
 
     @Option(help: "The most bytes installed bundles may use; 0 removes the limit.")
     var maxBytes: Int64?
@@ -142,6 +148,18 @@ struct PrefsCommand: AsyncParsableCommand {
     @Option(help: "Days before the end of coverage from which a bundle counts as stale.")
     var staleDays: Int?
 
+    @Option(help: "true or false: download on an unmetered network only (jobs wait on an expensive one).")
+    var wifiOnly: Bool?
+
+    @Option(help: "true or false: download the cities the rider saves without being asked (the rider's, synced).")
+    var autoDownloadSaved: Bool?
+
+    @Option(help: "Remove cached bundles not opened for this many days (1 to 90; the rider's, synced; prune does it).")
+    var pruneAfterDays: Int?
+
+    @Option(help: "Flag bundles downloaded more than this many days ago (1 to 365; the rider's, synced).")
+    var staleWarningDays: Int?
+
     func validate() throws {
         if let maxBytes, maxBytes < 0 { throw ValidationError("--max-bytes must be 0 (no limit) or more, not \(maxBytes)") }
         if let staleDays, staleDays < 0 { throw ValidationError("--stale-days must not be negative, not \(staleDays)") }
@@ -149,12 +167,22 @@ struct PrefsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: options.json) {
-            let store = try options.open()
+            let (riderData, store) = try await rider.openWithStore(options)
+            // The rider's synced preferences first: the store follows them.
+            var synced = try await riderData.preferences()
+            if let autoDownloadSaved { synced.autoDownloadSaved = autoDownloadSaved }
+            if let pruneAfterDays { synced.pruneAfterDays = pruneAfterDays }
+            if let staleWarningDays { synced.staleWarningDays = staleWarningDays }
+            do { try await riderData.setPreferences(synced) } catch let error as SyncError {
+                throw StoreError.badPreference(error.description)
+            }
             var preferences = try await store.preferences()
             if let maxBytes { preferences.maxBytes = maxBytes > 0 ? maxBytes : nil }
             if let autoUpdate { preferences.autoUpdate = autoUpdate }
             if let staleDays { preferences.staleDays = staleDays }
-            if maxBytes != nil || autoUpdate != nil || staleDays != nil { try await store.setPreferences(preferences) }
+            if let wifiOnly { preferences.wifiOnly = wifiOnly }
+            let changed: [Any?] = [maxBytes, autoUpdate, staleDays, wifiOnly]
+            if changed.contains(where: { $0 != nil }) { try await store.setPreferences(preferences) }
             // Explicit bundles are never evicted: a budget below them is kept, and said.
             let explicitBytes = try await store.status().filter(\.explicit).reduce(Int64(0)) { $0 + $1.bytes }
             var warning: String?
@@ -164,11 +192,18 @@ struct PrefsCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("transit-store: warning: \(warning!)\n".utf8))
             }
             if options.json {
-                printJSON(PreferencesOutput(preferences: preferences, warning: warning))
+                printJSON(PreferencesOutput(preferences: preferences, autoDownloadSaved: synced.autoDownloadSaved, warning: warning))
             } else {
                 printLine(
-                    "max bytes: \(preferences.maxBytes.map(String.init) ?? "no limit")\nauto update: \(preferences.autoUpdate)\nstale days: \(preferences.staleDays)"
-                )
+                    """
+                    max bytes: \(preferences.maxBytes.map(String.init) ?? "no limit")
+                    auto update: \(preferences.autoUpdate)
+                    stale days: \(preferences.staleDays)
+                    wifi only: \(preferences.wifiOnly)
+                    auto download saved: \(synced.autoDownloadSaved)
+                    prune after days: \(preferences.pruneAfterDays)
+                    stale warning days: \(preferences.staleWarningDays)
+                    """)
             }
         }
     }
@@ -178,16 +213,22 @@ func iso(_ date: Date) -> String {
     ISO8601DateFormatter().string(from: date)
 }
 
-/// `StorePreferences`' encoding, with the warning about a budget below the pinned bundles.
+/// `StorePreferences`' encoding, with the rider's `auto_download_saved` and the warning
+/// about a budget below the pinned bundles.
 struct PreferencesOutput: Encodable {
     var preferences: StorePreferences
+    var autoDownloadSaved: Bool
     var warning: String?
 
-    private enum CodingKeys: String, CodingKey { case warning }
+    private enum CodingKeys: String, CodingKey {
+        case autoDownloadSaved = "auto_download_saved"
+        case warning
+    }
 
     func encode(to encoder: Encoder) throws {
         try preferences.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(autoDownloadSaved, forKey: .autoDownloadSaved)
         try c.encodeIfPresent(warning, forKey: .warning)
     }
 }

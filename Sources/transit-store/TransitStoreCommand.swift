@@ -20,7 +20,8 @@ struct TransitStoreCommand: AsyncParsableCommand {
         subcommands: [
             ManifestCommand.self, ListCommand.self, DownloadCommand.self, UpdateCommand.self, ResumeCommand.self,
             RemoveCommand.self, StatusCommand.self, PrefsCommand.self, OpenCommand.self, SaveCommand.self, UnsaveCommand.self,
-            SavedCommand.self, NoteCommand.self, PendingCommand.self, SyncCommand.self, RetryCommand.self,
+            SavedCommand.self, NoteCommand.self, PendingCommand.self, SyncCommand.self, RetryCommand.self, JobsCommand.self,
+            PhotosCommand.self, PruneCommand.self, ClearAllCommand.self, ViewedCommand.self, DownloadAllCommand.self,
         ])
 
     static var subcommandNames: Set<String> {
@@ -93,7 +94,26 @@ struct StoreOptions: ParsableArguments {
             valueName: "FILE"))
     var trustedKey: [String] = []
 
+    @Option(
+        help:
+            "The clock: an ISO 8601 instant (2026-06-01T08:30:00Z) for access times, pruning, job history and expiry; default the real one."
+    )
+    var now: String?
+
+    /// The clock `--now` gives, the system's without it.
+    func clock() throws -> @Sendable () -> Date {
+        guard let now else { return { Date() } }
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = plain.date(from: now) ?? fractional.date(from: now) else {
+            throw ValidationError("--now \(now): give an ISO 8601 instant such as 2026-06-01T08:30:00Z")
+        }
+        return { date }
+    }
+
     func validate() throws {
+        _ = try clock()
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard retries >= 0 else { throw ValidationError("--retries must not be negative") }
         guard retryPause >= 0 else { throw ValidationError("--retry-pause must not be negative") }
@@ -105,7 +125,7 @@ struct StoreOptions: ParsableArguments {
         }
         return try BundleStore(
             directory: dir, transport: BundleStore.defaultTransport(timeout: timeout, trustedCertificates: caFile),
-            retries: RetryPolicy(limit: retries, firstPause: retryPause), trustedKeys: keys)
+            retries: RetryPolicy(limit: retries, firstPause: retryPause), trustedKeys: keys, clock: try clock())
     }
 }
 
@@ -121,6 +141,7 @@ func exitCode(for error: StoreError) -> Int32 {
     case .untrustedManifest: return 7
     case .staleManifest: return 8
     case .offline: return 9
+    case .badPreference: return 64
     }
 }
 

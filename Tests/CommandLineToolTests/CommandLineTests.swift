@@ -329,6 +329,31 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(old.stderr.contains("the bundle has schema 4, this compiler writes 8; compile it again"), old.stderr)
     }
 
+    /// `gtfs-compile manifest` never writes a sequence it wrote before: one past the manifest
+    /// it replaces (or `--previous`) when that one is ahead of the clock.
+    func testManifestSequenceIsAlwaysPastThePreviousOne() throws {
+        let directory = TemporaryFolders.make()
+        let bundle = directory.appendingPathComponent("valley.db").path
+        XCTAssertEqual(try run("gtfs-compile", [TestSupport.samples + "/valley", "-o", bundle, "--quiet"]).status, 0)
+        let manifest = directory.appendingPathComponent("manifest.json").path
+        func sequence(_ path: String) throws -> Int64? {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            return (object?["sequence"] as? NSNumber)?.int64Value
+        }
+        let ahead: Int64 = 99_999_999_999_999  // a clock far ahead wrote it
+        XCTAssertEqual(try run("gtfs-compile", ["manifest", bundle, "-o", manifest, "--sequence", String(ahead)]).status, 0)
+        XCTAssertEqual(try run("gtfs-compile", ["manifest", bundle, "-o", manifest]).status, 0)
+        XCTAssertEqual(try sequence(manifest), ahead + 1, "one past the manifest it replaced")
+        let elsewhere = directory.appendingPathComponent("next.json").path
+        XCTAssertEqual(try run("gtfs-compile", ["manifest", bundle, "-o", elsewhere, "--previous", manifest]).status, 0)
+        XCTAssertEqual(try sequence(elsewhere), ahead + 2)
+        let fresh = directory.appendingPathComponent("fresh.json").path
+        XCTAssertEqual(try run("gtfs-compile", ["manifest", bundle, "-o", fresh]).status, 0)
+        XCTAssertLessThan(try XCTUnwrap(try sequence(fresh)), ahead, "without a previous one: the clock in milliseconds")
+        let missing = try run("gtfs-compile", ["manifest", bundle, "-o", fresh, "--previous", directory.path + "/none.json"])
+        XCTAssertEqual(missing.status, 64, missing.stderr)
+    }
+
     /// The departures table as a person reads it: a trip of the previous service day says
     /// "+1", the hour that repeats when clocks go back shows its UTC offset, columns line up
     /// by display width with Japanese headsigns, and a long route name is shortened.

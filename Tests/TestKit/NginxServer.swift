@@ -25,7 +25,8 @@ public final class NginxServer: @unchecked Sendable {
     public let certificate: URL
     public let ipv6: Bool
     private let folder: URL
-    private let server: ServerProcess
+    private var server: ServerProcess
+    private let command: (executable: String, arguments: [String])
 
     /// The nginx binary, nil when it is not installed (`make deps` installs it).
     public static var executable: String? {
@@ -56,7 +57,7 @@ public final class NginxServer: @unchecked Sendable {
             pid \(temp)/nginx.pid;
             events { worker_connections 64; }
             http {
-              types { application/json json; application/octet-stream db patch; }
+              types { application/json json; application/octet-stream db patch; image/jpeg jpg; image/png png; text/html html; }
               default_type application/octet-stream;
               log_format field '$request_uri|$status|$body_bytes_sent|$http_range|$http_accept_encoding|$sent_http_content_encoding|$http_if_range';
               access_log \(temp)/access.log field;
@@ -90,13 +91,22 @@ public final class NginxServer: @unchecked Sendable {
             """
         let configFile = folder.appendingPathComponent("nginx.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
-        server = try ServerProcess(
-            nginx, ["-c", configFile.path, "-p", temp, "-e", "\(temp)/error.log"], log: folder.appendingPathComponent("out.log"))
+        command = (nginx, ["-c", configFile.path, "-p", temp, "-e", "\(temp)/error.log"])
+        server = try ServerProcess(command.executable, command.arguments, log: folder.appendingPathComponent("out.log"))
         try server.waitUntilListening(port: port)
         try server.waitUntilListening(port: httpsPort)
     }
 
     public func stop() { server.stop() }
+
+    /// Starts the server again after `stop()`, on the same ports with the same files (the
+    /// network coming back).
+    public func restart() throws {
+        server.stop()
+        server = try ServerProcess(command.executable, command.arguments, log: folder.appendingPathComponent("out.log"))
+        try server.waitUntilListening(port: port)
+        try server.waitUntilListening(port: httpsPort)
+    }
 
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
     public func httpsURL(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(httpsPort)/\(path)")! }

@@ -140,8 +140,8 @@ final class SyncConvergenceTests: XCTestCase {
         for (name, value) in model.preferences {
             switch name {
             case "auto_download_saved": expectedPreferences.autoDownloadSaved = value.bool ?? true
-            case "stale_warning_days": expectedPreferences.staleWarningDays = value.int ?? 7
-            default: expectedPreferences.pruneAfterDays = value.int ?? 30
+            case "stale_warning_days": expectedPreferences.staleWarningDays = value.int ?? 30
+            default: expectedPreferences.pruneAfterDays = value.int ?? 7
             }
         }
         var ended = 0
@@ -202,7 +202,7 @@ final class SyncConvergenceTests: XCTestCase {
             return try await device.deleteNote(notes[Int(random.next() % UInt64(notes.count))].id).id
         default:
             var preferences = try await device.preferences()
-            preferences.staleWarningDays = Int(random.next() % 15)
+            preferences.staleWarningDays = 1 + Int(random.next() % 15)
             if random.next() % 2 == 0 { preferences.autoDownloadSaved.toggle() }
             return try await device.setPreferences(preferences)?.id
         }

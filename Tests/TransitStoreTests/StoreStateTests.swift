@@ -44,7 +44,7 @@ final class StoreStateTests: XCTestCase {
         let bundles = await store.currentCatalogue()?.bundles.count
         XCTAssertEqual(bundles, 3)
         let db = try SQLiteDatabase(path: path, writable: false)
-        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 2)
+        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 3)
         // And the migrated file works as a new one does: the paused job resumes and installs.
         let job = try await store.resume("valley")
         let outcome = await job.finished()

@@ -1,9 +1,19 @@
 import Foundation
 import TransitRuntime
 
+/// What a waiting job waits for.
+public enum NetworkWait: String, Sendable, Hashable, Codable {
+    /// The device is offline: the job runs when the store is back online.
+    case offline
+    /// The network is expensive and the rider chose `wifiOnly`: the job runs on another one.
+    case expensiveNetwork = "expensive_network"
+}
+
 /// Where a download job is. `downloading` carries bytes done and the total.
 public enum JobState: Sendable, Hashable, CustomStringConvertible {
     case queued
+    /// Not failed: kept, and run by itself when the network allows it (`watchConnectivity`).
+    case waiting(NetworkWait)
     case downloading(done: Int64, total: Int64)
     case verifying
     case installing
@@ -20,13 +30,18 @@ public enum JobState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Final, or paused (until someone resumes it).
-    public var isStopped: Bool { isFinal || self == .paused }
+    /// Final, paused (until someone resumes it) or waiting for the network: nothing happens
+    /// to the job until something changes (a waiting job has new `updates` when it runs).
+    public var isStopped: Bool {
+        if case .waiting = self { return true }
+        return isFinal || self == .paused
+    }
 
     /// The state's name (queued, downloading, ..., done).
     public var name: String {
         switch self {
         case .queued: return "queued"
+        case .waiting: return "waiting"
         case .downloading: return "downloading"
         case .verifying: return "verifying"
         case .installing: return "installing"
@@ -41,6 +56,8 @@ public enum JobState: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .downloading(let done, let total): return "downloading \(done)/\(total) bytes"
         case .failed(let error): return "failed: \(error)"
+        case .waiting(.offline): return "waiting for the network (offline)"
+        case .waiting(.expensiveNetwork): return "waiting for a network that is not expensive (Wi-Fi only)"
         default: return name
         }
     }
@@ -56,6 +73,8 @@ public enum JobState: Sendable, Hashable, CustomStringConvertible {
 /// if case .failed(let error) = job.state { show(error) }
 /// ```
 public final class DownloadJob: Sendable {
+    /// The job's own id (each job of a bundle has another): its row in `jobHistory()`.
+    public let id: String
     /// The bundle the job downloads.
     public let bundleID: String
     private let box = Locked(Box())
@@ -67,6 +86,7 @@ public final class DownloadJob: Sendable {
     }
 
     init(bundleID: String) {
+        id = UUID().uuidString.lowercased()
         self.bundleID = bundleID
     }
 

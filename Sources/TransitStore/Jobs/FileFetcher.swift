@@ -73,7 +73,8 @@ struct FileFetcher: Sendable {
                     if (BundleFiles.stat(part)?.size ?? 0) > have { failures = 0 }
                     failures += 1
                     guard error.transient, failures <= retries.limit else {
-                        let kept = error.transient && (BundleFiles.stat(part)?.size ?? 0) > 0
+                        // Offline keeps the bytes too: the job waits for the network and goes on.
+                        let kept = (error.transient || error.isOffline) && (BundleFiles.stat(part)?.size ?? 0) > 0
                         if !kept { Self.removePartial(part) }
                         throw Failure(error: StoreError(error, retried: failures > 1), resumeData: resume, keptPart: kept)
                     }
@@ -116,8 +117,9 @@ extension FileFetcher {
     /// The transport's download, stopped as soon as the file holds more than the `bytes` the
     /// manifest lists (an endless or too long body never fills the device).
     /// - Throws: the transport's `TransportError`, or a permanent one for a body longer than listed.
-    private func downloadAtMost(
-        _ bytes: Int64, _ url: URL, to part: String, resumeData: Data?, report: @escaping @Sendable (JobState) -> Void
+    func downloadAtMost(
+        _ bytes: Int64, _ url: URL, to part: String, resumeData: Data?, listing: String = "the manifest lists",
+        report: @escaping @Sendable (JobState) -> Void
     ) async throws {
         let transport = route(url)
         let tooLong = Overrun()
@@ -136,7 +138,7 @@ extension FileFetcher {
         if tooLong.happened {
             Self.removePartial(part)
             throw TransportError(
-                "\(url.absoluteString) sends more than the \(bytes) bytes the manifest lists", transient: false, failure: .tooLarge)
+                "\(url.absoluteString) sends more than the \(bytes) bytes \(listing)", transient: false, failure: .tooLarge)
         }
         try Task.checkCancellation()
         _ = try outcome.get()

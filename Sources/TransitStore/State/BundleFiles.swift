@@ -7,6 +7,8 @@ import Foundation
 /// DIR/store.sqlite              the state (StoreState)
 /// DIR/bundles/ID.db             installed bundles, only ever replaced by a rename
 /// DIR/downloads/ID-HASH.part    a download in progress (HASH: the first 16 digits of its SHA-256)
+/// DIR/photos/ID/NAME.EXT        the city photos of bundle ID (NAME: 16 digits of the URL's SHA-256)
+/// DIR/rider.sqlite              the rider's own data (TransitSync), never touched here
 /// ```
 /// Anything else in `bundles/` that starts with a dot is a temporary file of an install or
 /// patch that did not finish, removed at start-up.
@@ -14,11 +16,12 @@ struct BundleFiles {
     let root: String
     var bundles: String { root + "/bundles" }
     var downloads: String { root + "/downloads" }
+    var photos: String { root + "/photos" }
     var statePath: String { root + "/store.sqlite" }
 
     init(root: String) throws {
         self.root = root
-        for folder in [root, root + "/bundles", root + "/downloads"] {
+        for folder in [root, root + "/bundles", root + "/downloads", root + "/photos"] {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -59,6 +62,26 @@ struct BundleFiles {
             let id = name.split(separator: "-").dropLast().joined(separator: "-")
             let isPart = name.hasSuffix(".part") || name.hasSuffix(".part" + ValidatorFile.suffix)
             if !isPart || !pending.contains(id) { try? manager.removeItem(atPath: "\(downloads)/\(name)") }
+        }
+    }
+
+    /// The folder of bundle `id`'s city photos.
+    func photoFolder(_ id: String) -> String { "\(photos)/\(id)" }
+
+    /// Removes bundle `id`'s photos (all bundles' when nil).
+    func removePhotos(of id: String?) {
+        let manager = FileManager.default
+        let ids = id.map { [$0] } ?? ((try? manager.contentsOfDirectory(atPath: photos)) ?? [])
+        for id in ids { try? manager.removeItem(atPath: photoFolder(id)) }
+    }
+
+    /// Removes photo downloads that did not finish (names starting with a dot).
+    func removePhotoLeftovers() {
+        let manager = FileManager.default
+        for id in (try? manager.contentsOfDirectory(atPath: photos)) ?? [] {
+            for name in (try? manager.contentsOfDirectory(atPath: photoFolder(id))) ?? [] where name.hasPrefix(".") {
+                try? manager.removeItem(atPath: "\(photoFolder(id))/\(name)")
+            }
         }
     }
 

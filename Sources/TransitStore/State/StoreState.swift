@@ -11,8 +11,9 @@ import TransitSQLite
 /// lock held too long is a storage error, and the file is left as it is.
 final class StoreState {
     /// The layout this code writes: 1 (unversioned, the first release), 2 (jobs remember their
-    /// failure and the transport's resume data; the manifest its base URL after redirects).
-    static let version = 2
+    /// failure and the transport's resume data; the manifest its base URL after redirects),
+    /// 3 (city photos; the history of jobs).
+    static let version = 3
     /// One installed bundle as recorded.
     struct Installed: Equatable {
         var id: String
@@ -62,9 +63,16 @@ final class StoreState {
         ALTER TABLE jobs ADD COLUMN resume_data BLOB;
         ALTER TABLE catalogue ADD COLUMN base TEXT;
         """,
+        """
+        CREATE TABLE photos (bundle_id TEXT NOT NULL, url TEXT NOT NULL, city_id TEXT NOT NULL, image_id TEXT,
+          type TEXT NOT NULL, listed_bytes INTEGER, file TEXT, bytes INTEGER NOT NULL DEFAULT 0, failure TEXT,
+          refused INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (bundle_id, url));
+        CREATE TABLE job_history (job_id TEXT PRIMARY KEY, bundle_id TEXT NOT NULL, explicit INTEGER NOT NULL,
+          started_at REAL NOT NULL, finished_at REAL, state TEXT NOT NULL, error_code TEXT, error_message TEXT);
+        """,
     ]
 
-    private let db: SQLiteDatabase
+    let db: SQLiteDatabase
     let path: String
     /// True when the file was missing or unreadable and has just been made anew.
     let isNew: Bool

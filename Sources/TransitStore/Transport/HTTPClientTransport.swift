@@ -60,6 +60,21 @@
             }
         }
 
+        /// A `HEAD` of `url` with a deadline of at most 5 seconds: any answer is the network
+        /// being there; a time-out counts as offline here (a probe is not retried).
+        public func probe(_ url: URL) async throws {
+            do {
+                try await withClient(for: url) { client in
+                    var request = HTTPClientRequest(url: url.absoluteString)
+                    request.method = .HEAD
+                    let response = try await client.execute(request, timeout: .milliseconds(Int64(min(timeout, 5) * 1000)))
+                    for try await _ in response.body {}
+                }
+            } catch let error as TransportError where error.failure == .timedOut {
+                throw TransportError.offline(url, "no answer within \(Int(min(timeout, 5))) s")
+            }
+        }
+
         /// Downloads `url` into `destination`, resuming from `resumeData`, reporting bytes to `progress`.
         public func download(_ url: URL, to destination: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
             async throws -> FinishedDownload

@@ -35,6 +35,19 @@ public protocol StoreTransport: Sendable {
     ///   next attempt); the bytes written so far stay in the file.
     func download(_ url: URL, to destination: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
         async throws -> FinishedDownload
+
+    /// Asks whether `url`'s server can be reached at all (the connectivity probe): any HTTP
+    /// answer, whatever its status, returns; no route, no name resolution, a refused
+    /// connection or no answer in time throws `TransportError` with `isOffline`. The default
+    /// fetches the resource; the store's own transports send a `HEAD`.
+    func probe(_ url: URL) async throws
+}
+
+extension StoreTransport {
+    /// Fetches `url` and ignores the body: a status error still proves the server is there.
+    public func probe(_ url: URL) async throws {
+        do { _ = try await fetch(url) } catch let error as TransportError where error.status != nil {}
+    }
 }
 
 extension BundleStore {

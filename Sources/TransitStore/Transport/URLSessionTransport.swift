@@ -39,6 +39,23 @@ public struct URLSessionTransport: StoreTransport {
         return FetchedResource(data: data, url: response.url ?? url)
     }
 
+    /// A `HEAD` of `url`: any answer is the network being there; a time-out counts as offline.
+    public func probe(_ url: URL) async throws {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: min(timeout, 5))
+        request.httpMethod = "HEAD"
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        do {
+            _ = try await session.data(for: request)
+        } catch {
+            let failure = Self.failure(error, url)
+            if let transport = failure as? TransportError, transport.failure == .timedOut {
+                throw TransportError.offline(url, "no answer within \(Int(min(timeout, 5))) s")
+            }
+            throw failure
+        }
+    }
+
     /// Downloads `url` into `path`, resuming from `resumeData`, reporting bytes to `progress`.
     public func download(_ url: URL, to path: String, resumeData: Data?, progress: @escaping @Sendable (Int64) -> Void)
         async throws -> FinishedDownload
