@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(name: "offline-board-example", dependencies: ["TransitStore", "TransitRuntime"], path: "Examples/OfflineBoard"),
         .executableTarget(
             name: "transit-app-example",
-            dependencies: ["TransitStore", "TransitRuntime", "TransitRealtime", "TransitClient", "TransitSync"],
+            dependencies: ["TransitStore", "TransitRuntime", "TransitCities", "TransitRealtime", "TransitClient", "TransitSync"],
             path: "Examples/TransitApp"),
         // The README's Swift blocks, copied by `make snippets` so that every build compiles them
         // (ReadmeSnippetTests fails when the copy differs from the README).

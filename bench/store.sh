@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The store's targets (docs/performance.md, "Offline store"): download of a ~50 MB bundle from nginx over
-# loopback against curl on the same server (as is, and gzip on the wire), SHA-256 verification speed, start-up with 50 bundles.
+# loopback against curl on the same server (as is, and gzip on the wire), SHA-256 verification speed, start-up with 50 bundles
+# and their 250 photos.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
@@ -98,15 +99,36 @@ data = open('$BIG', 'rb').read()
 best = min((lambda s: (hashlib.sha256(data).hexdigest(), time.perf_counter() - s)[1])(time.perf_counter()) for _ in range(3))
 print(f'python hashlib (OpenSSL) for reference: {len(data) / 1e6 / best:.0f} MB/s')"
 
-echo "== start-up with 50 installed bundles"
+echo "== start-up with 50 installed bundles and their photos (5 per bundle, from nginx)"
 rm -rf "$WORK/store-50" "$SITE/cities50"
-mkdir -p "$SITE/cities50"
+mkdir -p "$SITE/cities50" "$SITE/img"
+python3 - "$SITE" "$PORT" <<'PY'
+import json, struct, sys, zlib
+site, port = sys.argv[1], sys.argv[2]
+def png(width, height, seed):
+    rows = b"".join(b"\0" + bytes((x * 7 + seed) % 256 for x in range(width * 3)) for _ in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+images = []
+for i in range(5):
+    data = png(320, 200, i)
+    open(f"{site}/img/p{i}.png", "wb").write(data)
+    images.append({"url": f"http://127.0.0.1:{port}/files/img/p{i}.png", "type": "hero" if i == 0 else "gallery",
+                   "width": 320, "height": 200, "size": len(data)})
+city = {"id": "zurich", "name": "Zurich", "country": "CH", "location": {"lat": 47.3769, "lng": 8.5417},
+        "images": images, "feeds": ["metro"]}
+json.dump({"version": 1, "cities": [city]}, open(f"{site}/cities50/cities.json", "w"))
+PY
 for i in $(seq 1 50); do
-  "$BIN/gtfs-compile" gtfs-samples/metro gtfs-samples/valley --id "city$i" -o "$SITE/cities50/city$i.db" > /dev/null 2>&1
+  "$BIN/gtfs-compile" gtfs-samples/metro gtfs-samples/valley --cities "$SITE/cities50/cities.json" --id "city$i" \
+    -o "$SITE/cities50/city$i.db" > /dev/null 2>&1
 done
 "$BIN/gtfs-compile" manifest "$SITE"/cities50/*.db -o "$SITE/cities50/manifest.json" > /dev/null
 "$BIN/transit-store" --dir "$WORK/store-50" manifest "$SITE/cities50/manifest.json" > /dev/null
 for i in $(seq 1 50); do "$BIN/transit-store" --dir "$WORK/store-50" download "city$i" > /dev/null; done
+echo "photos kept: $(find "$WORK/store-50/photos" -name '*.png' | wc -l), $(du -sb "$WORK/store-50/photos" | cut -f1) bytes"
 "$BIN/store-bench" startup "$WORK/store-50" 50
 
 echo "== signature check of a manifest (target: under 1 ms for 100 bundles)"

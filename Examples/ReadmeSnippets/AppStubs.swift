@@ -55,3 +55,13 @@ let board: [Departure] = []
 
 /// The rider's token, as the app's login keeps it (the Keychain on Apple platforms).
 let riderToken = "tt_example"
+
+/// A view an app hides and shows (the "Offline" badge).
+final class BadgeStub: @unchecked Sendable {
+    var isHidden = false
+}
+
+/// The "Offline" badge over the screen.
+let offlineBadge = BadgeStub()
+/// The storage screen's progress bar.
+let bar = ProgressViewStub()

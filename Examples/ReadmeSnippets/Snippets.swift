@@ -368,15 +368,33 @@ func readmeBlock31() async throws {
     _ = lisbon
 }
 
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Offline mode as a rider lives it".
+func readmeBlock32() async throws {
+    let keepInTouch = Task { await store.watchConnectivity() }
+    for await event in store.events() {
+        if case .connectivityChanged(let path) = event { offlineBadge.isHidden = path.isOnline }
+    }
+    keepInTouch.cancel()   // at exit: nothing of it outlives the app
+    _ = keepInTouch
+}
+
+/// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Offline mode as a rider lives it".
+func readmeBlock33() async throws {
+    let batch = try await store.downloadAll()
+    for await progress in batch.updates { bar.progress = progress.fraction }
+    let hero = try await store.photos(of: "lisbon").first { $0.type == "hero" }?.localURL
+    _ = (batch, hero)
+}
+
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock32() throws {
+func readmeBlock34() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock33() async throws {
+func readmeBlock35() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished
@@ -410,7 +428,7 @@ func readmeBlock33() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Open the rider's data beside the store".
-func readmeBlock34() async throws {
+func readmeBlock36() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")
     let rider = try RiderData(directory: appSupport + "/transit", store: store, name: "Anna's phone", type: "phone", appVersion: "2.1")
@@ -419,7 +437,7 @@ func readmeBlock34() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Change things, with or without a network".
-func readmeBlock35() async throws {
+func readmeBlock37() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     let strasbourg = SyncTarget(kind: .city, id: "strasbourg")
@@ -434,7 +452,7 @@ func readmeBlock35() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Show where it stands".
-func readmeBlock36() async throws {
+func readmeBlock38() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     statusLabel.text = "\(try await rider.pendingCount()) changes waiting"   // "Pending sync"
@@ -449,7 +467,7 @@ func readmeBlock36() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Sync".
-func readmeBlock37() async throws {
+func readmeBlock39() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     await rider.setNetworkAvailable(false)     // from the app's network monitor

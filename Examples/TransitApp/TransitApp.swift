@@ -6,7 +6,8 @@ import TransitStore
 /// A program shaped like an app's model layer, one type per screen: saved cities (offers,
 /// a download with progress, store events, storage), a board with live delays, map data,
 /// a planner (search as you type, a journey, its ride drawn, a long search cancelled) and a
-/// route's timetable, and the rider's saved cities with a note and the pending-sync count.
+/// route's timetable, the rider's saved cities with a note and the pending-sync count, and
+/// offline mode (the badge, the city page's photos, the storage screen with "Clear all").
 /// Every call is `async`: nothing here blocks the caller's actor.
 ///
 ///     transit-app-example MANIFEST_URL STORE_FOLDER CITY STOP DESTINATION YYYY-MM-DDTHH:MM [REALTIME.pb NOW]
@@ -36,6 +37,7 @@ struct TransitApp {
             try await TimetableScreen(bundle: bundle).show(stop: args[4], at: at)
             try await RiderDataScreen(folder: args[2], store: cities.store).show(saving: args[3], note: "Line 4 to the lake")
             await cities.close()
+            try await OfflineScreen(store: cities.store).show(city: args[3])
         } catch let error as LocalizedError {
             // What an app would show in an alert.
             print("\(error.errorDescription ?? "Error") \(error.recoverySuggestion ?? "")")

@@ -46,7 +46,9 @@ final class ExampleAppTests: XCTestCase {
 /// the local download site, with a trip update delaying the 08:00 tram by two minutes.
 extension ExampleAppTests {
     func testTheAppShapedExampleRunsEveryScreen() throws {
-        let site = try StoreFixture()
+        guard NginxServer.executable != nil else { throw XCTSkip("nginx is not installed (make deps)") }
+        // The offline-mode site: its metro bundle's city lists five photos (three servable).
+        let site = try OfflineSite()
         var feed = TransitRealtime_FeedMessage()
         feed.header.gtfsRealtimeVersion = "2.0"
         feed.header.timestamp = 1_774_850_280  // 2026-03-30T07:58:00+02:00
@@ -65,7 +67,7 @@ extension ExampleAppTests {
         let process = Process()
         process.executableURL = TestPaths.products.appendingPathComponent("transit-app-example")
         process.arguments = [
-            site.server.url("v1.json").absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, "metro", "CENTRAL",
+            site.manifestURL.absoluteString, TemporaryFolders.make().appendingPathComponent("store").path, "metro", "CENTRAL",
             "Tiefenbrunnen", "2026-03-30T08:00", realtime.path, "2026-03-30T07:58",
         ]
         let out = Pipe()
@@ -100,5 +102,11 @@ extension ExampleAppTests {
         XCTAssertTrue(lines.contains("saved: city metro"), text)
         XCTAssertTrue(lines.contains("note on city metro: Line 4 to the lake"), text)
         XCTAssertTrue(lines.contains("pending sync: 2"), text)
+        // Offline mode: the badge, the city page's photos from the device, clear all.
+        XCTAssertTrue(lines.contains("badge: none (online)"), text)
+        XCTAssertTrue(lines.contains("city page zurich: 3 of 5 photo(s) on the device"), text)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("storage screen: 1 bundle(s), ") && !$0.hasSuffix("photos 0 bytes") }, text)
+        XCTAssertTrue(lines.contains("job metro: done"), text)
+        XCTAssertTrue(lines.contains("clear all: 0 bytes used"), text)
     }
 }

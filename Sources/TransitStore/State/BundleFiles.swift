@@ -28,6 +28,8 @@ struct BundleFiles {
                 throw StoreError.storage("cannot create \(folder): \(error.localizedDescription)")
             }
         }
+        // Downloaded again at will: out of the device's backups (the state and the rider's data stay in).
+        for folder in [bundles, downloads, photos] { BackupExclusion.exclude(folder) }
     }
 
     /// Ids become file names: letters, digits, `.`, `_` and `-`, not starting with a dot.
