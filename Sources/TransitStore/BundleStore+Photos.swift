@@ -6,6 +6,15 @@ import TransitRuntime
 extension BundleStore {
     /// The largest photo the store keeps, 8 MB, whatever the catalogue lists.
     public static let maximumPhotoBytes: Int64 = 8 << 20
+    /// The most photos kept for one bundle (the first ones its catalogue lists): a bundle
+    /// listing thousands of pictures fills nothing.
+    public static let maximumPhotosPerBundle = 64
+    /// The most bytes one bundle's photos may take together, 32 MB.
+    public static let maximumPhotoBytesPerBundle: Int64 = 32 << 20
+    /// The longest one photo may take to arrive, and all of one bundle's in one go (the rest
+    /// wait for the next refresh): a server that sends a byte now and then holds no job up.
+    static let photoDeadline: Duration = .seconds(30)
+    static let photosDeadline: Duration = .seconds(120)
 
     /// The city photos of installed bundle `id`, kept or not, in the catalogue's order.
     /// - Throws: `StoreError.unknownBundle` when `id` is not installed.
@@ -50,7 +59,11 @@ extension BundleStore {
     func keepPhotos(of id: String, newVersion: Bool) async {
         guard (try? state.installed(id)) != nil else { return }
         let listed: [(cityID: String, image: City.Image)]
-        do { listed = try TransitBundle(path: files.bundlePath(id)).cityImages() } catch { return }
+        do {
+            listed = Array(try TransitBundle(path: files.bundlePath(id)).cityImages().prefix(Self.maximumPhotosPerBundle))
+        } catch {
+            return
+        }
         var known = Dictionary((try? state.photos(of: id))?.map { ($0.url, $0) } ?? [], uniquingKeysWith: { a, _ in a })
         let urls = listed.map { resolvedURL($0.image.url, of: id)?.absoluteString ?? $0.image.url }
         for (url, photo) in known where !urls.contains(url) {
@@ -59,8 +72,10 @@ extension BundleStore {
             known[url] = nil
         }
         let before = (try? usedBytes()) ?? 0
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: Self.photosDeadline)
         for (index, item) in listed.enumerated() {
-            if Task.isCancelled { break }
+            if Task.isCancelled || clock.now > deadline { break }
             let url = urls[index]
             var photo =
                 known[url]
@@ -71,6 +86,12 @@ extension BundleStore {
             photo.refused = false
             photo.failure = nil
             do {
+                let keptBytes = known.values.filter { $0.file != nil }.reduce(Int64(0)) { $0 + $1.bytes }
+                guard keptBytes + (item.image.size.map(Int64.init) ?? 0) <= Self.maximumPhotoBytesPerBundle else {
+                    throw PhotoRefusal(
+                        reason: "the bundle's photos take \(keptBytes) bytes already (at most \(Self.maximumPhotoBytesPerBundle))",
+                        isFinal: true)
+                }
                 let kept = try await fetchPhoto(item.image, from: url, for: id)
                 photo.file = kept.name
                 photo.bytes = kept.bytes
@@ -122,9 +143,21 @@ extension BundleStore {
         let part = "\(folder)/.\(digest).part"
         defer { FileFetcher.removePartial(part) }
         do {
-            try await photoFetcher.downloadAtMost(
-                cap, source, to: part, resumeData: nil, listing: listed == nil ? "a photo may have" : "allowed for its listing"
-            ) { _ in }
+            let fetcher = photoFetcher
+            let listing = listed == nil ? "a photo may have" : "allowed for its listing"
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try await fetcher.downloadAtMost(cap, source, to: part, resumeData: nil, listing: listing) { _ in }
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: Self.photoDeadline)
+                    return false
+                }
+                let arrived = try await group.next() ?? false
+                group.cancelAll()
+                if !arrived { throw PhotoRefusal(reason: "\(url) did not arrive within \(Self.photoDeadline)", isFinal: false) }
+            }
         } catch let error as TransportError {
             throw PhotoRefusal(reason: error.message, isFinal: error.failure == .tooLarge)
         }

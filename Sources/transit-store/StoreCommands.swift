@@ -167,14 +167,24 @@ struct PrefsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: options.json) {
-            let (riderData, store) = try await rider.openWithStore(options)
-            // The rider's synced preferences first: the store follows them.
-            var synced = try await riderData.preferences()
-            if let autoDownloadSaved { synced.autoDownloadSaved = autoDownloadSaved }
-            if let pruneAfterDays { synced.pruneAfterDays = pruneAfterDays }
-            if let staleWarningDays { synced.staleWarningDays = staleWarningDays }
-            do { try await riderData.setPreferences(synced) } catch let error as SyncError {
-                throw StoreError.badPreference(error.description)
+            let store = try options.open()
+            // The rider's synced preferences first: the store follows them. The rider's file
+            // is only opened when one of them is set or it exists (a full disk still shows).
+            var synced: SyncedPreferences?
+            let riderFile = FileManager.default.fileExists(atPath: options.dir + "/rider.sqlite")
+            if autoDownloadSaved != nil || pruneAfterDays != nil || staleWarningDays != nil || riderFile {
+                let riderData = try RiderData(
+                    directory: options.dir, store: store, name: rider.deviceName, type: "cli",
+                    appVersion: TransitStoreCommand.configuration.version, clock: try options.clock())
+                var wanted = try await riderData.preferences()
+                if let autoDownloadSaved { wanted.autoDownloadSaved = autoDownloadSaved }
+                if let pruneAfterDays { wanted.pruneAfterDays = pruneAfterDays }
+                if let staleWarningDays { wanted.staleWarningDays = staleWarningDays }
+                do { try await riderData.setPreferences(wanted) } catch let error as SyncError {
+                    throw StoreError.badPreference(error.description)
+                }
+                synced = wanted
+                await riderData.close()
             }
             var preferences = try await store.preferences()
             if let maxBytes { preferences.maxBytes = maxBytes > 0 ? maxBytes : nil }
@@ -192,7 +202,7 @@ struct PrefsCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("transit-store: warning: \(warning!)\n".utf8))
             }
             if options.json {
-                printJSON(PreferencesOutput(preferences: preferences, autoDownloadSaved: synced.autoDownloadSaved, warning: warning))
+                printJSON(PreferencesOutput(preferences: preferences, autoDownloadSaved: synced?.autoDownloadSaved, warning: warning))
             } else {
                 printLine(
                     """
@@ -200,7 +210,7 @@ struct PrefsCommand: AsyncParsableCommand {
                     auto update: \(preferences.autoUpdate)
                     stale days: \(preferences.staleDays)
                     wifi only: \(preferences.wifiOnly)
-                    auto download saved: \(synced.autoDownloadSaved)
+                    auto download saved: \(synced.map { String($0.autoDownloadSaved) } ?? "true (the default)")
                     prune after days: \(preferences.pruneAfterDays)
                     stale warning days: \(preferences.staleWarningDays)
                     """)
@@ -217,7 +227,7 @@ func iso(_ date: Date) -> String {
 /// about a budget below the pinned bundles.
 struct PreferencesOutput: Encodable {
     var preferences: StorePreferences
-    var autoDownloadSaved: Bool
+    var autoDownloadSaved: Bool?
     var warning: String?
 
     private enum CodingKeys: String, CodingKey {
@@ -228,7 +238,7 @@ struct PreferencesOutput: Encodable {
     func encode(to encoder: Encoder) throws {
         try preferences.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(autoDownloadSaved, forKey: .autoDownloadSaved)
+        try c.encodeIfPresent(autoDownloadSaved, forKey: .autoDownloadSaved)
         try c.encodeIfPresent(warning, forKey: .warning)
     }
 }

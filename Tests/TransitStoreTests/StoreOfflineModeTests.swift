@@ -1,4 +1,5 @@
 import Foundation
+import GTFSCompiler
 import TestKit
 import TestSupport
 import TransitCities
@@ -231,6 +232,57 @@ final class StoreOfflineModeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path), "the photos went with their bundle")
         let got23 = try await store.usedBytes()
         XCTAssertEqual(got23, 0)
+    }
+
+    /// Photos as a hostile catalogue lists them: a local file, a web page named like a PNG,
+    /// and far more pictures than a city page needs. Nothing local is read, the page is not
+    /// kept (and is tried again later), and only the first 64 are considered.
+    func testHostilePhotoListingsReadNothingLocalAndStayBounded() async throws {
+        let site = try site()
+        try Data("<!doctype html><html><body>Please sign in</body></html>".utf8).write(
+            to: site.site.appendingPathComponent("img/portal.png"))
+        var images: [[String: Any]] = [
+            ["url": "file:///etc/passwd", "type": "hero"],
+            ["url": site.nginx.url("files/img/portal.png").absoluteString, "type": "gallery"],
+        ]
+        for index in 0..<80 {
+            images.append(["url": site.nginx.url("files/img/hero.png?copy=\(index)").absoluteString, "type": "gallery"])
+        }
+        let city: [String: Any] = [
+            "id": "zurich", "name": "Zürich", "country": "CH", "location": ["lat": 47.3769, "lng": 8.5417], "images": images,
+            "feeds": ["metro"],
+        ]
+        let catalogue = site.site.appendingPathComponent("hostile-cities.json")
+        try JSONSerialization.data(withJSONObject: ["version": 1, "cities": [city]]).write(to: catalogue)
+        var request = CompileRequest(
+            feeds: [.init(name: "metro", path: TestSupport.samples + "/metro")], citiesPath: catalogue.path,
+            outputPath: site.path("hostile.db"))
+        request.bundleID = "hostile"
+        _ = try Compiler.compile(request)
+        var manifest = try BundleManifest(bundles: [site.path("hostile.db")])
+        manifest.sequence = 1
+        try manifest.write(to: site.path("hostile.json"))
+
+        let store = try site.store()
+        try await store.refreshCatalogue(from: site.nginx.url("files/hostile.json"))
+        let state = try await store.download("hostile", explicit: true).finished()
+        XCTAssertEqual(state, .done)
+        let photos = try await store.photos(of: "hostile")
+        XCTAssertEqual(photos.count, BundleStore.maximumPhotosPerBundle, "only the first 64 pictures are considered")
+        let local = try XCTUnwrap(photos.first { $0.url.hasPrefix("file:") })
+        XCTAssertTrue(local.isRefused)
+        XCTAssertNil(local.localURL)
+        XCTAssertEqual(local.failure, "file:///etc/passwd is not an http or https URL")
+        let portal = try XCTUnwrap(photos.first { $0.url.hasSuffix("portal.png") })
+        XCTAssertNil(portal.localURL)
+        XCTAssertFalse(portal.isRefused, "a captive portal's page is tried again later")
+        XCTAssertTrue(portal.failure?.contains("web page") == true, portal.failure ?? "")
+        let kept = photos.filter { $0.localURL != nil }
+        XCTAssertEqual(kept.count, 62)
+        XCTAssertEqual(site.nginx.log().filter { $0.uri.contains("hero.png?copy=") }.count, 62)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: try XCTUnwrap(kept.first?.localURL).deletingLastPathComponent().path)
+        XCTAssertEqual(files.count, 62, "one file per kept photo, nothing else")
     }
 
     /// Jobs keep their id, times and outcome: completed ones for 24 hours, failed ones for
