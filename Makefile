@@ -14,7 +14,7 @@ all: build
 # Installs the system libraries a bare machine lacks (Debian/Ubuntu).
 deps:
 	@missing=""; \
-	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl wrk gzip postgresql; do \
+	for p in libsqlite3-dev zlib1g-dev libisal-dev libssl-dev tzdata unzip strace nginx tinyproxy openssl wrk gzip postgresql chromium chromium-driver; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

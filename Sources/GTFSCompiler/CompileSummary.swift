@@ -62,6 +62,8 @@ public struct CompileSummary: Sendable {
     public internal(set) var bundleBytes = 0
     /// Wall-clock seconds the compile took.
     public internal(set) var seconds = 0.0
+    /// The calendar, map and changes a report shows; nil unless the request asked for them.
+    public internal(set) var facts: ReportFacts?
 
     init(model: BundleModel, cities: Int, warnings: Int) {
         feeds = model.feeds.count

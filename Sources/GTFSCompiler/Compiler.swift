@@ -69,6 +69,10 @@ public enum Compiler {
         model.bundleID = request.bundleID ?? URL(fileURLWithPath: request.outputPath).deletingPathExtension().lastPathComponent
         model.label = request.label
         var summary = CompileSummary(model: model, cities: model.cityCount, warnings: log.warningCount)
+        if request.collectsReportFacts {
+            progress?("reading the calendar and the map for the report")
+            summary.facts = ReportFacts(model: model, basePath: request.basePath)
+        }
         if let refusal = request.policy.refusal(log) {
             throw CompileFailure(diagnostics: log.record, reason: refusal, summary: summary)
         }
@@ -129,6 +133,8 @@ public struct CompileRequest: Sendable {
     /// `--base`: an earlier version of the bundle whose integer ids are kept for what exists
     /// in both (see `BundleIDs`). Without it, ids follow the byte order of text ids.
     public var basePath: String?
+    /// Compute the report's calendar, map and (with `basePath`) changes (`CompileSummary.facts`).
+    public var collectsReportFacts = false
 
     /// A request; `strict` refuses the bundle on any warning.
     public init(feeds: [Feed], citiesPath: String? = nil, outputPath: String, strict: Bool = false) {

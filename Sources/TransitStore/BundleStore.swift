@@ -346,9 +346,9 @@ public actor BundleStore {
             let started = now().timeIntervalSince1970
             recordJob(job, explicit: next.explicit, startedAt: started, state: .downloading(done: 0, total: 0))
             let task = Task {
-                let previous = try await self.state.installed(next.id)?.contentHash
+                let previous = try self.state.installed(next.id)?.contentHash
                 try await self.perform(next, job)
-                let installed = try await self.state.installed(next.id)?.contentHash
+                let installed = try self.state.installed(next.id)?.contentHash
                 await self.keepPhotos(of: next.id, newVersion: previous != installed)
             }
             running = (next.id, task)

@@ -52,8 +52,16 @@ struct CompileCommand: ParsableCommand {
     @Option(help: "Fail when more than N warnings (not counting --allow codes) were reported.")
     var maxWarnings: Int?
 
-    @Option(help: "Write every diagnostic, the outcome and the bundle's size and SHA-256 to this JSON file (also on failure).")
+    @Option(
+        help:
+            "Write every diagnostic, the outcome, the bundle's size and SHA-256, the service calendar, the map and (with --base) the changes to this JSON file (also on failure); a name ending in .html writes the HTML page instead."
+    )
     var report: String?
+
+    @Option(
+        name: .customLong("report-html"),
+        help: "Write the same report as one self-contained HTML page (summary, diagnostics, calendar, map, changes).")
+    var reportHTML: String?
 
     @Flag(help: "Print only errors.")
     var quiet = false
@@ -96,6 +104,7 @@ struct CompileCommand: ParsableCommand {
         request.bundleID = id
         request.label = label
         request.basePath = base
+        request.collectsReportFacts = report != nil || reportHTML != nil
         let log = DiagnosticLog()
         let showProgress = !quiet && isatty(STDERR_FILENO) != 0
         do {
@@ -113,14 +122,21 @@ struct CompileCommand: ParsableCommand {
         }
     }
 
-    /// Writes the report when `--report` was given (building it reads the whole bundle).
+    /// Writes the report when `--report` or `--report-html` was given (building it reads the
+    /// whole bundle): JSON and HTML from one value.
     private func writeReport(_ content: () -> DiagnosticReport) throws {
-        guard let report else { return }
-        do {
-            try content().write(to: report)
-        } catch {
-            printError("gtfs-compile: cannot write the report \(report): \(error.localizedDescription)")
-            throw ExitCode(1)
+        var targets: [(path: String, html: Bool)] = []
+        if let report { targets.append((report, report.lowercased().hasSuffix(".html") || report.lowercased().hasSuffix(".htm"))) }
+        if let reportHTML { targets.append((reportHTML, true)) }
+        guard !targets.isEmpty else { return }
+        let value = content()
+        for target in targets {
+            do {
+                if target.html { try ReportPage(value).write(to: target.path) } else { try value.write(to: target.path) }
+            } catch {
+                printError("gtfs-compile: cannot write the report \(target.path): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
         }
     }
 }

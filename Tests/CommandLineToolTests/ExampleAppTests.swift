@@ -46,7 +46,7 @@ final class ExampleAppTests: XCTestCase {
 /// the local download site, with a trip update delaying the 08:00 tram by two minutes.
 extension ExampleAppTests {
     func testTheAppShapedExampleRunsEveryScreen() throws {
-        guard NginxServer.executable != nil else { throw XCTSkip("nginx is not installed (make deps)") }
+        guard NginxServer.executable != nil else { throw TestPaths.missing("nginx is not installed; make deps installs it") }
         // The offline-mode site: its metro bundle's city lists five photos (three servable).
         let site = try OfflineSite()
         var feed = TransitRealtime_FeedMessage()

@@ -12,7 +12,7 @@ final class StoreOfflineCommandLineTests: XCTestCase {
     }
 
     func testOfflineCommandsWithTheClockGiven() async throws {
-        guard NginxServer.executable != nil else { throw XCTSkip("nginx is not installed (make deps)") }
+        guard NginxServer.executable != nil else { throw TestPaths.missing("nginx is not installed; make deps installs it") }
         let site = try OfflineSite()
         let folder = TemporaryFolders.make()
         let day0 = "2026-03-30T12:00:00Z"

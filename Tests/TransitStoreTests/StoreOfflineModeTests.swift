@@ -12,7 +12,7 @@ import XCTest
 /// "Clear all".
 final class StoreOfflineModeTests: XCTestCase {
     private func site() throws -> OfflineSite {
-        guard NginxServer.executable != nil else { throw XCTSkip("nginx is not installed (make deps)") }
+        guard NginxServer.executable != nil else { throw TestPaths.missing("nginx is not installed; make deps installs it") }
         return try OfflineSite()
     }
 

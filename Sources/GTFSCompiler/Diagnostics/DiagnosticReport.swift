@@ -30,6 +30,33 @@ public struct DiagnosticReport: Encodable {
     let infos: Int
     let summary: [CodeCount]
     let diagnostics: [Diagnostic]
+    /// The compile's totals (bundle-wide counts, coverage, seconds), nil when none were made.
+    let totals: Totals?
+    /// The calendar, map and changes, when the compile collected them.
+    let facts: ReportFacts?
+
+    /// Bundle-wide counts as the one-screen summary prints them.
+    struct Totals: Encodable {
+        let feeds: Int
+        let stops: Int
+        let routes: Int
+        let trips: Int
+        let patterns: Int
+        let stopTimes: Int
+        let cities: Int
+        let firstDate: ServiceDate?
+        let lastDate: ServiceDate?
+        let seconds: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case feeds, stops, routes, trips, patterns
+            case stopTimes = "stop_times"
+            case cities
+            case firstDate = "first_date"
+            case lastDate = "last_date"
+            case seconds
+        }
+    }
 
     /// The report of a compile that wrote `summary`'s bundle, or (with `failure`) of one that stopped.
     public init(log: DiagnosticLog, outputPath: String, compiled: CompileSummary?, failure: String? = nil) {
@@ -48,6 +75,12 @@ public struct DiagnosticReport: Encodable {
             CodeCount(code: $0.key.rawValue, severity: $0.key.severity.rawValue, count: $0.value, action: $0.key.action)
         }
         diagnostics = log.diagnostics
+        totals = compiled.map {
+            Totals(
+                feeds: $0.feeds, stops: $0.stops, routes: $0.routes, trips: $0.trips, patterns: $0.patterns, stopTimes: $0.stopTimes,
+                cities: $0.cities, firstDate: $0.serviceDates.first, lastDate: $0.serviceDates.last, seconds: $0.seconds)
+        }
+        facts = compiled?.facts
     }
 
     /// Writes the report as JSON to `path` (atomically).

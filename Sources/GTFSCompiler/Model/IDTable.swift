@@ -11,6 +11,9 @@ struct IDTable<Key: Hashable> {
         next = (base.values.max() ?? 0) + 1
     }
 
+    /// The keys the table holds (after `init(base:)`: the base bundle's).
+    var baseKeys: Dictionary<Key, Int>.Keys { ids.keys }
+
     mutating func id(_ key: Key) -> Int {
         if let id = ids[key] { return id }
         ids[key] = next
