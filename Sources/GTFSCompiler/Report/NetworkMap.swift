@@ -12,9 +12,13 @@ public struct NetworkMap: Sendable, Encodable, Equatable {
     /// One shape: its feed and id, its route's colour (hex, nil when the feed gives none),
     /// and its points as [latitude, longitude].
     public struct Line: Sendable, Encodable, Equatable {
+        /// The feed's id in the bundle.
         public let feed: String
+        /// The shape's id in its feed.
         public let shapeID: String
+        /// Its route's colour, six hex digits, nil when the feed gives none.
         public let color: String?
+        /// Its points as [latitude, longitude], thinned.
         public let points: [[Double]]
 
         private enum CodingKeys: String, CodingKey {

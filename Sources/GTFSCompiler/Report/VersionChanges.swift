@@ -6,7 +6,9 @@ import TransitSQLite
 public struct VersionChanges: Sendable, Encodable, Equatable {
     /// Ids added and removed for one kind of record.
     public struct Change: Sendable, Encodable, Equatable {
+        /// Ids in the new version only.
         public let added: Int
+        /// Ids in the base only.
         public let removed: Int
         /// The first `sampleSize` added ids, as "feed:id".
         public let addedSamples: [String]
@@ -31,15 +33,21 @@ public struct VersionChanges: Sendable, Encodable, Equatable {
 
     /// One day whose trips differ between the versions.
     public struct Day: Sendable, Encodable, Equatable {
+        /// The day.
         public let date: ServiceDate
+        /// Its trips in the base.
         public let before: Int
+        /// Its trips in the new version.
         public let after: Int
     }
 
     /// The base bundle's path.
     public let base: String
+    /// Stops added and removed.
     public let stops: Change
+    /// Routes added and removed.
     public let routes: Change
+    /// Trips added and removed.
     public let trips: Change
     /// Days whose trip count differs (a day outside one version's span counts 0 there), in order.
     public let serviceDays: [Day]
