@@ -17,6 +17,7 @@ import TransitRuntime
 /// GET  /v1/NAME/realtime                   the live sources and their snapshot
 /// GET  /v1                                 the bundles served
 /// GET  /healthz  /readyz  /metrics  /openapi.json
+/// GET  /  /app.js  /app.css                 the page to try every query (WebPage)
 /// ```
 struct QueryResponder: HTTPResponder {
     typealias Context = BasicRequestContext
@@ -64,6 +65,24 @@ struct QueryResponder: HTTPResponder {
             }
         }
         switch path.count {
+        case _ where path.isEmpty || (path.count == 1 && ["app.js", "app.css"].contains(path[0])):
+            // The page to try every query from a browser (Web/WebPage.swift).
+            try allowing(isGet)
+            label = "page"
+            var reply: Reply
+            switch path.first {
+            case "app.js":
+                reply = Reply(
+                    status: 200, body: Array(WebPage.script.utf8), contentType: "text/javascript; charset=utf-8", cacheControl: "no-cache")
+            case "app.css":
+                reply = Reply(
+                    status: 200, body: Array(WebPage.style.utf8), contentType: "text/css; charset=utf-8", cacheControl: "no-cache")
+            default:
+                reply = Reply(
+                    status: 200, body: Array(WebPage.html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-cache")
+            }
+            reply.headers += WebPage.securityHeaders
+            return reply
         case 1 where ["healthz", "readyz", "metrics", "openapi.json", "v1"].contains(path[0]):
             try allowing(isGet)
             switch path[0] {

@@ -1,10 +1,6 @@
 import Foundation
 import TransitRuntime
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Debian's headless chromium driven over WebDriver (`chromium-driver`'s chromedriver on a
 /// free loopback port): open a page, run a script in it, type, click, read the console and
 /// take screenshots. One browser per instance; `close()` (or release) ends the session and
@@ -126,22 +122,57 @@ public final class Browser: @unchecked Sendable {
         return answer["value"].flatMap { $0 is NSNull ? nil : $0 }
     }
 
-    /// One WebDriver request, waited for up to a minute.
+    /// One WebDriver request over a plain socket (`Connection: close`; chromedriver's header
+    /// lines have no space after the colon, which FoundationNetworking's parser refuses).
     private static func request(_ method: String, _ url: String, body: [String: Any]?) throws -> [String: Any] {
-        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 60)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        guard let parsed = URL(string: url), let port = parsed.port else { throw ServerProcessError("bad WebDriver URL \(url)") }
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        var head = "\(method) \(parsed.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n\r\n"
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerProcessError("socket: \(String(cString: strerror(errno)))") }
+        defer { closeSocket(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 120, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        let result = Locked<Result<Data, Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, _, error in
-            result.withLock { $0 = error.map { .failure($0) } ?? .success(data ?? Data()) }
-            done.signal()
-        }.resume()
-        done.wait()
-        let data = try result.withLock { $0! }.get()
-        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        guard connected == 0 else { throw ServerProcessError("connect to chromedriver: \(String(cString: strerror(errno)))") }
+        let request = Data(head.utf8) + payload
+        var sent = 0
+        while sent < request.count {
+            let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, 0) }
+            guard n > 0 else { throw ServerProcessError("send to chromedriver: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+        // Read until the body holds Content-Length bytes (chromedriver keeps the connection open).
+        var answer = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var bodyStart: Int?
+        var length: Int?
+        while true {
+            if let start = bodyStart, let length, answer.count - start >= length { break }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            answer.append(contentsOf: buffer[0..<n])
+            if bodyStart == nil, let split = answer.range(of: Data("\r\n\r\n".utf8)) {
+                bodyStart = split.upperBound - answer.startIndex
+                let headers = String(decoding: answer[..<split.lowerBound], as: UTF8.self).lowercased()
+                for line in headers.split(separator: "\r\n") where line.hasPrefix("content-length:") {
+                    length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        guard let start = bodyStart else { throw ServerProcessError("chromedriver sent no answer to \(url)") }
+        let json = answer[(answer.startIndex + start)...]
+        return (try? JSONSerialization.jsonObject(with: json) as? [String: Any]) ?? [:]
     }
 }
+
+/// `close(2)`, out of reach of `Browser.close()` inside the class.
+private func closeSocket(_ fd: Int32) { close(fd) }

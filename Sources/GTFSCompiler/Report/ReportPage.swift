@@ -225,6 +225,10 @@ public struct ReportPage {
         guard digits.utf8.count == 6,
             digits.utf8.allSatisfy({ (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) })
         else { return nil }
+        // A colour too light to see on the page's background (white lines, say) is drawn grey.
+        let value = Int(digits, radix: 16) ?? 0
+        let (r, g, b) = (Double(value >> 16 & 0xFF), Double(value >> 8 & 0xFF), Double(value & 0xFF))
+        guard (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.85 else { return nil }
         return "#" + digits.lowercased()
     }
 
