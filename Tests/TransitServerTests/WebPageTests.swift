@@ -91,8 +91,9 @@ final class WebPageTests: XCTestCase {
         XCTAssertTrue(try phone.wait(upTo: 20, until: "return document.body.dataset.ready === 'true'"))
         let fits = try phone.evaluate("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool
         XCTAssertEqual(fits, true, "the page fits a 390-pixel-wide screen")
-        let unlabelled = try phone.evaluate(
-            "return [...document.querySelectorAll('input, select')].filter(i => i.labels.length === 0).map(i => i.id)") as? [String]
+        let unlabelled =
+            try phone.evaluate(
+                "return [...document.querySelectorAll('input, select')].filter(i => i.labels.length === 0).map(i => i.id)") as? [String]
         XCTAssertEqual(unlabelled, [])
     }
 }
