@@ -44,7 +44,8 @@ final class ServerHostileTests: XCTestCase {
             ("/v1/demo/info/extra/segments/here", 404),
             ("/v1/demo/stops?search=" + String(repeating: "a", count: 10_000), 414),
             ("/v1/demo/batch", 405),
-            ("/", 404),
+            ("/nothing-here", 404),
+            ("/app.js/more", 404),
         ]
         for (target, status) in cases {
             let answer = RawHTTP.get(port: server.port, target)
