@@ -472,6 +472,8 @@ func readmeBlock39() async throws {
     let rider = try RiderData(directory: appSupport + "/transit")
     await rider.setNetworkAvailable(false)     // from the app's network monitor
     await rider.setNetworkAvailable(true)      // back: a sync starts by itself
+    // or let the store's connectivity monitor say it (BundleStore.watchConnectivity runs beside):
+    let follow = Task { await rider.followConnectivity() }
     do {
         let report = try await rider.sync()
         print(report.actions.map(\.status), report.pulled)
@@ -483,5 +485,5 @@ func readmeBlock39() async throws {
     for await event in await rider.events() {
         if case .syncFinished(let report) = event { statusLabel.text = "\(report.pending) waiting" }
     }
-    _ = rider
+    _ = (rider, follow)
 }

@@ -96,6 +96,25 @@ public actor RiderData {
         if cameBack { scheduleSync() }
     }
 
+    /// Whether the app (or the store's monitor, `followConnectivity()`) last said the network
+    /// is there.
+    public var isNetworkAvailable: Bool { networkAvailable }
+
+    /// Follows the store's connectivity monitor for as long as the calling task runs: each
+    /// change is `setNetworkAvailable(_:)`, so a store that goes back online syncs the rider's
+    /// data too (with `autoSync`). Run it beside `BundleStore.watchConnectivity()`; cancelling
+    /// the task ends it. Without a store, it returns at once.
+    ///
+    /// ```swift
+    /// let follow = Task { await rider.followConnectivity() }
+    /// ```
+    public func followConnectivity() async {
+        guard let monitor = store?.connectivity else { return }
+        let changes = monitor.changes()
+        setNetworkAvailable(monitor.path.isOnline)
+        for await path in changes { setNetworkAvailable(path.isOnline) }
+    }
+
     /// Syncs by itself after a change and when the network comes back (a device-only
     /// preference, default on).
     public func autoSync() throws -> Bool { try state.local("auto_sync") != "false" }

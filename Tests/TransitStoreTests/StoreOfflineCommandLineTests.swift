@@ -60,10 +60,15 @@ final class StoreOfflineCommandLineTests: XCTestCase {
         XCTAssertEqual(pruned.json["removed"] as? [String], ["metro"], "the viewed (cached) bundle, not the explicit one")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("photos/metro").path))
 
+        XCTAssertEqual(try run(folder, ["save", "city", "valley", "--now", day0]).status, 0)
         let cleared = try run(folder, ["clear-all", "--json"])
         XCTAssertEqual(cleared.json["used_bytes"] as? Int, 0, cleared.stderr)
         let after = try run(folder, ["status", "--json", "--on", TestClock.metroDayText]).json
         XCTAssertEqual((after["bundles"] as? [Any])?.count, 0)
         XCTAssertEqual(try run(folder, ["prefs", "--json"]).json["prune_after_days"] as? Int, 7, "preferences kept")
+        let kept = try JSONSerialization.jsonObject(with: Data(try run(folder, ["saved", "--json"]).stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(kept?.compactMap { ($0["target"] as? [String: Any])?["id"] as? String }, ["valley"], "saved items kept")
+        let pending = try JSONSerialization.jsonObject(with: Data(try run(folder, ["pending", "--json"]).stdout.utf8)) as? [Any]
+        XCTAssertEqual(pending?.count, 1, "the rider's pending change kept")
     }
 }
