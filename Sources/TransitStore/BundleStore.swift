@@ -239,10 +239,6 @@ public actor BundleStore {
     /// - Throws: `StoreError.unknownBundle` when `id` is not installed; `.noCatalogue`.
     public func update(_ id: String) throws -> DownloadJob? { try queueUpdates(of: id).first }
 
-    /// `update(_:)`, or `updateAll()` for a nil id.
-    @available(*, deprecated, message: "use update(_:) for one bundle, updateAll() for all")
-    public func updateAll(_ id: String?) throws -> [DownloadJob] { try queueUpdates(of: id) }
-
     private func queueUpdates(of id: String?) throws -> [DownloadJob] {
         let catalogue = try usableCatalogue()
         let installed = try state.installed().filter { id == nil || $0.id == id }

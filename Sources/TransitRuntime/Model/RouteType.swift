@@ -80,13 +80,6 @@ public enum PickupDropOffType: RawRepresentable, Hashable, Sendable, Codable {
     }
 }
 
-extension PickupDropOffType {
-    /// The first release's name of `notAvailable`, which `Optional.none` shadowed
-    /// (`let type: PickupDropOffType? = .none` is nil, not "not possible").
-    @available(*, deprecated, renamed: "notAvailable")
-    public static var none: PickupDropOffType { .notAvailable }
-}
-
 /// wheelchair_boarding, wheelchair_accessible and bikes_allowed: 0 no information, 1 yes, 2 no.
 public enum Accessibility: RawRepresentable, Hashable, Sendable, Codable {
     case unknown, yes, no

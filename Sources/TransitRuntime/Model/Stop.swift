@@ -16,18 +16,6 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
     public var latitude: Double?
     /// stop_lon in degrees, nil when not given.
     public var longitude: Double?
-    /// `latitude`, by its former name.
-    @available(*, deprecated, renamed: "latitude")
-    public var lat: Double? {
-        get { latitude }
-        set { latitude = newValue }
-    }
-    /// `longitude`, by its former name.
-    @available(*, deprecated, renamed: "longitude")
-    public var lon: Double? {
-        get { longitude }
-        set { longitude = newValue }
-    }
     /// Where the stop is, for a map; nil for a stop without coordinates (a generic node or
     /// boarding area may have none).
     ///
@@ -73,19 +61,6 @@ public struct Stop: Hashable, Codable, Sendable, Identifiable {
         self.wheelchairBoarding = wheelchairBoarding
         self.distanceMetres = distanceMetres
         self.level = level
-    }
-
-    /// The init by the coordinates' former names.
-    @available(*, deprecated, message: "use latitude: and longitude:")
-    public init(
-        feedID: String, stopID: String, name: String, code: String? = nil, lat: Double?, lon: Double?,
-        locationType: LocationType = .stop, parentStation: String? = nil, platformCode: String? = nil,
-        wheelchairBoarding: Accessibility = .unknown, distanceMetres: Double? = nil
-    ) {
-        self.init(
-            feedID: feedID, stopID: stopID, name: name, code: code, latitude: lat, longitude: lon, locationType: locationType,
-            parentStation: parentStation, platformCode: platformCode, wheelchairBoarding: wheelchairBoarding,
-            distanceMetres: distanceMetres)
     }
 
     /// The keys of `transit-query`'s JSON.
