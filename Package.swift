@@ -83,6 +83,7 @@ let package = Package(
             name: "TransitStore",
             dependencies: [
                 "TransitRuntime", "TransitCities", "TransitSQLite", "FileIntegrity", "ManifestFormat", "ManifestSigning", "CZlib",
+                "SyncFormat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),

@@ -22,9 +22,13 @@ public enum SyncRules {
     public static let maxClockLead: Int64 = 300_000
     /// The latest timestamp taken (year 9999).
     public static let maxTimestamp: Int64 = 253_402_300_799_999
+    /// Days a cached bundle may go unopened before it is pruned (`prune_after_days`).
+    public static let pruneAfterDays = 1...90
+    /// Days after its download a bundle is flagged old (`stale_warning_days`).
+    public static let staleWarningDays = 1...365
     /// The preferences every device of the rider shares, and their ranges.
     public static let syncedPreferences: [String: ClosedRange<Int>?] = [
-        "auto_download_saved": nil, "stale_warning_days": 1...365, "prune_after_days": 1...90,
+        "auto_download_saved": nil, "stale_warning_days": staleWarningDays, "prune_after_days": pruneAfterDays,
     ]
 
     /// Whether `text` is a UUID (8-4-4-4-12 hexadecimal digits, either case).

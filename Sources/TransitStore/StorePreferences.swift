@@ -1,4 +1,5 @@
 import Foundation
+import SyncFormat
 import TransitRuntime
 
 /// What the user chose for the store, kept in its state file.
@@ -24,10 +25,10 @@ public struct StorePreferences: Sendable, Hashable, Codable {
     /// 1 to 365. Set, like `pruneAfterDays`, by the rider's synced preference.
     public var staleWarningDays: Int
 
-    /// The range `pruneAfterDays` must be in.
-    public static let pruneAfterDaysRange = 1...90
-    /// The range `staleWarningDays` must be in.
-    public static let staleWarningDaysRange = 1...365
+    /// The range `pruneAfterDays` must be in: the rider's synced preference's (`SyncRules`).
+    public static let pruneAfterDaysRange = SyncRules.pruneAfterDays
+    /// The range `staleWarningDays` must be in: the rider's synced preference's.
+    public static let staleWarningDaysRange = SyncRules.staleWarningDays
 
     /// Preferences with the defaults (no budget, automatic updates, 7 days' staleness, any
     /// network, pruning after 7 days, the age warning after 30) changed where given.
@@ -47,9 +48,11 @@ public struct StorePreferences: Sendable, Hashable, Codable {
     public var problem: String? {
         if let maxBytes, maxBytes < 0 { return "max_bytes must not be negative (\(maxBytes))" }
         if staleDays < 0 || staleDays > 366 { return "stale_days must be 0 to 366 (\(staleDays))" }
-        if !Self.pruneAfterDaysRange.contains(pruneAfterDays) { return "prune_after_days must be 1 to 90 (\(pruneAfterDays))" }
-        if !Self.staleWarningDaysRange.contains(staleWarningDays) {
-            return "stale_warning_days must be 1 to 365 (\(staleWarningDays))"
+        for (name, value, range) in [
+            ("prune_after_days", pruneAfterDays, Self.pruneAfterDaysRange),
+            ("stale_warning_days", staleWarningDays, Self.staleWarningDaysRange),
+        ] where !range.contains(value) {
+            return "\(name) must be \(range.lowerBound) to \(range.upperBound) (\(value))"
         }
         return nil
     }
