@@ -2,7 +2,7 @@
 // Generated from schemas/bundle.sql by `make schema`. Do not edit.
 extension BundleSchema {
     package static let sql = #"""
--- Transit bundle schema, version 8 (PRAGMA user_version; PRAGMA application_id is
+-- Transit bundle schema, version 9 (PRAGMA user_version; PRAGMA application_id is
 -- 0x54524E42, "TRNB", in every bundle).
 -- Written by gtfs-compile, read by TransitRuntime. Every text id lives once (stops,
 -- dict_route, trip_blocks, service_blocks, agencies); all other tables link by integer keys. Integer ids are
@@ -11,6 +11,11 @@ extension BundleSchema {
 -- there, and what is new takes ids after the base's largest. Readers order by text, not
 -- by id.
 -- Dates are INTEGER YYYYMMDD; times are GTFS seconds from noon minus 12 h.
+-- A table without rows is left out, with its indexes, unless a reader needs it
+-- (BundleSchema.optionalTables: trip_names, frequencies, transfers, the fare, station,
+-- translation and attribution tables, and the city tables of a bundle compiled without
+-- cities); a reader takes a missing one for an empty one. The planner's tables are
+-- always there (schema 9).
 
 CREATE TABLE metadata (
   key TEXT PRIMARY KEY,
@@ -248,36 +253,34 @@ CREATE TABLE transfers (
   PRIMARY KEY (from_sid, to_sid)
 ) WITHOUT ROWID;
 
--- GTFS fares v1. fare_attributes.txt, one row per fare class, numbered across the bundle
--- in feed order and byte order of fare_id; price as the feed wrote it (a decimal in the
--- currency's units, leading zeros dropped); transfers NULL for unlimited.
-CREATE TABLE fare_attributes (
-  fare INTEGER PRIMARY KEY,
+-- GTFS fares v1 (schema 9): each feed's fare_attributes.txt and fare_rules.txt packed in
+-- one row (FareClassesBlob: the fare classes in byte order of fare_id, each with its price
+-- in units of its currency's `exponent`, and its rules in the file's order, zones as
+-- numbers of fare_zone_names).
+CREATE TABLE fare_classes (
+  fid INTEGER PRIMARY KEY,
+  fares BLOB NOT NULL
+);
+
+-- The currencies of fare_classes: an amount of `units` is units x 10^-exponent of `code`
+-- (the exponent is the most decimal places the bundle's prices in it need).
+CREATE TABLE currencies (
+  currency INTEGER PRIMARY KEY,
+  code TEXT NOT NULL,
+  exponent INTEGER NOT NULL
+);
+
+-- The zone_id values fare rules name, numbered across the bundle in feed order and byte
+-- order; fare_zones: each stop's, only for feeds whose fare rules name zones.
+CREATE TABLE fare_zone_names (
+  zone INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  fare_id TEXT NOT NULL,
-  price TEXT NOT NULL,
-  currency TEXT NOT NULL,
-  payment_method INTEGER NOT NULL,
-  transfers INTEGER,
-  aid INTEGER,
-  transfer_duration INTEGER
+  zone_id TEXT NOT NULL
 );
 
--- fare_rules.txt in the feeds' order: NULL matches any route or zone. Zones are stops.txt
--- zone_id values.
-CREATE TABLE fare_rules (
-  rule INTEGER PRIMARY KEY,
-  fare INTEGER NOT NULL,
-  rid INTEGER,
-  origin_id TEXT,
-  destination_id TEXT,
-  contains_id TEXT
-);
-
--- Each stop's zone_id, only for feeds whose fare rules name zones.
 CREATE TABLE fare_zones (
   sid INTEGER PRIMARY KEY,
-  zone_id TEXT NOT NULL
+  zone INTEGER NOT NULL
 );
 
 -- GTFS fares v2 (schema 8), only for feeds with fare_leg_rules.txt rows. The files are

@@ -4,7 +4,7 @@ import TransitSQLite
 /// The SQL lives in `schemas/bundle.sql`; `BundleSchema+SQL.swift` is generated from it.
 package enum BundleSchema {
     /// Bumped on any change a reader must know about.
-    package static let version = 8
+    package static let version = 9
 
     /// `PRAGMA application_id` of every bundle: "TRNB".
     package static let applicationID: Int32 = 0x5452_4E42
@@ -21,22 +21,47 @@ package enum BundleSchema {
 
     /// Tables every bundle has; a reader checks them before trusting a file.
     package static let requiredTables = [
-        "metadata", "feeds", "agencies", "dict_route", "service_blocks",
-        "stops", "stop_ids", "routes", "headsigns", "patterns", "route_patterns", "shapes", "shape_edges", "trip_names", "transfers",
-        "stop_patterns",
-        "trip_blocks",
-        "trip_ids", "frequencies", "fare_attributes", "fare_rules", "fare_zones", "attributions",
-        "translations", "pathways", "levels", "stop_levels",
-        "fare_media", "rider_categories", "fare_products", "fare_leg_rules", "fare_transfer_rules", "timeframes", "stop_areas",
-        "route_networks",
-        "calendar", "service_dates", "stops_fts",
-        "cities", "city_alternate_names", "categories", "city_categories", "city_attractions",
-        "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
+        "metadata", "feeds", "agencies", "dict_route", "service_blocks", "stops", "stop_ids", "routes", "headsigns", "patterns",
+        "planner_sequences", "planner_routes", "planner_walks", "route_patterns", "shapes", "shape_edges", "stop_patterns",
+        "trip_blocks", "trip_ids", "calendar", "service_dates", "stops_fts",
     ]
 
-    /// Tables a bundle may lack: a reader of this schema works without them (an earlier
-    /// compiler's bundle has none), and `ContentHash` skips them when absent.
-    package static let optionalTables: Set<String> = ["planner_sequences", "planner_routes", "planner_walks"]
+    /// Tables the compiler writes only when they have rows (a feed without the file, a
+    /// bundle compiled without cities), with their indexes: a reader takes a missing one
+    /// for an empty one, and `ContentHash` hashes it so.
+    package static let optionalTables: Set<String> = [
+        "trip_names", "frequencies", "transfers", "fare_classes", "currencies", "fare_zone_names", "fare_zones", "fare_media",
+        "rider_categories", "fare_products", "fare_leg_rules", "fare_transfer_rules", "timeframes", "stop_areas", "route_networks",
+        "translations", "pathways", "levels", "stop_levels", "attributions", "cities", "city_alternate_names", "categories",
+        "city_categories", "city_attractions", "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",
+    ]
+
+    /// The city tables: optional as one, there when the bundle was compiled with a
+    /// catalogue (every one of them, with rows or not), missing otherwise.
+    package static let cityTables: Set<String> = [
+        "cities", "city_alternate_names", "categories", "city_categories", "city_attractions", "city_images", "city_related",
+        "city_feeds", "cities_fts", "city_cells",
+    ]
+
+    /// The tables made with `table` when a bundle lacks it: the city tables together, any
+    /// other alone.
+    package static func group(of table: String) -> [String] {
+        cityTables.contains(table) ? cityTables.sorted() : [table]
+    }
+
+    /// The CREATE statements of `table` and of its indexes, in the schema's order: what
+    /// makes an optional table that a bundle lacks (the patch applier, when a patch fills it).
+    package static func createStatements(of table: String) -> [String] {
+        statements.filter { sql in
+            tableName(sql) == table || (sql.hasPrefix("CREATE INDEX ") || sql.hasPrefix("CREATE UNIQUE INDEX ")) && indexedTable(sql) == table
+        }
+    }
+
+    /// The table in `CREATE [UNIQUE] INDEX name ON table (...`.
+    package static func indexedTable(_ sql: String) -> String? {
+        guard let on = sql.range(of: " ON ") else { return nil }
+        return String(sql[on.upperBound...].prefix { $0 != " " && $0 != "(" })
+    }
 
     /// The ordinary tables (not FTS5 or R*Tree, whose content is derived), sorted by name:
     /// what `ContentHash` reads.

@@ -6,7 +6,7 @@ import TransitSQLite
 /// same hash whatever their page layout, history or the SQLite that wrote them.
 ///
 /// Left out: derived indexes (full-text, rebuilt from `stops` and `cities`),
-/// SQLite's statistics, optional tables the bundle does not have, and the metadata rows that describe the file rather than its content
+/// SQLite's statistics (an optional table the bundle lacks counts as empty), and the metadata rows that describe the file rather than its content
 /// (`content_sha256` itself and `compiler_version`).
 ///
 /// ```swift
@@ -18,9 +18,10 @@ package enum ContentHash {
     package static func compute(_ db: SQLiteDatabase) throws -> String {
         var hasher = BufferedSHA256()
         for table in BundleSchema.contentTables {
-            if BundleSchema.optionalTables.contains(table), try !db.hasTable(table) { continue }
             hasher.append(byte: UInt8(ascii: "T"))
             SQLiteStatement.hashText(table, into: &hasher)
+            // An optional table the bundle lacks hashes as an empty one.
+            if BundleSchema.optionalTables.contains(table), try !db.hasTable(table) { continue }
             let columns = try db.prepare("SELECT * FROM \(table) LIMIT 0")
             let count = columns.columnCount
             // Ordering by every column gives one order for any content, whatever the keys.

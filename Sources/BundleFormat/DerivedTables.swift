@@ -20,22 +20,30 @@ package enum DerivedTables {
             // The name and its translations, plus the words that find them the ways people
             // type them (StopSearchText).
             try StopSearchText.register(on: db)
+            // translations is an optional table (BundleSchema.optionalTables).
+            let translated =
+                try db.hasTable("translations")
+                ? "coalesce(' ' || (SELECT group_concat(t.translation, ' ') FROM translations t WHERE t.field = 1 AND t.record = s.sid), '')"
+                : "''"
             try db.execute(
                 """
                 INSERT INTO stops_fts(stops_fts) VALUES('delete-all');
                 INSERT INTO stops_fts(rowid, name)
-                  SELECT s.sid, stop_search_text(s.name || coalesce(' ' || (
-                      SELECT group_concat(t.translation, ' ') FROM translations t WHERE t.field = 1 AND t.record = s.sid), ''))
-                  FROM stops s WHERE s.name <> '' ORDER BY s.sid;
+                  SELECT s.sid, stop_search_text(s.name || \(translated)) FROM stops s WHERE s.name <> '' ORDER BY s.sid;
                 INSERT INTO stops_fts(stops_fts) VALUES('optimize')
                 """)
         case "cities_fts":
+            // A patch that brings the first cities brings their index too.
+            if try !db.hasTable("cities_fts") {
+                for sql in BundleSchema.createStatements(of: "cities_fts") { try db.execute(sql) }
+            }
+            let named = try db.hasTable("city_alternate_names")
             try db.execute(
                 """
                 INSERT INTO cities_fts(cities_fts) VALUES('delete-all');
                 INSERT INTO cities_fts(rowid, name, alternate_names, country_name)
-                  SELECT c.cid, c.name, coalesce(a.names, ''), c.country_name
-                  FROM cities c LEFT JOIN city_alternate_names a ON a.cid = c.cid ORDER BY c.cid;
+                  SELECT c.cid, c.name, \(named ? "coalesce(a.names, '')" : "''"), c.country_name
+                  FROM cities c \(named ? "LEFT JOIN city_alternate_names a ON a.cid = c.cid" : "") ORDER BY c.cid;
                 INSERT INTO cities_fts(cities_fts) VALUES('optimize')
                 """)
         default:

@@ -112,6 +112,17 @@ package enum PatchApplier {
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192; BEGIN")
         var rebuild: Set<String> = []
         for section in patch.sections {
+            // Rows for an optional table the base lacks: the table (the city tables: all of
+            // them) is made first, as the schema writes it (only a content table: a patch
+            // names no other).
+            if BundleSchema.optionalTables.contains(section.table), BundleSchema.contentTables.contains(section.table),
+                try !db.hasTable(section.table)
+            {
+                for table in BundleSchema.group(of: section.table) {
+                    if try db.hasTable(table) { continue }
+                    for sql in BundleSchema.createStatements(of: table) { try db.execute(sql) }
+                }
+            }
             try PatchSection(section, db: db).apply(budget: &budget)
             rebuild.formUnion(DerivedTables.derived(from: section.table))
         }

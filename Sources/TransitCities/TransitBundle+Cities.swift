@@ -27,7 +27,8 @@ extension TransitBundle {
     /// ```
     /// - Throws: `TransitError.unknownCity`.
     public func city(id: String) throws -> City {
-        try pool.with { db in
+        guard has("cities") else { throw TransitError.unknownCity(id) }
+        return try pool.with { db in
             let q = try db.cached("SELECT \(Self.cityColumns) FROM cities c WHERE c.city_id = ?1")
             q.bind([id])
             guard try q.step() else { throw TransitError.unknownCity(id) }
@@ -78,7 +79,7 @@ extension TransitBundle {
     /// - Throws: `TransitError.badArgument` for a query of more than 1,000 bytes or 16 words.
     public func cities(matching text: String, filter: CityFilter = CityFilter(), limit: Int = 20) throws -> [City] {
         let words = try FullTextQuery.words(text)
-        guard !words.isEmpty, limit > 0 else { return [] }
+        guard !words.isEmpty, limit > 0, has("cities") else { return [] }
         let limit = min(limit, FullTextQuery.maxResults)
         let wanted = words.joined(separator: " ")
         return try pool.with { db in
@@ -125,7 +126,7 @@ extension TransitBundle {
     /// try bundle.cities(filter: CityFilter(country: "FR"), limit: 3).map(\.name)
     /// ```
     public func cities(filter: CityFilter, limit: Int = 20) throws -> [City] {
-        guard limit > 0 else { return [] }
+        guard limit > 0, has("cities") else { return [] }
         return try pool.with { db in
             let q = try db.cached(
                 """
@@ -150,7 +151,7 @@ extension TransitBundle {
         guard (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw TransitError.badArgument("coordinate \(lat),\(lon) is out of range")
         }
-        guard limit > 0 else { return [] }
+        guard limit > 0, has("cities") else { return [] }
         return try pool.with { db in
             let search = NearestCitySearch(lat: lat, lon: lon, limit: limit)
             let found = try search.run { first, last in
@@ -239,7 +240,8 @@ extension TransitBundle {
     /// for (cityID, image) in try bundle.cityImages() where image.type == "hero" { print(cityID, image.url) }
     /// ```
     public func cityImages() throws -> [(cityID: String, image: City.Image)] {
-        try pool.with { db in
+        guard has("cities") else { return [] }
+        return try pool.with { db in
             let q = try db.cached(
                 """
                 SELECT c.city_id, i.image_id, i.url, i.type, i.width, i.height, i.size FROM city_images i

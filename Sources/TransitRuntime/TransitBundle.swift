@@ -33,6 +33,10 @@ public final class TransitBundle: Sendable {
     /// read its level.
     let hasStopLevels: Bool
 
+    /// Whether the bundle has `table`, one of `BundleSchema.optionalTables` (the compiler
+    /// leaves out a table without rows): a query of a table it lacks answers nothing.
+    package func has(_ table: String) -> Bool { bounds.optionalTables.contains(table) }
+
     var dayStarts: LockedCache<Int, Int> { boardCaches.dayStarts }
     var templates: LockedCache<Int, [DepartureFinder.TemplateAtStop]> { boardCaches.templates }
     var tripNames: LockedCache<Int, String?> { boardCaches.tripNames }
@@ -66,10 +70,11 @@ public final class TransitBundle: Sendable {
             bounds = try BundleCheck.run(db)
             catalog = try FeedCatalog(db: db)
             calendar = try ServiceCalendar(db: db)
-            hasTripNames = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM trip_names)") == 1
-            hasStopLevels = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM stop_levels)") == 1
+            let tables = bounds.optionalTables
+            hasTripNames = tables.contains("trip_names")
+            hasStopLevels = tables.contains("stop_levels") && tables.contains("levels")
             // Without translations no name is looked up in any language.
-            let translated = try db.scalarInt("SELECT EXISTS (SELECT 1 FROM translations)") == 1
+            let translated = tables.contains("translations")
             entities = EntityCache(languages: translated ? language.map(LanguageTag.fallbacks) ?? [] : [])
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)
@@ -163,6 +168,7 @@ extension TransitBundle {
             feeds[i].contactEmail = info.optionalString(5)
             feeds[i].contactURL = info.optionalString(6)
         }
+        guard has("attributions") else { return }
         let credits = try db.cached(
             """
             SELECT a.fid, a.organization_name, a.is_producer, a.is_operator, a.is_authority, g.agency_id, r.route_id, a.trip_id,

@@ -56,9 +56,10 @@ package final class SQLiteDatabase {
         return try prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(parameters))")
     }
 
-    /// Whether the database has a table named `table`.
+    /// Whether the database has a table named `table`, in its main or its temp schema.
     package func hasTable(_ table: String) throws -> Bool {
-        let row = try prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        let row = try prepare(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 UNION ALL SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1")
         row.bind([table])
         return try row.step()
     }

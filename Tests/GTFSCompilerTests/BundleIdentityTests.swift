@@ -25,11 +25,11 @@ final class BundleIdentityTests: XCTestCase {
         XCTAssertEqual(info.bundleID, "zurich-2026", "the output file's stem by default")
         XCTAssertEqual(info.label, "spring")
         XCTAssertEqual(info.compilerVersion, Compiler.version)
-        XCTAssertEqual(info.schemaVersion, 8)
+        XCTAssertEqual(info.schemaVersion, 9)
         XCTAssertEqual(info.contentHash.count, 64)
         let db = try SQLiteDatabase(path: path, writable: false)
         XCTAssertEqual(try db.scalarInt("PRAGMA application_id"), 0x5452_4E42)
-        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 8)
+        XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), 9)
     }
 
     func testContentHashIgnoresPageLayoutAndCatchesEdits() throws {

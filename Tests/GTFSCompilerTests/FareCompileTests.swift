@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import GTFSCompiler
 import TestSupport
@@ -19,6 +20,47 @@ final class FareCompileTests: XCTestCase {
 
     private func problems(_ log: DiagnosticLog, _ file: String) -> [String] { TestSupport.problems(log, file) }
     private func rows(_ path: String, _ sql: String) throws -> [String] { try TestSupport.rows(path, sql) }
+
+    /// The bundle's fare classes as "fare_id price currency payment transfers agency
+    /// duration" and their rules as "fare_id route origin destination contains" ("-" for
+    /// none), read back from `fare_classes` with the currencies and zone names.
+    private func fares(_ path: String) throws -> (classes: [String], rules: [String]) {
+        let db = try SQLiteDatabase(path: path, writable: false)
+        guard try db.hasTable("fare_classes") else { return ([], []) }
+        func map(_ sql: String) throws -> [Int: [String]] {
+            let q = try db.prepare(sql)
+            var values: [Int: [String]] = [:]
+            while try q.step() { values[q.int(0)] = (1..<Int(q.columnCount)).map { q.optionalString(Int32($0)) ?? "-" } }
+            return values
+        }
+        let currencies = try map("SELECT currency, code, exponent FROM currencies")
+        let zones = try db.hasTable("fare_zone_names") ? try map("SELECT zone, zone_id FROM fare_zone_names") : [:]
+        let agencies = try map("SELECT aid, agency_id FROM agencies")
+        let routes = try map("SELECT rid, route_id FROM dict_route")
+        var classes: [String] = []
+        var rules: [String] = []
+        let q = try db.prepare("SELECT fares FROM fare_classes ORDER BY fid")
+        while try q.step() {
+            for f in try FareClassesBlob.decode(q.blob(0), maxFares: 1000, maxRules: 1000) {
+                let currency = try XCTUnwrap(currencies[f.currency])
+                let exponent = try XCTUnwrap(Int(currency[1]))
+                var digits = String(f.units)
+                digits = String(repeating: "0", count: max(0, exponent + 1 - digits.count)) + digits
+                let price = exponent == 0 ? digits : digits.dropLast(exponent) + "." + digits.suffix(exponent)
+                let text = { (v: Int?) in v.map(String.init) ?? "-" }
+                classes.append(
+                    [f.fareID, price, currency[0], String(f.paymentMethod), text(f.transfers), f.aid.flatMap { agencies[$0]?[0] } ?? "-",
+                        text(f.transferDuration)].joined(separator: " "))
+                for r in f.rules {
+                    let zone = { (z: Int?) in z.flatMap { zones[$0]?[0] } ?? "-" }
+                    rules.append(
+                        [f.fareID, r.rid.flatMap { routes[$0]?[0] } ?? "-", zone(r.origin), zone(r.destination), zone(r.contains)].joined(
+                            separator: " "))
+                }
+            }
+        }
+        return (classes, rules)
+    }
 
     func testFaresAreKeptAsWrittenAndBadRowsAreNamed() throws {
         let result = TestSupport.compile([
@@ -56,18 +98,35 @@ final class FareCompileTests: XCTestCase {
         XCTAssertEqual(
             problems(result.log, "fare_rules.txt"),
             ["3 fare_id W_UNKNOWN_REF", "5 route_id W_UNKNOWN_REF", "6 origin_id W_UNKNOWN_REF", "7 route_id W_UNKNOWN_REF"])
-        XCTAssertEqual(
-            try rows(path, "SELECT fare, fare_id, price, currency, payment_method, transfers, aid, transfer_duration FROM fare_attributes"),
-            ["1 a 1.50 EUR 0 - 1 -", "2 d 3.20 EUR 1 1 - 5400"])
-        XCTAssertEqual(
-            try rows(
-                path,
-                "SELECT r.fare, d.route_id, r.origin_id, r.destination_id, r.contains_id FROM fare_rules r LEFT JOIN dict_route d USING (rid)"
-            ),
-            ["1 R - - -", "2 - z1 z2 -"])
+        let (classes, rules) = try fares(path)
+        XCTAssertEqual(classes, ["a 1.50 EUR 0 - A -", "d 3.20 EUR 1 1 - 5400"])
+        XCTAssertEqual(rules, ["a R - - -", "d - z1 z2 -"])
         // The rules name zones: every stop with a zone keeps it.
         XCTAssertEqual(
-            try rows(path, "SELECT s.stop_id, z.zone_id FROM fare_zones z JOIN stops s USING (sid) ORDER BY 1"), ["S1 z1", "S3 z2"])
+            try rows(
+                path, "SELECT s.stop_id, n.zone_id FROM fare_zones z JOIN stops s USING (sid) JOIN fare_zone_names n USING (zone) ORDER BY 1"),
+            ["S1 z1", "S3 z2"])
+    }
+
+    /// A currency's prices share one exponent, the most decimals any of them has, and keep
+    /// their values; a price a bundle cannot hold as an integer is dropped by name.
+    func testPricesAreIntegersOfTheirCurrencysSmallestUnitUsed() throws {
+        let result = TestSupport.compile([
+            "fare_attributes.txt": """
+            fare_id,price,currency_type,payment_method,transfers
+            a,2,EUR,0,
+            b,2.5,EUR,0,
+            c,0.125,USD,0,
+            d,1000000000,EUR,0,
+            e,1.0000000001,EUR,0,
+            f,300,JPY,0,
+
+            """
+        ])
+        let path = try XCTUnwrap(result.bundle, result.log.summaryText())
+        XCTAssertEqual(problems(result.log, "fare_attributes.txt"), ["5 price W_BAD_VALUE", "6 price W_BAD_VALUE"])
+        XCTAssertEqual(try rows(path, "SELECT code, exponent FROM currencies ORDER BY code"), ["EUR 1", "JPY 0", "USD 3"])
+        XCTAssertEqual(try fares(path).classes, ["a 2.0 EUR 0 - - -", "b 2.5 EUR 0 - - -", "c 0.125 USD 0 - - -", "f 300 JPY 0 - - -"])
     }
 
     func testZonesAreKeptOnlyWhenARuleNamesThem() throws {
@@ -77,15 +136,16 @@ final class FareCompileTests: XCTestCase {
             "fare_rules.txt": "fare_id,route_id\na,R\n",
         ])
         let path = try XCTUnwrap(result.bundle)
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM fare_zones"), ["0"])
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM fare_rules"), ["1"])
+        // fare_zones and fare_zone_names have no rows, so the bundle has neither table.
+        XCTAssertEqual(try rows(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('fare_zones', 'fare_zone_names')"), ["0"])
+        XCTAssertEqual(try fares(path).rules, ["a R - - -"])
     }
 
     func testAFareFileWithoutARequiredColumnIsLeftAsideAndTheFeedCompiles() throws {
         let result = TestSupport.compile(["fare_attributes.txt": "fare_id,currency_type\na,EUR\n"])
         let path = try XCTUnwrap(result.bundle, result.log.summaryText())
         XCTAssertEqual(problems(result.log, "fare_attributes.txt"), ["1 price W_MISSING_VALUE"])
-        XCTAssertEqual(try rows(path, "SELECT count(*) FROM fare_attributes"), ["0"])
+        XCTAssertEqual(try fares(path).classes, [])
     }
 
     func testPublisherAndAttributionsReachBundleInfo() throws {

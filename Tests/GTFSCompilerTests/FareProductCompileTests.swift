@@ -156,8 +156,9 @@ final class FareProductCompileTests: XCTestCase {
         feed["fare_transfer_rules.txt"] = nil
         let none = TestSupport.compile(feed)
         let nonePath = try XCTUnwrap(none.bundle)
+        // Tables without rows are left out of the bundle.
         for table in ["fare_products", "fare_media", "rider_categories", "timeframes", "stop_areas", "route_networks"] {
-            XCTAssertEqual(try rows(nonePath, "SELECT count(*) FROM \(table)"), ["0"], table)
+            XCTAssertEqual(try rows(nonePath, "SELECT count(*) FROM sqlite_master WHERE name = '\(table)'"), ["0"], table)
         }
     }
 }

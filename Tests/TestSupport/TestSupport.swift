@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import GTFSCompiler
 import TestKit
@@ -26,8 +27,19 @@ package enum TestSupport {
     package static func sampleBundleCopy(editedBy sql: String) throws -> String {
         let path = TemporaryFolders.make().appendingPathComponent("edited.db").path
         try FileManager.default.copyItem(atPath: sampleBundlePath, toPath: path)
-        try SQLiteDatabase(path: path, writable: true).execute(sql)
+        let db = try SQLiteDatabase(path: path, writable: true)
+        try addEmptyOptionalTables(to: db)
+        try db.execute(sql)
         return path
+    }
+
+    /// Makes every optional table `db` lacks, empty, as a patch may leave them (a crafted
+    /// edit then has them to write into).
+    package static func addEmptyOptionalTables(to db: SQLiteDatabase) throws {
+        for table in BundleSchema.optionalTables.sorted() {
+            if try db.hasTable(table) { continue }
+            for sql in BundleSchema.createStatements(of: table) { try db.execute(sql) }
+        }
     }
 
     /// Each copy of the sample bundle edited by a case's `sql` (a crafted planner table)

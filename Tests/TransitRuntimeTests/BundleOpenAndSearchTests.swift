@@ -37,14 +37,18 @@ final class BundleOpenAndSearchTests: XCTestCase {
         XCTAssertEqual(
             reason(try refuses(nil, copyOf: TestSupport.sampleBundlePath) { try $0.execute("DROP TABLE trip_blocks") }),
             "table trip_blocks is missing")
-        // A bundle of the previous schema (7: no fares v2 tables) is named as such.
+        // A bundle of an earlier schema is named as such: 8 (fares v1 as text rows), and 7
+        // (a table of schema 9 missing too).
         XCTAssertEqual(
             reason(
                 try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
-                    try $0.execute(
-                        "DROP TABLE fare_products; DROP TABLE fare_leg_rules; DROP TABLE fare_transfer_rules; UPDATE metadata SET value = '7' WHERE key = 'schema_version'"
-                    )
-                }), "schema version 7 is older than this runtime reads (8)")
+                    try $0.execute("UPDATE metadata SET value = '8' WHERE key = 'schema_version'")
+                }), "schema version 8 is older than this runtime reads (9)")
+        XCTAssertEqual(
+            reason(
+                try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
+                    try $0.execute("DROP TABLE planner_walks; UPDATE metadata SET value = '7' WHERE key = 'schema_version'")
+                }), "schema version 7 is older than this runtime reads (9)")
         XCTAssertEqual(
             try refuses(nil, copyOf: TestSupport.sampleBundlePath) {
                 try $0.execute("UPDATE metadata SET value = '99' WHERE key = 'schema_version'")

@@ -114,14 +114,23 @@ final class HostileBundleTests: XCTestCase {
     /// out of range) or at the ends of their ranges: the bundle opens and every answer
     /// comes without a trap (pathways out of range: `HostileTablesTests`).
     func testCraftedFaresPathwaysAndTranslationsAnswerWithoutATrap() throws {
+        // Fare classes encoded as the compiler would, of values it never writes: a currency
+        // none has, one of 99 decimals, the largest price, an agency, route and zones past
+        // every table, a duration of 2^31 - 1 s.
+        let fares = FareClassesBlob.encode([
+            .init(fareID: "a", units: FareClassesBlob.maxUnits, currency: 1, paymentMethod: 1, transfers: 2, aid: 99_999, transferDuration: 0,
+                rules: [.init(rid: 99_999_999, origin: 12_345, destination: nil, contains: 777)]),
+            .init(fareID: "b", units: 5, currency: 99, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: []),
+            .init(fareID: "c", units: 280, currency: 2, paymentMethod: 0, transfers: 0, aid: nil, transferDuration: Int(Int32.max) - 1,
+                rules: [.init(rid: nil, origin: nil, destination: nil, contains: nil)]),
+            .init(fareID: "d", units: 7, currency: 3, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: []),
+        ])
         let path = try crafted(
             """
-            INSERT INTO fare_attributes VALUES (11, 1, 'a', 'not a price', 'CHF', 0, NULL, NULL, NULL);
-            INSERT INTO fare_attributes VALUES (12, 1, 'b', '1e999999', 'EUR', 0, -5, 99999, -1), (14, 1, 'd', '9e127', 'CHF', 0, NULL, NULL, NULL);
-            INSERT INTO fare_attributes VALUES (13, 1, 'c', '2.80', 'CHF', 7, 9223372036854775807, NULL, -9223372036854775807);
-            INSERT INTO fare_rules VALUES (11, 13, 99999999999, 'z', NULL, 'y');
-            INSERT INTO fare_rules VALUES (12, 77, NULL, NULL, NULL, NULL);
-            INSERT OR REPLACE INTO fare_zones VALUES (1, 'z'), (99999999999, 'y');
+            INSERT OR REPLACE INTO currencies VALUES (1, 'CHF', 9), (2, 'EUR', 2), (3, 'XXX', 99);
+            INSERT OR REPLACE INTO fare_classes VALUES (1, x'\(fares.map { String(format: "%02x", $0) }.joined())');
+            INSERT OR REPLACE INTO fare_zone_names VALUES (12345, 1, 'z'), (-1, 99, 'y');
+            INSERT OR REPLACE INTO fare_zones VALUES (1, 12345), (99999999999, 7);
             INSERT INTO pathways VALUES (2, 1, 2, 99, 1, 10, 10, 0);
             INSERT INTO pathways VALUES (3, 1, 2, 5, 1, 86400, NULL, NULL), (4, 2, 3, 2, 0, NULL, 999999, -10000);
             INSERT INTO translations VALUES (1, 1, 'de', 'Hauptbahnhof'), (4, 99999999999, 'de', 'x'), (99, -1, '', '');

@@ -257,31 +257,40 @@ final class HostileTablesTests: XCTestCase {
 
     /// 300,000 fare_rules rows for one fare (each its own origin) group in linear time and
     /// the one catch-all rule among them prices the ride; more fare classes than a feed may
-    /// have are refused by their count.
+    /// have, and bytes the compiler cannot have written, are refused as damage.
     func testAFareOfManyRulesPricesAndTooManyFaresAreRefused() throws {
+        func hex(_ bytes: [UInt8]) -> String { "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'" }
+        let db = try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false)
+        let fid = try XCTUnwrap(try db.scalarInt("SELECT fid FROM feeds WHERE feed_id = 'metro'"))
+        let stored = try db.prepare("SELECT fares FROM fare_classes WHERE fid = ?1")
+        stored.bind([fid])
+        XCTAssertTrue(try stored.step())
+        var fares = try FareClassesBlob.decode(stored.blob(0), maxFares: 10, maxRules: 10)
+        XCTAssertEqual(fares.map(\.fareID), ["zone_ticket"])
+        fares[0].rules = (1...300_000).map { .init(rid: nil, origin: 1000 + $0, destination: nil, contains: nil) }
+        fares[0].rules.insert(.init(rid: nil, origin: nil, destination: nil, contains: nil), at: 0)
         let many = try TransitBundle(
             path: try crafted(
                 """
-                INSERT INTO fare_rules SELECT 1000 + i, (SELECT fare FROM fare_attributes WHERE fare_id = 'zone_ticket'), NULL,
-                  'z' || i, NULL, NULL FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n);
-                INSERT INTO fare_rules VALUES (999, (SELECT fare FROM fare_attributes WHERE fare_id = 'zone_ticket'), NULL, NULL, NULL, NULL);
+                INSERT INTO fare_zone_names SELECT 1000 + i, \(fid), 'z' || i
+                  FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT i FROM n);
+                UPDATE fare_classes SET fares = \(hex(FareClassesBlob.encode(fares))) WHERE fid = \(fid);
                 """))
         let journey = try XCTUnwrap(many.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at).first)
         XCTAssertEqual(journey.fare?.amount, Decimal(string: "2.80"))
         XCTAssertEqual(journey.fare?.components.map(\.fareID), ["zone_ticket"])
 
-        let tooMany = try TransitBundle(
-            path: try crafted(
-                """
-                INSERT INTO fare_attributes SELECT 100 + i, 1, 'f' || i, '1.00', 'CHF', 0, NULL, NULL, NULL FROM
-                  (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) SELECT i FROM n)
-                """))
-        let fid = try XCTUnwrap(
-            try SQLiteDatabase(path: TestSupport.sampleBundlePath, writable: false).scalarInt(
-                "SELECT fid FROM feeds WHERE feed_id = 'metro'"))
-        XCTAssertEqual(
-            refusal { try tooMany.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at) },
-            "fare_attributes: feed \(fid) has 200001 rows (at most 200000)")
+        let one = fares[0]
+        let tooMany = FareClassesBlob.encode(
+            (0...200_000).map { _ in
+                .init(fareID: "f", units: 100, currency: one.currency, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: [])
+            })
+        for blob in [hex(tooMany), "x'01'", "x'0101ff'", hex(FareClassesBlob.encode([one]) + [0])] {
+            let damaged = try TransitBundle(path: try crafted("UPDATE fare_classes SET fares = \(blob) WHERE fid = \(fid)"))
+            XCTAssertEqual(
+                refusal { try damaged.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at) },
+                "the fare classes of feed \(fid) is damaged in the bundle", String(blob.prefix(20)))
+        }
     }
 
     /// Fares v2: 100,000 rows of one product named by 3,000 leg rules price in one pass

@@ -12,8 +12,11 @@ package struct PackedWriter {
     package init() {}
 
     /// A value in 0...Int32.max (`PackedReader` refuses anything larger as damage).
-    package mutating func unsigned(_ value: Int) {
-        var v = UInt64(bitPattern: Int64(value))
+    package mutating func unsigned(_ value: Int) { unsigned64(UInt64(bitPattern: Int64(value))) }
+
+    /// Any 64-bit value (a price in small units, a patch's numbers).
+    package mutating func unsigned64(_ value: UInt64) {
+        var v = value
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
             v >>= 7

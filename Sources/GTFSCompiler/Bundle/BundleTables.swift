@@ -70,18 +70,7 @@ enum BundleTables {
                 i + 1, p.fromSid, p.toSid, r.mode, r.isBidirectional, r.traversalTime, r.length.map { Int(($0 * 10).rounded()) },
                 r.stairCount)
         }
-        let fare = try db.prepareInsert(
-            into: "fare_attributes",
-            columns: ["fare", "fid", "fare_id", "price", "currency", "payment_method", "transfers", "aid", "transfer_duration"])
-        for f in m.fares {
-            let r = f.record
-            try fare.run(f.fare, f.fid, f.fareID, r.price, r.currency, r.paymentMethod, r.transfers, f.aid, r.transferDuration)
-        }
-        let rule = try db.prepareInsert(
-            into: "fare_rules", columns: ["rule", "fare", "rid", "origin_id", "destination_id", "contains_id"])
-        for (i, r) in m.fareRules.enumerated() { try rule.run(i + 1, r.fare, r.rid, r.origin, r.destination, r.contains) }
-        let zone = try db.prepareInsert(into: "fare_zones", columns: ["sid", "zone_id"])
-        for z in m.fareZones.sorted(by: { $0.sid < $1.sid }) { try zone.run(z.sid, z.zone) }
+        try FareClassTables.insert(m, db)
         let attribution = try db.prepareInsert(
             into: "attributions",
             columns: [

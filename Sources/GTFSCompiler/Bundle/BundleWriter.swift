@@ -55,7 +55,8 @@ struct BundleWriter {
     ]
 
     private func fill(_ path: String, _ model: BundleModel, _ cities: CityModel?) throws {
-        let statements = BundleSchema.statements
+        let cities = cities.flatMap { $0.cities.isEmpty ? nil : $0 }
+        let statements = BundleSchema.statements.filter { cities != nil || BundleSchema.tableName($0) != "cities_fts" }
         let isIndex = { (sql: String) in sql.hasPrefix("CREATE INDEX") || sql.hasPrefix("CREATE UNIQUE INDEX") }
         // Patterns, the planner's routes and the city tables (all but their full-text
         // index) are written on a second core, into a side file that is copied in afterwards.
@@ -80,23 +81,31 @@ struct BundleWriter {
         }
         let db = try SQLiteDatabase(path: path, writable: true)
         try Self.configure(db, pageSize: Self.pageSize(model, cities))
-        // WITHOUT ROWID tables are filled in the in-memory temp schema first (unqualified
-        // inserts land there), then copied into main in key order: SQLite's transfer copy
-        // packs their pages full, as a VACUUM would, at a fraction of its cost.
-        let staged = statements.filter { $0.hasPrefix("CREATE TABLE") && $0.hasSuffix("WITHOUT ROWID") && !sideStatements.contains($0) }
+        // WITHOUT ROWID tables and optional tables are filled in the in-memory temp schema
+        // first (unqualified inserts land there), then copied into main in key order, an
+        // optional table only when it has rows: SQLite's transfer copy packs their pages
+        // full, as a VACUUM would, at a fraction of its cost.
+        let staged = statements.filter { sql in
+            sql.hasPrefix("CREATE TABLE") && !sideStatements.contains(sql)
+                && (sql.hasSuffix("WITHOUT ROWID") || BundleSchema.optionalTables.contains(BundleSchema.tableName(sql)))
+        }
         try db.execute("BEGIN")
         for sql in statements where !isIndex(sql) && !staged.contains(sql) && !sideStatements.contains(sql) { try db.execute(sql) }
         for sql in staged { try db.execute(sql.replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE ")) }
         // Full-text indexes are merged once at the end ('optimize'), not while rows arrive.
-        try db.execute(
-            "INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0); INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)"
-        )
+        try db.execute("INSERT INTO stops_fts(stops_fts, rank) VALUES('automerge', 0)")
+        if let cities {
+            try db.execute("INSERT INTO cities_fts(cities_fts, rank) VALUES('automerge', 0)")
+            try CityTables.insertFullText(cities, into: db)
+        }
         try BundleTables.insert(model, into: db)
-        if let cities { try CityTables.insertFullText(cities, into: db) }
         for sql in staged {
             let name = BundleSchema.tableName(sql)
-            try db.execute(sql)
-            try db.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(name); DROP TABLE temp.\(name)")
+            if try !BundleSchema.optionalTables.contains(name) || Self.hasRows("temp.\(name)", db) {
+                try db.execute(sql)
+                try db.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(name)")
+            }
+            try db.execute("DROP TABLE temp.\(name)")
         }
         // How many stops the patterns hold: the runtime makes room for their offsets at once.
         try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run(RoutePlan.patternStopsKey, String(try side.value()))
@@ -106,13 +115,21 @@ struct BundleWriter {
         try attach.run()
         try db.execute("BEGIN")
         for sql in sideStatements {
+            let name = BundleSchema.tableName(sql)
+            // The city tables go together, with a catalogue; other optional tables with rows.
+            let kept =
+                BundleSchema.cityTables.contains(name)
+                ? cities != nil : try !BundleSchema.optionalTables.contains(name) || Self.hasRows("side.\(name)", db)
+            guard kept else { continue }
             try db.execute(sql)
-            try db.execute("INSERT INTO main.\(BundleSchema.tableName(sql)) SELECT * FROM side.\(BundleSchema.tableName(sql))")
+            try db.execute("INSERT INTO main.\(name) SELECT * FROM side.\(name)")
         }
         try db.execute("COMMIT; DETACH DATABASE side; BEGIN")
-        for sql in statements where isIndex(sql) { try db.execute(sql) }
+        for sql in statements where isIndex(sql) {
+            if let table = BundleSchema.indexedTable(sql), try db.hasTable(table) { try db.execute(sql) }
+        }
         try db.execute("INSERT INTO stops_fts(stops_fts) VALUES('optimize')")
-        try db.execute("INSERT INTO cities_fts(cities_fts) VALUES('optimize')")
+        if cities != nil { try db.execute("INSERT INTO cities_fts(cities_fts) VALUES('optimize')") }
         // The content's fingerprint, over every table written above (it leaves itself out).
         try db.prepareInsert(into: "metadata", columns: ["key", "value"]).run("content_sha256", try ContentHash.compute(db))
         try db.execute("PRAGMA application_id = \(BundleSchema.applicationID); PRAGMA user_version = \(BundleSchema.version)")
@@ -120,6 +137,11 @@ struct BundleWriter {
         try db.execute("PRAGMA analysis_limit = 1000; ANALYZE")
         // Pages are packed on insert; only free pages (left by FTS merges) need a VACUUM.
         if try db.scalarInt("PRAGMA freelist_count") ?? 0 > 0 { try db.execute("VACUUM") }
+    }
+
+    /// Whether `table` (schema-qualified, a name from the schema) has a row.
+    private static func hasRows(_ table: String, _ db: SQLiteDatabase) throws -> Bool {
+        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM \(table))") == 1
     }
 
     /// 1 KB pages for a town or a city (the ~45 tables and indexes of an empty bundle fill

@@ -183,7 +183,7 @@ struct BundleModel {
     var fares: [Fare] = []
     var fareRules: [FareRule] = []
     /// The zone of each stop of a feed whose fare rules name zones, by sid.
-    var fareZones: [(sid: Int, zone: String)] = []
+    var fareZones: [(sid: Int, fid: Int, zone: String)] = []
     var fareProducts: [FareProducts] = []
     var attributions: [Attribution] = []
     var agencies: [Agency] = []

@@ -198,7 +198,7 @@ struct ModelBuilder {
         }
         guard feed.fareRules.contains(where: { $0.origin >= 0 || $0.destination >= 0 || $0.contains >= 0 }) else { return }
         for (local, zoneID) in feed.stopZones.enumerated() where zoneID >= 0 {
-            model.fareZones.append((sidOf[local], feed.zoneIDs.string(zoneID)))
+            model.fareZones.append((sidOf[local], fid, feed.zoneIDs.string(zoneID)))
         }
     }
 

@@ -45,6 +45,13 @@ enum FareAmount {
         return (value, code)
     }
 
+    /// Whether a normalized price is below a billion with at most nine decimals: what a
+    /// bundle stores as an integer (`FareClassesBlob`).
+    static func isStorable(_ normalized: String) -> Bool {
+        let parts = normalized.split(separator: ".", omittingEmptySubsequences: false)
+        return parts[0].count <= 9 && (parts.count < 2 || parts[1].count <= 9)
+    }
+
     /// Whether `code` has the form of an ISO 4217 currency code: three capital letters.
     static func isCurrencyCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }

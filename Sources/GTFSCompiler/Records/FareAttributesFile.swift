@@ -16,6 +16,12 @@ enum FareAttributesFile {
             let fareID = String(decoding: key, as: UTF8.self)
             guard let (amount, code) = FareAmount.read(t, amount: price, currency: currency, entity: fareID, signed: false, dropped: "fare")
             else { continue }
+            guard FareAmount.isStorable(amount) else {
+                t.warn(
+                    .badValue, column: price, entity: fareID,
+                    message: "the price is out of range (below a billion, at most nine decimals); fare dropped")
+                continue
+            }
             var aid: Int32 = -1
             if let agencyID = t.text(agency) {
                 guard let found = feed.agencyIDs.find(agencyID) else {

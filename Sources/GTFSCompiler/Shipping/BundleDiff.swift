@@ -62,10 +62,14 @@ public enum BundleDiff {
         do {
             var sections: [BundlePatch.Section] = []
             for table in BundleSchema.contentTables {
-                guard let shape = try TableShape(table, in: new), try TableShape(table, in: old) == shape else {
+                // An optional table one bundle lacks reads as empty there.
+                let (inOld, inNew) = (try old.hasTable(table), try new.hasTable(table))
+                guard inOld || inNew || !BundleSchema.optionalTables.contains(table) else { continue }
+                let oldShape = inOld && inNew ? try TableShape(table, in: old) : nil
+                guard let shape = try TableShape(table, in: inNew ? new : old), !inOld || !inNew || oldShape == shape else {
                     throw FatalDiagnostic(.unreadableInput, file: oldPath, message: "table \(table) differs in shape between the bundles")
                 }
-                let operations = try diff(shape, old: old, new: new)
+                let operations = try diff(shape, old: inOld ? old : nil, new: inNew ? new : nil)
                 if !operations.isEmpty {
                     sections.append(.init(table: table, columns: shape.columns, keyCount: shape.keyCount, operations: operations))
                 }
@@ -95,12 +99,15 @@ public enum BundleDiff {
         return try q.step() ? q.string(0) : ""
     }
 
-    /// Both tables in key order, merged.
-    private static func diff(_ shape: TableShape, old: SQLiteDatabase, new: SQLiteDatabase) throws -> [BundlePatch.Operation] {
-        let a = try old.prepare(shape.selectAllInKeyOrder)
-        let b = try new.prepare(shape.selectAllInKeyOrder)
+    /// Both tables in key order, merged (a nil database: the table is missing there, so empty).
+    private static func diff(_ shape: TableShape, old: SQLiteDatabase?, new: SQLiteDatabase?) throws -> [BundlePatch.Operation] {
+        let a = try old?.prepare(shape.selectAllInKeyOrder)
+        let b = try new?.prepare(shape.selectAllInKeyOrder)
         let width = Int32(shape.columns.count)
-        func row(_ q: SQLiteStatement) throws -> [SQLValue]? { try q.step() ? (0..<width).map { q.value($0) } : nil }
+        func row(_ q: SQLiteStatement?) throws -> [SQLValue]? {
+            guard let q else { return nil }
+            return try q.step() ? (0..<width).map { q.value($0) } : nil
+        }
         var operations: [BundlePatch.Operation] = []
         var left = try row(a)
         var right = try row(b)

@@ -112,6 +112,7 @@ public struct BundleManifest {
     /// attributions.txt by fid, as the manifest lists them (`maxAttributionsPerFeed`).
     private static func attributions(_ db: SQLiteDatabase) throws -> [Int: [ManifestDocument.Attribution]] {
         var credits: [Int: [ManifestDocument.Attribution]] = [:]
+        guard try db.hasTable("attributions") else { return credits }
         let rows = try db.prepare(
             """
             SELECT a.fid, a.organization_name, a.is_producer, a.is_operator, a.is_authority, g.agency_id, r.route_id, a.trip_id,
@@ -172,13 +173,16 @@ public struct BundleManifest {
                     publisherName: rows.optionalString("publisher_name"), attributions: credits[rows.int("fid")]))
         }
         var cityIDs: [String] = []
-        let cities = try db.prepare("SELECT city_id FROM cities ORDER BY city_id")
-        while try cities.step() { cityIDs.append(cities.string("city_id")) }
+        let hasCities = try db.hasTable("cities")
+        if hasCities {
+            let cities = try db.prepare("SELECT city_id FROM cities ORDER BY city_id")
+            while try cities.step() { cityIDs.append(cities.string("city_id")) }
+        }
         let box = try db.prepare(
             """
             SELECT min(lat) AS min_lat, min(lon) AS min_lon, max(lat) AS max_lat, max(lon) AS max_lon FROM (
-              SELECT lat_e7 / 1e7 AS lat, lon_e7 / 1e7 AS lon FROM stops WHERE lat_e7 IS NOT NULL UNION ALL SELECT lat, lng AS lon FROM cities)
-            """)
+              SELECT lat_e7 / 1e7 AS lat, lon_e7 / 1e7 AS lon FROM stops WHERE lat_e7 IS NOT NULL
+            """ + (hasCities ? " UNION ALL SELECT lat, lng AS lon FROM cities)" : ")"))
         var boundingBox: BoundingBox?
         if try box.step(), let minLat = box.optionalDouble("min_lat") {
             boundingBox = BoundingBox(

@@ -7,10 +7,9 @@ import TransitSQLite
 /// value that sizes an allocation, bounds a loop or indexes an array is checked here, with
 /// SQL aggregates over its plain tables, so that the queries can rely on it:
 ///
-/// - every required table is an ordinary table (a view could compute anything: an endless
-///   recursive query, a gigabyte value), and the two FTS5 indexes are virtual tables; the
-///   planner's optional tables, when present, are ordinary tables (their packed rows are
-///   checked as `RouteTables+Bundle.swift` reads them);
+/// - every required table, and every optional one the bundle has, is an ordinary table (a
+///   view could compute anything: an endless recursive query, a gigabyte value), and the
+///   FTS5 indexes are virtual tables;
 /// - feeds are numbered 1...n (at most `maxFeeds`), each with a `max_time_secs` of 0 to
 ///   `maxTimeSecs` (7 days) and a known time zone name;
 /// - stops are numbered from 1 to at most `maxStops` (ids may have gaps: a bundle compiled
@@ -46,18 +45,27 @@ package enum BundleCheck {
         var feeds: Int
         /// The largest sid (0 for none).
         var stops: Int
+        /// The optional tables the bundle has (`BundleSchema.optionalTables`): a query of one
+        /// it lacks answers as if it were empty.
+        var optionalTables: Set<String>
     }
 
     /// Checks the values (`ConnectionPool.openChecked` has checked the tables and schema).
     package static func run(_ db: SQLiteDatabase) throws -> Bounds {
         try withBudget(db) {
+            var tables = Set<String>()
+            let list = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            while try list.step() {
+                let name = list.string(0)
+                if BundleSchema.optionalTables.contains(name) { tables.insert(name) }
+            }
             try checkMetadata(db)
             let feeds = try checkFeeds(db)
             let stops = try checkStops(db, feeds: feeds)
-            try checkReferences(db, feeds: feeds)
-            try checkFrequencies(db)
-            try checkTransfers(db, stops: stops)
-            return Bounds(feeds: feeds, stops: stops)
+            try checkReferences(db, feeds: feeds, hasCities: tables.contains("city_feeds"))
+            if tables.contains("frequencies") { try checkFrequencies(db) }
+            if tables.contains("transfers") { try checkTransfers(db, stops: stops) }
+            return Bounds(feeds: feeds, stops: stops, optionalTables: tables)
         }
     }
 
@@ -68,15 +76,16 @@ package enum BundleCheck {
         var kinds: [String: (type: String, sql: String)] = [:]
         let list = try db.prepare("SELECT name, type, coalesce(sql, '') FROM sqlite_master WHERE type IN ('table', 'view')")
         while try list.step() { kinds[list.string(0)] = (list.string(1), list.string(2)) }
-        // The planner's tables may be missing (an earlier compiler's bundle); when there,
-        // they are tables too.
-        for name in BundleSchema.optionalTables.sorted() {
-            if let kind = kinds[name], kind.type != "table" || kind.sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
-                throw damaged("\(name) is not a plain table")
-            }
-        }
-        for name in BundleSchema.requiredTables {
+        // Optional tables may be missing (BundleSchema.optionalTables); when there, they are
+        // checked as the required ones.
+        for name in BundleSchema.requiredTables + BundleSchema.optionalTables.sorted() {
             guard let kind = kinds[name] else {
+                // The city tables are there all together or not at all.
+                if BundleSchema.optionalTables.contains(name),
+                    !BundleSchema.cityTables.contains(name) || !BundleSchema.cityTables.contains(where: { kinds[$0] != nil })
+                {
+                    continue
+                }
                 // A bundle of an earlier schema lacks the tables added since: say so.
                 if kinds["metadata"]?.type == "table", let found = try? olderSchemaVersion(db) {
                     throw TransitError.notABundle(
@@ -179,7 +188,7 @@ package enum BundleCheck {
 
     /// Routes, agencies and service ids within their ranges and feeds; patterns' ids within
     /// theirs.
-    private static func checkReferences(_ db: SQLiteDatabase, feeds: Int) throws {
+    private static func checkReferences(_ db: SQLiteDatabase, feeds: Int, hasCities: Bool) throws {
         // One pass over each table for its feed and its key. A pattern's feed is never read
         // (its trips and stops carry what the runtime uses): only its pid is checked, from
         // the key's ends (a pass over the 82,160 patterns of 40 x Strasbourg was 13 ms of the
@@ -189,7 +198,7 @@ package enum BundleCheck {
             throw damaged("patterns: pid \(low < 1 ? low : high) is out of range (1 to \(maxIDs))")
         }
         let keys = ["routes": "rid", "dict_route": "rid", "agencies": "aid", "shapes": "shp"]
-        for table in ["agencies", "dict_route", "stop_ids", "routes", "shapes", "trip_ids", "city_feeds"] {
+        for table in ["agencies", "dict_route", "stop_ids", "routes", "shapes", "trip_ids"] + (hasCities ? ["city_feeds"] : []) {
             let key = keys[table] ?? "NULL"
             let bad = "SELECT fid, \(key) FROM \(table) WHERE fid NOT BETWEEN 1 AND \(feeds) OR \(key) NOT BETWEEN 1 AND \(maxIDs) LIMIT 1"
             try refuseFirstRow(db, bad) { row in

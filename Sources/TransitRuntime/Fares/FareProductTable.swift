@@ -71,7 +71,15 @@ struct FareProductTable: Sendable {
 
     /// Reads feed `fid`'s fares v2 (empty for a feed without them).
     init(fid: Int, db: SQLiteDatabase) throws {
-        for table in ["fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes"] {
+        // Each table is optional (BundleSchema.optionalTables): one the bundle lacks has no rows.
+        var present = Set<String>()
+        for table in [
+            "fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes", "rider_categories", "route_networks", "stop_areas",
+        ] {
+            if try db.hasTable(table) { present.insert(table) }
+        }
+        guard present.contains("fare_leg_rules") else { return }
+        for table in ["fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes"] where present.contains(table) {
             // The names are this list's, never input.
             let count = try db.prepare("SELECT COUNT(*) FROM \(table) WHERE fid = ?1")
             count.bind([fid])
@@ -97,6 +105,29 @@ struct FareProductTable: Sendable {
             legRules.append(rule)
         }
         guard !legRules.isEmpty else { return }
+        if present.contains("fare_products") { try readProducts(fid: fid, db: db) }
+        if present.contains("fare_transfer_rules") { try readTransferRules(fid: fid, db: db) }
+        if present.contains("timeframes") { try readTimeframes(fid: fid, db: db) }
+        if present.contains("rider_categories") {
+            let categories = try db.prepare(
+                "SELECT rider_category_id FROM rider_categories WHERE fid = ?1 AND is_default_fare_category = 1")
+            categories.bind([fid])
+            while try categories.step() { defaultCategories.insert(categories.string(0)) }
+        }
+        if present.contains("route_networks") {
+            let routes = try db.prepare(
+                "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
+            routes.bind([fid])
+            while try routes.step() { networks[routes.string(0)] = routes.string(1) }
+        }
+        if present.contains("stop_areas") {
+            let stops = try db.prepare("SELECT s.stop_id, a.area_id FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
+            stops.bind([fid])
+            while try stops.step() { areas[stops.string(0), default: []].insert(stops.string(1)) }
+        }
+    }
+
+    private mutating func readProducts(fid: Int, db: SQLiteDatabase) throws {
         let products = try db.prepare(
             """
             SELECT fare_product_id, fare_product_name, rider_category_id, fare_media_id, amount, currency
@@ -112,6 +143,9 @@ struct FareProductTable: Sendable {
                     id: id, name: products.optionalString(1), riderCategory: products.optionalString(2),
                     medium: products.optionalString(3), amount: amount, currency: products.string(5)))
         }
+    }
+
+    private mutating func readTransferRules(fid: Int, db: SQLiteDatabase) throws {
         let transfers = try db.prepare(
             """
             SELECT from_leg_group_id, to_leg_group_id, transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
@@ -128,6 +162,9 @@ struct FareProductTable: Sendable {
             if let g = rule.toLegGroup { namedToGroups.insert(g) }
             transferRules.append(rule)
         }
+    }
+
+    private mutating func readTimeframes(fid: Int, db: SQLiteDatabase) throws {
         let frames = try db.prepare("SELECT timeframe_group_id, start_time, end_time, sv FROM timeframes WHERE fid = ?1")
         frames.bind([fid])
         while try frames.step() {
@@ -135,17 +172,6 @@ struct FareProductTable: Sendable {
             guard frames.int(3) >= 0 else { continue }
             timeframes[frames.string(0), default: []].append(Timeframe(start: frames.int(1), end: frames.int(2), sv: frames.int(3)))
         }
-        let categories = try db.prepare(
-            "SELECT rider_category_id FROM rider_categories WHERE fid = ?1 AND is_default_fare_category = 1")
-        categories.bind([fid])
-        while try categories.step() { defaultCategories.insert(categories.string(0)) }
-        let routes = try db.prepare(
-            "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
-        routes.bind([fid])
-        while try routes.step() { networks[routes.string(0)] = routes.string(1) }
-        let stops = try db.prepare("SELECT s.stop_id, a.area_id FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
-        stops.bind([fid])
-        while try stops.step() { areas[stops.string(0), default: []].insert(stops.string(1)) }
     }
 
     /// The cheapest row of product `id` a rider of `options` may use: of their category (or

@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitSQLite
 
@@ -39,7 +40,7 @@ struct FareTable: Sendable {
     var isUsable: Bool
 
     /// `text` as an amount: a decimal of at most a billion in size, nil otherwise (a
-    /// damaged bundle's "9e127" would overflow a sum of fares into NaN).
+    /// damaged bundle's "9e127" would overflow a sum of fares into NaN). Fares v2 amounts.
     static func amount(_ text: String) -> Decimal? {
         guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite,
             value.magnitude < 1_000_000_000
@@ -48,39 +49,70 @@ struct FareTable: Sendable {
     }
 
     /// The most fare classes and fare rules a feed may have (a fare per pair of stations of
-    /// a network of 300 is 90,000): more is a damaged bundle, refused before they are read.
+    /// a network of 300 is 90,000): more is a damaged bundle, refused as it is read.
     static let maxFares = 200_000
     static let maxRules = 2_000_000
 
-    /// Reads feed `fid`'s fares.
+    /// Reads feed `fid`'s fares (`fare_classes`, `currencies`, `fare_zone_names`,
+    /// `fare_zones`; none when the bundle lacks them).
     init(fid: Int, db: SQLiteDatabase) throws {
-        for (table, limit, sql) in [
-            ("fare_attributes", Self.maxFares, "SELECT COUNT(*) FROM fare_attributes WHERE fid = ?1"),
-            ("fare_rules", Self.maxRules, "SELECT COUNT(*) FROM fare_rules r JOIN fare_attributes f ON f.fare = r.fare WHERE f.fid = ?1"),
-        ] {
-            let count = try db.prepare(sql)
-            count.bind([fid])
-            if try count.step(), count.int(0) > limit {
-                throw TransitError.corruptBundle(reason: "\(table): feed \(fid) has \(count.int(0)) rows (at most \(limit))")
+        var classes: [FareClassesBlob.FareClass] = []
+        if try db.hasTable("fare_classes") {
+            let row = try db.prepare("SELECT fares FROM fare_classes WHERE fid = ?1")
+            row.bind([fid])
+            if try row.step() {
+                classes = try PatternCache.damagedAsError("the fare classes of feed \(fid)") {
+                    try FareClassesBlob.decode(row.blob(0), maxFares: Self.maxFares, maxRules: Self.maxRules)
+                }
             }
         }
+        // Currencies and zones by number; a number none has (a damaged bundle) leaves the
+        // fare or the rule out.
+        var currencies: [Int: (code: String, exponent: Int)] = [:]
+        if !classes.isEmpty, try db.hasTable("currencies") {
+            let rows = try db.prepare("SELECT currency, code, exponent FROM currencies")
+            while try rows.step() {
+                if (0...9).contains(rows.int(2)) { currencies[rows.int(0)] = (rows.string(1), rows.int(2)) }
+            }
+        }
+        var zoneNames: [Int: String] = [:]
+        if !classes.isEmpty, try db.hasTable("fare_zone_names") {
+            let rows = try db.prepare("SELECT zone, zone_id FROM fare_zone_names WHERE fid = ?1")
+            rows.bind([fid])
+            while try rows.step() { zoneNames[rows.int(0)] = rows.string(1) }
+        }
+        var agencyIDs: [Int: String] = [:]
+        let agencies = try db.prepare("SELECT aid, agency_id FROM agencies WHERE fid = ?1")
+        agencies.bind([fid])
+        while try agencies.step() { agencyIDs[agencies.int(0)] = agencies.string(1) }
+        var routeIDs: [Int: String] = [:]
+        if classes.contains(where: { $0.rules.contains { $0.rid != nil } }) {
+            let routes = try db.prepare("SELECT rid, route_id FROM dict_route WHERE fid = ?1")
+            routes.bind([fid])
+            while try routes.step() { routeIDs[routes.int(0)] = routes.string(1) }
+        }
         var fares: [FareClass] = []
-        var indexOfFare: [Int: Int] = [:]
-        let attributes = try db.prepare(
-            """
-            SELECT f.fare, f.fare_id, f.price, f.currency, f.payment_method, f.transfers, g.agency_id, f.transfer_duration
-            FROM fare_attributes f LEFT JOIN agencies g ON g.aid = f.aid WHERE f.fid = ?1 ORDER BY f.fare
-            """)
-        attributes.bind([fid])
-        while try attributes.step() {
-            // A price that does not read as a decimal (a damaged bundle) leaves the fare out.
-            guard let price = Self.amount(attributes.string(2)), price >= 0 else { continue }
-            indexOfFare[attributes.int(0)] = fares.count
+        // Each fare's rows, in the file's order (a row naming what the bundle lacks is left out).
+        var rowsOfFare: [[(route: String?, origin: String?, destination: String?, contains: String?)]] = []
+        for fare in classes {
+            guard let currency = currencies[fare.currency] else { continue }
+            let price = Decimal(sign: .plus, exponent: -currency.exponent, significand: Decimal(fare.units))
+            guard price < 1_000_000_000 else { continue }
+            let rows = fare.rules.compactMap { rule -> (route: String?, origin: String?, destination: String?, contains: String?)? in
+                func zone(_ number: Int?) -> String?? { number.map { zoneNames[$0] } ?? .some(nil) }
+                guard let route = rule.rid.map({ routeIDs[$0] }) ?? .some(nil), let origin = zone(rule.origin),
+                    let destination = zone(rule.destination), let contains = zone(rule.contains)
+                else { return nil }
+                return (route, origin, destination, contains)
+            }
+            // Without its rows a fare would price every ride.
+            guard rows.count == fare.rules.count else { continue }
             fares.append(
                 FareClass(
-                    fareID: attributes.string(1), price: price, currency: attributes.string(3), paymentMethod: attributes.int(4),
-                    transfers: attributes.isNull(5) ? nil : attributes.int(5), agencyID: attributes.optionalString(6),
-                    transferDuration: attributes.isNull(7) ? nil : attributes.int(7), rules: []))
+                    fareID: fare.fareID, price: price, currency: currency.code, paymentMethod: fare.paymentMethod,
+                    transfers: fare.transfers, agencyID: fare.aid.flatMap { agencyIDs[$0] }, transferDuration: fare.transferDuration,
+                    rules: []))
+            rowsOfFare.append(rows)
         }
         // Rows grouped twice: the contained zones of the rows alike in fare, route, origin and
         // destination; then the routes of the groups alike in fare, origin, destination and zones.
@@ -92,22 +124,15 @@ struct FareTable: Sendable {
         }
         var contained: [RowKey: Set<String>] = [:]
         var order: [RowKey] = []
-        let rows = try db.prepare(
-            """
-            SELECT r.fare, d.route_id, r.origin_id, r.destination_id, r.contains_id
-            FROM fare_rules r JOIN fare_attributes f ON f.fare = r.fare LEFT JOIN dict_route d ON d.rid = r.rid
-            WHERE f.fid = ?1 ORDER BY r.rule
-            """)
-        rows.bind([fid])
-        while try rows.step() {
-            guard indexOfFare[rows.int(0)] != nil else { continue }
-            let key = RowKey(
-                fare: rows.int(0), route: rows.optionalString(1), origin: rows.optionalString(2), destination: rows.optionalString(3))
-            if contained[key] == nil {
-                contained[key] = []
-                order.append(key)
+        for (index, rows) in rowsOfFare.enumerated() {
+            for row in rows {
+                let key = RowKey(fare: index, route: row.route, origin: row.origin, destination: row.destination)
+                if contained[key] == nil {
+                    contained[key] = []
+                    order.append(key)
+                }
+                if let zone = row.contains { contained[key]!.insert(zone) }
             }
-            if let zone = rows.optionalString(4) { contained[key]!.insert(zone) }
         }
         // A fare's rule of an origin, destination and zones, found by them (a search of the
         // fare's rules for each key was quadratic in a fare's rows).
@@ -119,7 +144,7 @@ struct FareTable: Sendable {
         }
         var ruleOf: [RuleKey: Int] = [:]
         for key in order {
-            let index = indexOfFare[key.fare]!
+            let index = key.fare
             let zones = contained[key]!
             let ruleKey = RuleKey(fare: index, origin: key.origin, destination: key.destination, contains: zones)
             if let same = ruleOf[ruleKey] {
@@ -135,10 +160,13 @@ struct FareTable: Sendable {
             }
         }
         var zones: [String: String] = [:]
-        let zoneRows = try db.prepare(
-            "SELECT s.stop_id, z.zone_id FROM fare_zones z JOIN stops s ON s.sid = z.sid WHERE s.fid = ?1")
-        zoneRows.bind([fid])
-        while try zoneRows.step() { zones[zoneRows.string(0)] = zoneRows.string(1) }
+        if !zoneNames.isEmpty, try db.hasTable("fare_zones") {
+            let zoneRows = try db.prepare("SELECT s.stop_id, z.zone FROM fare_zones z JOIN stops s ON s.sid = z.sid WHERE s.fid = ?1")
+            zoneRows.bind([fid])
+            while try zoneRows.step() {
+                if let zone = zoneNames[zoneRows.int(1)] { zones[zoneRows.string(0)] = zone }
+            }
+        }
         self.fares = fares
         self.zones = zones
         usesContains = fares.contains { $0.rules.contains { !$0.contains.isEmpty } }

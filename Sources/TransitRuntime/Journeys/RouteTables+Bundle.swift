@@ -13,11 +13,6 @@ extension RouteTables {
     /// (`ConnectionPool.withSpare`); nil when none is.
     typealias SpareConnection = @Sendable (_ work: (SQLiteDatabase) throws -> RoutePlan) throws -> RoutePlan?
 
-    /// Whether `db` holds the planner's routes (`planner_sequences`, `planner_routes`).
-    static func arePlanned(in db: SQLiteDatabase) throws -> Bool {
-        try db.hasTable("planner_sequences") && db.hasTable("planner_routes")
-    }
-
     /// The routes the compiler planned, read from `planner_sequences` and `planner_routes`,
     /// with the patterns' offsets: no trip is grouped or sorted here. Every value read is
     /// checked before it indexes anything (sids within 1...`maxSid`, feeds within

@@ -178,7 +178,8 @@ struct RouteTables: Sendable {
     @inline(__always)
     func arrival(_ trip: Int, _ idx: Int) -> Int { Int(tripStart[trip]) + arrivalOffset(Int(tripOffsets[trip]), idx) }
 
-    /// The routes of `plan`'s patterns; `windows`: frequencies by tid.
+    /// The routes of `plan`'s patterns; `windows`: frequencies by tid. The compiler plans
+    /// them so (`RoutePlan`); the tests compare what a bundle stores with these.
     init(_ plan: RoutePlan, windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]], stopCount: Int) {
         self.init(patternsOf: plan)
         plan.forEachRoute { route in

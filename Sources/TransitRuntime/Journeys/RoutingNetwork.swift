@@ -8,8 +8,7 @@ import TransitSQLite
 /// station, accessibility, the routes through it and its `transfers.txt` rows.
 ///
 /// Read once per bundle on the first journey query (the routes as the compiler planned
-/// them, or worked out from the patterns for a bundle without them), then shared by every
-/// query; immutable.
+/// them, `planner_routes`), then shared by every query; immutable.
 final class RoutingNetwork: Sendable {
     /// A `transfers.txt` rule from one stop to another (or the same) stop.
     struct TransferRule: Sendable {
@@ -52,10 +51,6 @@ final class RoutingNetwork: Sendable {
 
     var stopCount: Int { stopFid.count }
 
-    /// The most frequencies.txt windows a bundle's planner reads (a real feed has hundreds
-    /// to thousands): more is a damaged bundle.
-    static let maxFrequencyRows = 1_000_000
-
     /// Reads the network with `db`; `spare` lends a second connection for reading part of
     /// it on another thread (`RouteTables.init(plannedIn:maxSid:feeds:windows:spare:)`).
     init(db: SQLiteDatabase, spare: RouteTables.SpareConnection? = nil) throws {
@@ -86,35 +81,12 @@ final class RoutingNetwork: Sendable {
         stopFid = fid
         stopParent = parent
 
-        // Frequency windows by trip, their count bounded first.
-        let frequencyRows = try db.scalarInt("SELECT COUNT(*) FROM frequencies") ?? 0
-        guard frequencyRows <= Self.maxFrequencyRows else {
-            throw TransitError.corruptBundle(reason: "frequencies: \(frequencyRows) rows (at most \(Self.maxFrequencyRows))")
+        // Frequency windows by trip, then the routes as the compiler planned them.
+        let windows = try FrequencyTable.all(db: db).mapValues { list in
+            list.map { (start: $0.startSecs, end: $0.endSecs, headway: max(1, $0.headwaySecs), exact: $0.exactTimes) }
         }
-        var windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]] = [:]
-        let frequencies = try db.prepare(
-            "SELECT tid, start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies ORDER BY tid, start_time_secs")
-        while try frequencies.step() {
-            windows[frequencies.int(0), default: []].append(
-                (frequencies.int(1), frequencies.int(2), max(1, frequencies.int(3)), frequencies.int(4) != 0))
-        }
-
-        if try RouteTables.arePlanned(in: db) {
-            // The routes as the compiler planned them.
-            let feeds = try db.scalarInt("SELECT COUNT(*) FROM feeds") ?? 0
-            tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows, spare: spare)
-        } else {
-            // An earlier compiler's bundle: the patterns merged into routes as they are read.
-            let plan: RoutePlan
-            do {
-                plan = try RoutePlan(patternsIn: db, maxSid: maxSid)
-            } catch let damaged as RoutePlan.DamagedPattern {
-                throw TransitError.corruptBundle(
-                    reason: damaged.namesMissingStop
-                        ? "pattern \(damaged.pid) names a missing stop" : "pattern \(damaged.pid) is damaged in the bundle")
-            }
-            tables = RouteTables(plan, windows: windows, stopCount: maxSid + 1)
-        }
+        let feeds = try db.scalarInt("SELECT COUNT(*) FROM feeds") ?? 0
+        tables = try RouteTables(plannedIn: db, maxSid: maxSid, feeds: feeds, windows: windows, spare: spare)
         let tables = self.tables
         // Only stops some route serves are places to walk to.
         grid = StopWalkGrid(latitude: latitude, longitude: longitude) { tables.serves($0) }
@@ -124,11 +96,13 @@ final class RoutingNetwork: Sendable {
         // of stops the most specific row counts: (stop, stop), then (stop, station),
         // (station, stop), (station, station).
         var rows: [Int32: [Int32: TransferRule]] = [:]
-        let transfers = try db.prepare("SELECT from_sid, to_sid, transfer_type, min_transfer_time FROM transfers")
-        while try transfers.step() {
-            let to = Int32(transfers.int(1))
-            rows[Int32(transfers.int(0)), default: [:]][to] = TransferRule(
-                to: to, type: transfers.int(2), minTime: transfers.optionalInt(3))
+        if try db.hasTable("transfers") {
+            let transfers = try db.prepare("SELECT from_sid, to_sid, transfer_type, min_transfer_time FROM transfers")
+            while try transfers.step() {
+                let to = Int32(transfers.int(1))
+                rows[Int32(transfers.int(0)), default: [:]][to] = TransferRule(
+                    to: to, type: transfers.int(2), minTime: transfers.optionalInt(3))
+            }
         }
         var children: [Int32: [Int32]] = [:]
         for s in 1..<(maxSid + 1) where parent[s] != 0 { children[parent[s], default: []].append(Int32(s)) }
@@ -211,9 +185,8 @@ final class RoutingNetwork: Sendable {
     }
 
     /// `planner_walks` checked: one distance, rows of stops in order, not overlapping,
-    /// every sid within 1...`maxSid`; nil without the table or rows.
+    /// every sid within 1...`maxSid`; nil without rows.
     private static func storedWalks(in db: SQLiteDatabase, maxSid: Int) throws -> StoredWalks? {
-        guard try db.hasTable("planner_walks") else { return nil }
         func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's walks: \(what)") }
         var metres: Int?
         var rows: [(firstSid: Int, walks: [UInt8])] = []

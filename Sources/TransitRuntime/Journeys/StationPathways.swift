@@ -69,7 +69,9 @@ struct StationPathways: Sendable {
     /// station takes that station's pathways): `station` tells a stop's station.
     init(db: SQLiteDatabase, maxSid: Int, station: (Int) -> Int) throws {
         func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "pathways: \(what)") }
-        let count = try db.scalarInt("SELECT COUNT(*) FROM pathways") ?? 0
+        // pathways is an optional table (BundleSchema.optionalTables): without it, none.
+        let present = try db.hasTable("pathways")
+        let count = present ? try db.scalarInt("SELECT COUNT(*) FROM pathways") ?? 0 : 0
         guard count <= Self.maxRows else { throw damaged("\(count) rows (at most \(Self.maxRows))") }
         var platformOf: [Int32: Int32] = [:]
         let areas = try db.prepare("SELECT sid, parent_sid FROM stops WHERE location_type = 4 AND parent_sid IS NOT NULL")
@@ -82,8 +84,9 @@ struct StationPathways: Sendable {
         }
         var edges: [Int32: [Edge]] = [:]
         let rows = try db.prepare(
-            "SELECT pathway, from_sid, to_sid, mode, is_bidirectional, traversal_time, length_dm, stair_count FROM pathways ORDER BY pathway"
-        )
+            present
+                ? "SELECT pathway, from_sid, to_sid, mode, is_bidirectional, traversal_time, length_dm, stair_count FROM pathways ORDER BY pathway"
+                : "SELECT 0, 0, 0, 0, 0, NULL, NULL, NULL WHERE 0")
         while try rows.step() {
             let (id, a, b) = (rows.int(0), rows.int(1), rows.int(2))
             guard (1...maxSid).contains(a), (1...maxSid).contains(b) else {

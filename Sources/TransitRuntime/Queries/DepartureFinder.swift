@@ -56,6 +56,8 @@ struct DepartureFinder {
     let patterns: PatternCache
     let entities: EntityCache
     let db: SQLiteDatabase
+    /// The bundle, for the tables it may lack (`FrequencyTable`).
+    let bundle: TransitBundle
 
     /// Candidates at `sids` with instants in [from, to), sorted by instant, stop_id, trip_id;
     /// at most `limit`.
@@ -140,19 +142,16 @@ struct DepartureFinder {
         active: ServiceCalendar.ActiveSet, into found: inout [Candidate]
     ) throws {
         let windows = try templates.value(kind == .departures ? sid << 1 : sid << 1 | 1) {
-            let q = try db.cached(
-                "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
             var rows: [TemplateAtStop] = []
             for departing in try places(at: sid) {
                 for trip in departing.pattern.templates {
-                    q.bind([trip.tid])
                     let first = rows.count
-                    while try q.step() {
+                    for window in try FrequencyTable.windows(of: trip.tid, db: db, in: bundle) {
                         var row = TemplateAtStop(
                             pattern: departing.pattern, idx: departing.idx, trip: trip,
                             offset: kind == .departures ? departing.stop.departureOffset : departing.stop.arrivalOffset,
-                            pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: q.int(0), end: q.int(1),
-                            headway: q.int(2), exactTimes: q.int(3) != 0)
+                            pickupType: departing.stop.pickupType, stopHeadsign: departing.stop.hid, start: window.startSecs,
+                            end: window.endSecs, headway: window.headwaySecs, exactTimes: window.exactTimes)
                         row.earlier = rows[first...].filter { $0.end > row.start }.map { ($0.start, $0.end, $0.headway) }
                         rows.append(row)
                     }

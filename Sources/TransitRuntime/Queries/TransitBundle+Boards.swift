@@ -90,7 +90,7 @@ extension TransitBundle {
                 try checkRange(source, from: from, to: from + windowSeconds)
                 let finder = DepartureFinder(
                     kind: kind, feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
-                    patterns: patterns, entities: entities, db: db)
+                    patterns: patterns, entities: entities, db: db, bundle: self)
                 let found = try finder.candidates(at: sids, from: from, to: from + windowSeconds, limit: limit)
                 all += found.map { ($0, source) }
             }

@@ -16,8 +16,9 @@ extension TransitBundle {
             var sids = [match.id]
             if let parent = row.parentSid { sids.append(parent) }
             if row.locationType == 1 { sids += try entities.children(of: match.id, db: db) }
-            let q = try db.cached("SELECT to_sid, transfer_type, min_transfer_time FROM transfers WHERE from_sid = ?1")
             var result: [Transfer] = []
+            guard has("transfers") else { return result }
+            let q = try db.cached("SELECT to_sid, transfer_type, min_transfer_time FROM transfers WHERE from_sid = ?1")
             for sid in sids {
                 q.bind([sid])
                 let from = try entities.stop(sid, db: db).stopID

@@ -18,7 +18,7 @@ extension TransitBundle {
             let sv = trip.sv
             let start = trip.startTime
             let tripHeadsign = trip.hid
-            let windows = trip.frequency ? try frequencyWindows(of: match.id, db: db) : []
+            let windows = trip.frequency ? try FrequencyTable.windows(of: match.id, db: db, in: self) : []
             let base = windows.first?.startSecs ?? start
             let dayStart = source.clock.serviceDayStart(date.civil)
             let stopTimes = try pattern.stops.map { row -> TripDetails.StopTime in
@@ -101,7 +101,7 @@ extension TransitBundle {
         -> TripSchedule
     {
         var windows: [TripDetails.FrequencyWindow] = []
-        if trip.frequency { windows = try frequencyWindows(of: trip.tid, db: db) }
+        if trip.frequency { windows = try FrequencyTable.windows(of: trip.tid, db: db, in: self) }
         var schedule = TripSchedule(
             feedID: feedID, rid: trip.rid, hid: trip.hid, runsOnDate: false, dayStart: 0,
             frequencies: windows, stops: columns, base: windows.first?.startSecs ?? trip.startTime)
@@ -178,7 +178,7 @@ extension TransitBundle {
                     if trip.startTime == startSecs { scheduled.append(try patterns.trip(trip.tid, db: db).tripID) }
                     continue
                 }
-                let windows = try frequencyWindows(of: trip.tid, db: db)
+                let windows = try FrequencyTable.windows(of: trip.tid, db: db, in: self)
                 if windows.contains(where: { $0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
                     scheduled.append(try patterns.trip(trip.tid, db: db).tripID)
                 } else if windows.contains(where: { !$0.exactTimes && $0.hasInstance(startingAt: startSecs) }) {
@@ -198,18 +198,6 @@ extension TransitBundle {
                 $0.rid == rid && active.contains($0.sv) && (direction == nil || $0.directionID == direction)
             }
         }
-    }
-
-    /// The frequencies.txt windows of trip `tid`, in start order.
-    func frequencyWindows(of tid: Int, db: SQLiteDatabase) throws -> [TripDetails.FrequencyWindow] {
-        let f = try db.cached(
-            "SELECT start_time_secs, end_time_secs, headway_secs, exact_times FROM frequencies WHERE tid = ?1 ORDER BY start_time_secs")
-        f.bind([tid])
-        var windows: [TripDetails.FrequencyWindow] = []
-        while try f.step() {
-            windows.append(.init(startSecs: f.int(0), endSecs: f.int(1), headwaySecs: f.int(2), exactTimes: f.int(3) != 0))
-        }
-        return windows
     }
 }
 
