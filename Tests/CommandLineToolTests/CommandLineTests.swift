@@ -326,7 +326,7 @@ final class CommandLineTests: XCTestCase {
         try db.execute("PRAGMA user_version = 4")
         let old = try run("gtfs-compile", ["manifest", twice, "-o", manifest])
         XCTAssertEqual(old.status, 1)
-        XCTAssertTrue(old.stderr.contains("the bundle has schema 4, this compiler writes 8; compile it again"), old.stderr)
+        XCTAssertTrue(old.stderr.contains("the bundle has schema 4, this compiler writes 9; compile it again"), old.stderr)
     }
 
     /// `gtfs-compile manifest` never writes a sequence it wrote before: one past the manifest
@@ -496,7 +496,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((details["stop_times"] as? [[String: Any]])?.count, 4)
         XCTAssertEqual(details["headsign"] as? String, "Tiefenbrunnen")
         let info = try run("transit-query", ["info", "--bundle", bundle, "--json"])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["schema_version"] as? Int, 8)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["schema_version"] as? Int, 9)
         let city = try run("transit-query", ["city", "--bundle", bundle, "lisbon", "--json"])
         let lisbon = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(city.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(lisbon["alternate_names"] as? [String], ["Lisboa", "Lissabon", "Lisbonne"])
