@@ -13,7 +13,7 @@ struct JourneyAssembler {
     /// The search's added routes (`RaptorSearch.added`, in the trips' own direction).
     var added: [RaptorSearch.AddedRoute] = []
 
-    func journey(_ found: RaptorSearch.Found, from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint) throws -> Journey
+    func journey(_ found: RaptorSearch.Found, from origin: JourneyEndpoint, to destination: JourneyEndpoint) throws -> Journey
     {
         var legs: [JourneyLeg] = []
         var access = 0
@@ -59,7 +59,7 @@ struct JourneyAssembler {
 
     /// The journey on foot alone, leaving at `time`.
     func walkOnly(
-        from origin: TransitBundle.Endpoint, to destination: TransitBundle.Endpoint, at time: Int, seconds: Int, metres: Double
+        from origin: JourneyEndpoint, to destination: JourneyEndpoint, at time: Int, seconds: Int, metres: Double
     ) throws -> Journey {
         let clock = bundle.catalog.feed(fid: origin.fid ?? destination.fid ?? 1).clock
         let leg = JourneyLeg(

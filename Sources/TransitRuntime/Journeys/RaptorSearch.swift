@@ -59,7 +59,7 @@ struct RaptorSearch {
     /// By stop, the latest arrival and ready labels worth setting (empty: no limit): a
     /// second search over a journey's ends passes what the first one proved, that no
     /// journey of the answer can be at a stop earlier than the first search reached it
-    /// (`TransitBundle.latestDepartures`), which spares most of its scans.
+    /// (`JourneyPlanner.latestDepartures`), which spares most of its scans.
     var caps: [BestLabels] = []
 
     let stride: Int
@@ -171,26 +171,13 @@ struct RaptorSearch {
         reset()
         for (sid, seconds) in targets { labels.egress[sid] = Int32(seconds) }
         defer { for sid in targets.keys { labels.egress[sid] = -1 } }
-        // Stops marked for the next round, and routes queued in this one, as bit sets: read
-        // in index order, the routes' stops and the stops' places are read front to back
-        // (on 10 x Strasbourg a quarter faster than in the order they were marked).
-        var marked = BitSet(count: network.stopCount)
-        for origin in origins where origin.ready < labels.bestLabels[origin.sid].ready {
-            setReady(origin.ready, round: 0, stop: origin.sid)
-            labels.readyRound[origin.sid] = 0
-            labels.walkedFrom[0 * stride + origin.sid] = -1
-            labels.accessSeconds[origin.sid] = origin.access
-            marked.insert(origin.sid)
-        }
+        var round = Round(stops: network.stopCount, routes: tables.routes.count)
+        markOrigins(origins, in: &round)
         var best = bound[0]
         var found: [Found] = []
-        var queueIdx = [Int32](repeating: -1, count: tables.routes.count)
-        var queue = BitSet(count: tables.routes.count)
-        var improved: [Int] = []
-        var improvedStamp = [Int32](repeating: -1, count: network.stopCount)
         let lastRound = min(max(1, maxRides), bound.count - 1)
         let reach = reach(towards: (ends ?? Array(targets.keys)).sorted())
-        for k in 1..<(lastRound + 1) where !marked.isEmpty {
+        for k in 1..<(lastRound + 1) where !round.marked.isEmpty {
             // A cancelled task (an app's async call) stops here; the caller throws.
             if Task.isCancelled { break }
             best = min(best, bound[k])
@@ -198,84 +185,146 @@ struct RaptorSearch {
             // far, and as this round reaches the destination at t, t + 1 (a label at t itself
             // stays, so the round still sees every destination stop that ties with it).
             var cut = best
-            // The routes through stops marked in the last round, from the first such stop; in
-            // the last round, only those through a target (`TargetReach`).
+            // In the last round, only the routes through a target and stops that reach one
+            // (`TargetReach`); in the rounds before it, what can still reach one.
             let ends = k == lastRound ? reach?.ends : nil
-            if let ends {
-                for (r, end) in ends where routeRuns[r] {
-                    let route = tables.routes[r]
-                    if let idx = (0..<(end - 1)).first(where: { marked.contains(Int(tables.stopSid[tables.stop($0, of: route)])) }) {
-                        queueIdx[r] = Int32(idx)
-                        queue.insert(r)
-                    }
-                }
-            } else {
-                for sid in marked {
-                    for place in tables.places(of: sid) {
-                        let (r, i) = tables.place(place)
-                        guard routeRuns[r] else { continue }
-                        let idx = Int32(truncatingIfNeeded: i)
-                        if queueIdx[r] < 0 || idx < queueIdx[r] {
-                            queueIdx[r] = idx
-                            queue.insert(r)
-                        }
-                    }
-                }
-            }
-            var addedFirst: [Int: Int] = [:]
-            if !addedPlaces.isEmpty && !wheelchair {
-                for sid in marked {
-                    for place in addedPlaces[sid] ?? [] { addedFirst[place.route] = min(addedFirst[place.route] ?? place.idx, place.idx) }
-                }
-            }
-            improved.removeAll(keepingCapacity: true)
-            // What this round can still use, if it is one of the last (`TargetReach`).
             let level = reach?.level(roundsLeft: lastRound - k)
-            let kept = k == lastRound ? reach?.targets : level?.arrivals
-            for r in queue {
-                scan(
-                    route: r, from: Int(queueIdx[r]), to: ends?[r] ?? tables.routes[r].stopCount, round: k, labelling: kept, cut: &cut,
-                    improved: &improved, stamp: &improvedStamp)
-                queueIdx[r] = -1
-            }
-            queue.removeAll()
-            for (a, first) in addedFirst.sorted(by: { $0.key < $1.key }) {
-                scanAdded(a, from: first, round: k, cut: &cut, improved: &improved, stamp: &improvedStamp)
-            }
-            // Transfers from every stop reached in this round (none after the last: no ride
-            // follows them), in the rounds before it only to where a ride can still board.
-            marked.removeAll()
-            let boardings = level?.boardings
-            for sid in improved where k < lastRound {
-                let alighted = labels.arrival[k * stride + sid]
-                // A stop's transfers are by τ: past the cut, so are the rest.
-                for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
-                    let t = alighted + transfers.seconds(e)
-                    guard t < cut else { break }
-                    let to = Int(transfers.targets[e])
-                    guard boardings?.contains(to) ?? true, t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
-                        later.isEmpty || t < later.ready[k * stride + to]
-                    else { continue }
-                    marked.insert(to)
-                    setReady(t, round: k, stop: to)
-                    labels.readyRound[to] = Int32(k)
-                    labels.walkedFrom[k * stride + to] = Int32(sid)
-                }
-            }
-            // The destination.
-            var bestTarget = -1
-            for (sid, egress) in targets where labels.arrival[k * stride + sid] < Self.never {
-                let t = labels.arrival[k * stride + sid] + egress
-                if t < best || (t == best && bestTarget >= 0 && sid < bestTarget) {
-                    best = t
-                    bestTarget = sid
-                }
-            }
-            if bestTarget >= 0 {
-                found.append(Found(rides: k, arrival: best, steps: steps(to: bestTarget, round: k, egress: targets[bestTarget]!)))
-            }
+            queueRoutes(&round, ends: ends)
+            let addedFirst = queueAddedRoutes(round)
+            round.improved.removeAll(keepingCapacity: true)
+            scanRoutes(&round, round: k, ends: ends, labelling: k == lastRound ? reach?.targets : level?.arrivals, cut: &cut)
+            scanAddedRoutes(addedFirst, &round, round: k, cut: &cut)
+            round.marked.removeAll()
+            // No ride follows the last round: no transfers from it.
+            if k < lastRound { relaxTransfers(&round, round: k, cut: cut, boardings: level?.boardings) }
+            if let arrival = collectArrival(at: targets, round: k, best: &best) { found.append(arrival) }
         }
         return found
+    }
+
+    /// What the rounds of one run carry from phase to phase: the stops marked for the next
+    /// round and the routes queued in this one, as bit sets (read in index order, the
+    /// routes' stops and the stops' places are read front to back: on 10 x Strasbourg a
+    /// quarter faster than in the order they were marked), and the stops a round improved.
+    struct Round {
+        var marked: BitSet
+        /// Each queued route's first index to scan from (-1: not queued).
+        var queueIdx: [Int32]
+        var queue: BitSet
+        var improved: [Int] = []
+        /// The round that last put each stop in `improved` (-1: none), so it is there once.
+        var improvedStamp: [Int32]
+
+        init(stops: Int, routes: Int) {
+            marked = BitSet(count: stops)
+            queueIdx = [Int32](repeating: -1, count: routes)
+            queue = BitSet(count: routes)
+            improvedStamp = [Int32](repeating: -1, count: stops)
+        }
+    }
+
+    /// Phase 0: the origins, ready at their instants with no ride, marked for round 1.
+    private mutating func markOrigins(_ origins: [(sid: Int, ready: Int, access: Int)], in round: inout Round) {
+        for origin in origins where origin.ready < labels.bestLabels[origin.sid].ready {
+            setReady(origin.ready, round: 0, stop: origin.sid)
+            labels.readyRound[origin.sid] = 0
+            labels.walkedFrom[0 * stride + origin.sid] = -1
+            labels.accessSeconds[origin.sid] = origin.access
+            round.marked.insert(origin.sid)
+        }
+    }
+
+    /// Phase 1: the routes through stops marked in the last round, each from the first such
+    /// stop; with `ends` (the last round), only the routes through a target, up to it.
+    private func queueRoutes(_ round: inout Round, ends: [Int: Int]?) {
+        if let ends {
+            for (r, end) in ends where routeRuns[r] {
+                let route = tables.routes[r]
+                if let idx = (0..<(end - 1)).first(where: { round.marked.contains(Int(tables.stopSid[tables.stop($0, of: route)])) }) {
+                    round.queueIdx[r] = Int32(idx)
+                    round.queue.insert(r)
+                }
+            }
+        } else {
+            for sid in round.marked {
+                for place in tables.places(of: sid) {
+                    let (r, i) = tables.place(place)
+                    guard routeRuns[r] else { continue }
+                    let idx = Int32(truncatingIfNeeded: i)
+                    if round.queueIdx[r] < 0 || idx < round.queueIdx[r] {
+                        round.queueIdx[r] = idx
+                        round.queue.insert(r)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Phase 1 for the added routes (live data's new trips): each through a marked stop,
+    /// from its first such index. None for a step-free search (added trips say nothing of
+    /// accessibility).
+    private func queueAddedRoutes(_ round: Round) -> [Int: Int] {
+        var first: [Int: Int] = [:]
+        guard !addedPlaces.isEmpty && !wheelchair else { return first }
+        for sid in round.marked {
+            for place in addedPlaces[sid] ?? [] { first[place.route] = min(first[place.route] ?? place.idx, place.idx) }
+        }
+        return first
+    }
+
+    /// Phase 2: every queued route scanned, labelling only `labelling` when given.
+    private mutating func scanRoutes(_ round: inout Round, round k: Int, ends: [Int: Int]?, labelling kept: BitSet?, cut: inout Int) {
+        for r in round.queue {
+            scan(
+                route: r, from: Int(round.queueIdx[r]), to: ends?[r] ?? tables.routes[r].stopCount, round: k, labelling: kept, cut: &cut,
+                improved: &round.improved, stamp: &round.improvedStamp)
+            round.queueIdx[r] = -1
+        }
+        round.queue.removeAll()
+    }
+
+    /// Phase 3: the added routes queued, in their order.
+    private mutating func scanAddedRoutes(_ first: [Int: Int], _ round: inout Round, round k: Int, cut: inout Int) {
+        for (a, from) in first.sorted(by: { $0.key < $1.key }) {
+            scanAdded(a, from: from, round: k, cut: &cut, improved: &round.improved, stamp: &round.improvedStamp)
+        }
+    }
+
+    /// Phase 4: transfers from every stop this round reached, before `cut`, in the rounds
+    /// before the last only to where a ride can still board (`boardings`); what they reach
+    /// is marked for the next round.
+    private mutating func relaxTransfers(_ round: inout Round, round k: Int, cut: Int, boardings: BitSet?) {
+        for sid in round.improved {
+            let alighted = labels.arrival[k * stride + sid]
+            // A stop's transfers are by τ: past the cut, so are the rest.
+            for e in Int(transfers.first[sid])..<Int(transfers.first[sid + 1]) {
+                let t = alighted + transfers.seconds(e)
+                guard t < cut else { break }
+                let to = Int(transfers.targets[e])
+                guard boardings?.contains(to) ?? true, t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
+                    later.isEmpty || t < later.ready[k * stride + to]
+                else { continue }
+                round.marked.insert(to)
+                setReady(t, round: k, stop: to)
+                labels.readyRound[to] = Int32(k)
+                labels.walkedFrom[k * stride + to] = Int32(sid)
+            }
+        }
+    }
+
+    /// Phase 5: the destination, when this round arrives there before `best` (ties: the
+    /// smaller sid), read back into its steps.
+    private func collectArrival(at targets: [Int: Int], round k: Int, best: inout Int) -> Found? {
+        var bestTarget = -1
+        for (sid, egress) in targets where labels.arrival[k * stride + sid] < Self.never {
+            let t = labels.arrival[k * stride + sid] + egress
+            if t < best || (t == best && bestTarget >= 0 && sid < bestTarget) {
+                best = t
+                bestTarget = sid
+            }
+        }
+        guard bestTarget >= 0 else { return nil }
+        return Found(rides: k, arrival: best, steps: steps(to: bestTarget, round: k, egress: targets[bestTarget]!))
     }
 
     /// The `TargetReach` towards `ends` (sorted), the last run's when it was towards them.

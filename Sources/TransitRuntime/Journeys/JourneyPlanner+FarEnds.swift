@@ -4,67 +4,9 @@ import TransitSQLite
 /// The far end of each journey (journey-semantics.md, "What is optimal"): a depart-at
 /// journey leaves as late as it can and still keeps its arrival and rides (no pointless
 /// waiting at the origin), an arrive-by journey arrives as early as it can and still keeps
-/// its departure and rides. The first search fixes one end of each Pareto point; a second search in the other
-/// direction, from that end and with at most its rides, finds the other.
-extension TransitBundle {
-    /// What the searches of one query share: the network, the options and, with live data,
-    /// the live times and added trips (in the trips' own direction).
-    struct SearchSetup {
-        let network: RoutingNetwork
-        let options: JourneyOptions
-        var live: [LiveTimes.Key: LiveTimes] = [:]
-        var added: [RaptorSearch.AddedRoute] = []
-    }
-
-    /// The setup of a query: with live data, its live times and added trips.
-    func searchSetup(network: RoutingNetwork, options: JourneyOptions, live: JourneyLiveData?, db: SQLiteDatabase) throws -> SearchSetup {
-        var setup = SearchSetup(network: network, options: options)
-        if let live {
-            setup.live = try liveTimes(live, db: db)
-            setup.added = try addedRoutes(live, db: db)
-        }
-        return setup
-    }
-
-    /// A search of `setup`'s query over its network or the mirror (built on first use and
-    /// kept), with the options' transfers and rides, on `days` (`days(from:to:mirrored:db:)`).
-    func search(_ setup: SearchSetup, mirrored: Bool, days: [[RaptorSearch.Day]]) throws -> RaptorSearch {
-        let network = mirrored ? mirroredNetwork(of: setup.network) : setup.network
-        var search = RaptorSearch(
-            network: network, transfers: try transferGraph(network, setup.options, mirrored: mirrored), days: days,
-            maxRides: setup.options.maxTransfers + 1, wheelchair: setup.options.wheelchair)
-        if mirrored {
-            // In the mirror a trip instance starts at minus its start.
-            search.live = Dictionary(
-                uniqueKeysWithValues: setup.live.map {
-                    (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
-                })
-            search.added = setup.added.map { $0.mirrored() }
-        } else {
-            search.live = setup.live
-            search.added = setup.added
-        }
-        if let labels = labelPool.withLock({ $0.popLast() }) { search.adopt(labels) }
-        return search
-    }
-
-    /// Gives a finished search's label arrays to `labelPool` for the next search (a query
-    /// runs two to three at once, so four are kept).
-    func recycle(_ search: inout RaptorSearch) {
-        guard let labels = search.handOverLabels() else { return }
-        labelPool.withLock { pool in
-            if pool.count < 4 { pool.append(labels) }
-        }
-    }
-
-    /// The mirrored routing network, built on first use and kept.
-    private func mirroredNetwork(of network: RoutingNetwork) -> RoutingNetwork {
-        if let mirror = mirroredRouting.withLock({ $0 }) { return mirror }
-        let mirror = network.mirrored()
-        mirroredRouting.withLock { $0 = $0 ?? mirror }
-        return mirror
-    }
-
+/// its departure and rides. The first search fixes one end of each Pareto point; a second
+/// search in the other direction, from that end and with at most its rides, finds the other.
+extension JourneyPlanner {
     /// Each depart-at journey (told forwards) leaving as late as it can: for k rides arriving
     /// at A, the latest departure arriving by A with at most k rides, by a search in the
     /// mirror from the destination at A that leaves no earlier than the journey (which bounds
@@ -75,16 +17,15 @@ extension TransitBundle {
     /// window ends each departure and whose searches were cut by one another, so prove no
     /// caps): each keeps its departure and only its ties are broken.
     func latestDepartures(
-        _ found: [RaptorSearch.Found], moving: Bool = true, forward: RaptorSearch, setup: SearchSetup, from: Endpoint, to: Endpoint,
-        start: Int, db: SQLiteDatabase
+        _ found: [RaptorSearch.Found], moving: Bool = true, forward: RaptorSearch, from: JourneyEndpoint, to: JourneyEndpoint, start: Int
     ) throws -> [RaptorSearch.Found] {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
-        var search = try self.search(setup, mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true, db: db))
+        var search = try self.search(mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true))
         defer { recycle(&search) }
         search.caps = moving ? forward.capsForTheOtherDirection : []
         let targets = from.secondsBySid
         let destination = to.secondsBySid
-        let texts = tieTexts(db: db)
+        let texts = tieTexts()
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let origins = to.origins(readyAt: -journey.arrival)
@@ -97,7 +38,7 @@ extension TransitBundle {
             let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound, endingAt: Array(targets.keys)).last
             var late = journey
             if moving, let latest {
-                late = RaptorSearch.unmirrored(latest, in: setup.network, added: search.added)
+                late = RaptorSearch.unmirrored(latest, in: network, added: search.added)
                 guard late.rides == journey.rides && late.arrival == journey.arrival else { return journey }
             }
             return try forward.tieBroken(
@@ -112,16 +53,16 @@ extension TransitBundle {
     /// of ties: `mirror` runs again from the destination at that arrival for
     /// `RaptorSearch.tieBroken`.
     func earliestArrivals(
-        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], mirror: inout RaptorSearch, setup: SearchSetup, from: Endpoint,
-        to: Endpoint, end: Int, db: SQLiteDatabase
+        _ found: [RaptorSearch.Found], caps: [RaptorSearch.BestLabels], mirror: inout RaptorSearch, from: JourneyEndpoint,
+        to: JourneyEndpoint, end: Int
     ) throws -> [RaptorSearch.Found] {
         let departures = found.filter { $0.rides > 0 }.map(Self.departure(of:))
         guard let firstDeparture = departures.min() else { return found }
-        var search = try self.search(setup, mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false, db: db))
+        var search = try self.search(mirrored: false, days: try days(from: firstDeparture, to: end, mirrored: false))
         defer { recycle(&search) }
         let origin = from.secondsBySid
         let targets = to.secondsBySid
-        let texts = tieTexts(db: db)
+        let texts = tieTexts()
         return try found.map { journey in
             guard journey.rides > 0 else { return journey }
             let departure = Self.departure(of: journey)
@@ -141,10 +82,11 @@ extension TransitBundle {
     }
 
     /// The text ids the order of ties compares.
-    private func tieTexts(db: SQLiteDatabase) -> RaptorSearch.TieTexts {
-        RaptorSearch.TieTexts(
-            trip: { Array(try self.patterns.trip($0, db: db).tripID.utf8) }, stop: { Array(try self.entities.stop($0, db: db).stopID.utf8) }
-        )
+    private func tieTexts() -> RaptorSearch.TieTexts {
+        let (bundle, db) = (bundle, db)
+        return RaptorSearch.TieTexts(
+            trip: { Array(try bundle.patterns.trip($0, db: db).tripID.utf8) },
+            stop: { Array(try bundle.entities.stop($0, db: db).stopID.utf8) })
     }
 
     /// The instant a journey leaves its origin: its first boarding less the access walk.
