@@ -173,7 +173,8 @@ let package = Package(
         // The sample bundle, hand-made feeds and the store's download site, shared by the unit
         // test targets (public API only).
         .target(
-            name: "TestSupport", dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TransitSQLite", "BundleFormat", "TestKit"],
+            name: "TestSupport",
+            dependencies: ["GTFSCompiler", "TransitRuntime", "TransitStore", "TransitSQLite", "BundleFormat", "TestKit"],
             path: "Tests/TestSupport"),
         // The unit tests, a target per part as Sources has them.
         .testTarget(

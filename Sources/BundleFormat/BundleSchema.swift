@@ -53,7 +53,8 @@ package enum BundleSchema {
     /// makes an optional table that a bundle lacks (the patch applier, when a patch fills it).
     package static func createStatements(of table: String) -> [String] {
         statements.filter { sql in
-            tableName(sql) == table || (sql.hasPrefix("CREATE INDEX ") || sql.hasPrefix("CREATE UNIQUE INDEX ")) && indexedTable(sql) == table
+            tableName(sql) == table
+                || (sql.hasPrefix("CREATE INDEX ") || sql.hasPrefix("CREATE UNIQUE INDEX ")) && indexedTable(sql) == table
         }
     }
 

@@ -59,7 +59,8 @@ package final class SQLiteDatabase {
     /// Whether the database has a table named `table`, in its main or its temp schema.
     package func hasTable(_ table: String) throws -> Bool {
         let row = try prepare(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 UNION ALL SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1")
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 UNION ALL SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1"
+        )
         row.bind([table])
         return try row.step()
     }

@@ -25,7 +25,9 @@ final class CompilerTests: XCTestCase {
         // Every statement of the schema but those of the optional tables the samples lack.
         let present = Set(actual.map { BundleSchema.indexedTable($0) ?? BundleSchema.tableName($0) })
         let expected = BundleSchema.splitStatements(text).filter { sql in
-            let table = sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("CREATE VIRTUAL") ? BundleSchema.tableName(sql) : BundleSchema.indexedTable(sql)!
+            let table =
+                sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("CREATE VIRTUAL")
+                ? BundleSchema.tableName(sql) : BundleSchema.indexedTable(sql)!
             return present.contains(table) || !BundleSchema.optionalTables.contains(table)
         }
         XCTAssertEqual(actual.sorted(), expected.sorted())

@@ -49,8 +49,10 @@ final class FareCompileTests: XCTestCase {
                 let price = exponent == 0 ? digits : digits.dropLast(exponent) + "." + digits.suffix(exponent)
                 let text = { (v: Int?) in v.map(String.init) ?? "-" }
                 classes.append(
-                    [f.fareID, price, currency[0], String(f.paymentMethod), text(f.transfers), f.aid.flatMap { agencies[$0]?[0] } ?? "-",
-                        text(f.transferDuration)].joined(separator: " "))
+                    [
+                        f.fareID, price, currency[0], String(f.paymentMethod), text(f.transfers), f.aid.flatMap { agencies[$0]?[0] } ?? "-",
+                        text(f.transferDuration),
+                    ].joined(separator: " "))
                 for r in f.rules {
                     let zone = { (z: Int?) in z.flatMap { zones[$0]?[0] } ?? "-" }
                     rules.append(
@@ -104,7 +106,8 @@ final class FareCompileTests: XCTestCase {
         // The rules name zones: every stop with a zone keeps it.
         XCTAssertEqual(
             try rows(
-                path, "SELECT s.stop_id, n.zone_id FROM fare_zones z JOIN stops s USING (sid) JOIN fare_zone_names n USING (zone) ORDER BY 1"),
+                path,
+                "SELECT s.stop_id, n.zone_id FROM fare_zones z JOIN stops s USING (sid) JOIN fare_zone_names n USING (zone) ORDER BY 1"),
             ["S1 z1", "S3 z2"])
     }
 

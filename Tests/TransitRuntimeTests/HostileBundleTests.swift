@@ -118,10 +118,12 @@ final class HostileBundleTests: XCTestCase {
         // none has, one of 99 decimals, the largest price, an agency, route and zones past
         // every table, a duration of 2^31 - 1 s.
         let fares = FareClassesBlob.encode([
-            .init(fareID: "a", units: FareClassesBlob.maxUnits, currency: 1, paymentMethod: 1, transfers: 2, aid: 99_999, transferDuration: 0,
+            .init(
+                fareID: "a", units: FareClassesBlob.maxUnits, currency: 1, paymentMethod: 1, transfers: 2, aid: 99_999, transferDuration: 0,
                 rules: [.init(rid: 99_999_999, origin: 12_345, destination: nil, contains: 777)]),
             .init(fareID: "b", units: 5, currency: 99, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: []),
-            .init(fareID: "c", units: 280, currency: 2, paymentMethod: 0, transfers: 0, aid: nil, transferDuration: Int(Int32.max) - 1,
+            .init(
+                fareID: "c", units: 280, currency: 2, paymentMethod: 0, transfers: 0, aid: nil, transferDuration: Int(Int32.max) - 1,
                 rules: [.init(rid: nil, origin: nil, destination: nil, contains: nil)]),
             .init(fareID: "d", units: 7, currency: 3, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: []),
         ])

@@ -283,7 +283,9 @@ final class HostileTablesTests: XCTestCase {
         let one = fares[0]
         let tooMany = FareClassesBlob.encode(
             (0...200_000).map { _ in
-                .init(fareID: "f", units: 100, currency: one.currency, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil, rules: [])
+                .init(
+                    fareID: "f", units: 100, currency: one.currency, paymentMethod: 0, transfers: nil, aid: nil, transferDuration: nil,
+                    rules: [])
             })
         for blob in [hex(tooMany), "x'01'", "x'0101ff'", hex(FareClassesBlob.encode([one]) + [0])] {
             let damaged = try TransitBundle(path: try crafted("UPDATE fare_classes SET fares = \(blob) WHERE fid = \(fid)"))

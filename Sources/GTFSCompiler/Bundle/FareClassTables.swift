@@ -20,7 +20,9 @@ enum FareClassTables {
         for z in m.fareZones { zonesByFeed[z.fid, default: []].insert(z.zone) }
         let fidOfFare = Dictionary(uniqueKeysWithValues: m.fares.map { ($0.fare, $0.fid) })
         for r in m.fareRules {
-            for zone in [r.origin, r.destination, r.contains].compactMap({ $0 }) { zonesByFeed[fidOfFare[r.fare]!, default: []].insert(zone) }
+            for zone in [r.origin, r.destination, r.contains].compactMap({ $0 }) {
+                zonesByFeed[fidOfFare[r.fare]!, default: []].insert(zone)
+            }
         }
         let zoneName = try db.prepareInsert(into: "fare_zone_names", columns: ["zone", "fid", "zone_id"])
         var zoneCount = 0
@@ -39,7 +41,8 @@ enum FareClassTables {
         for r in m.fareRules {
             let zones = zoneOf[fidOfFare[r.fare]!] ?? [:]
             rulesOf[r.fare, default: []].append(
-                .init(rid: r.rid, origin: r.origin.map { zones[$0]! }, destination: r.destination.map { zones[$0]! },
+                .init(
+                    rid: r.rid, origin: r.origin.map { zones[$0]! }, destination: r.destination.map { zones[$0]! },
                     contains: r.contains.map { zones[$0]! }))
         }
         let row = try db.prepareInsert(into: "fare_classes", columns: ["fid", "fares"])

@@ -13,8 +13,7 @@ struct JourneyAssembler {
     /// The search's added routes (`RaptorSearch.added`, in the trips' own direction).
     var added: [RaptorSearch.AddedRoute] = []
 
-    func journey(_ found: RaptorSearch.Found, from origin: JourneyEndpoint, to destination: JourneyEndpoint) throws -> Journey
-    {
+    func journey(_ found: RaptorSearch.Found, from origin: JourneyEndpoint, to destination: JourneyEndpoint) throws -> Journey {
         var legs: [JourneyLeg] = []
         var access = 0
         var lastAlight = (sid: 0, time: 0)
