@@ -7,7 +7,7 @@ OUT = out
 # CI sets SWIFT_FLAGS=-Xswiftc -warnings-as-errors (see .ci/run).
 SWIFT_FLAGS ?=
 
-.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-server bench-sync bench-report bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
+.PHONY: all deps build release demo test test-fast test-real schema snippets bench bench-targets bench-server bench-sync bench-report bench-store bench-peers bench-peers-journeys fuzz sanitize lint format docs clean
 
 all: build
 
@@ -98,6 +98,16 @@ bench: release
 	SHARED=$(SHARED) bash bench/store.sh
 	$(MAKE) --no-print-directory bench-report
 	$(MAKE) --no-print-directory bench-peers
+
+# Every figure of bench/targets.json against its limit (the speed targets, and the bundle
+# sizes of the shared feeds and of 40 x Strasbourg): fails when one is missed.
+bench-targets: release
+	@mkdir -p $(BENCH_DIR)
+	@[ -f $(BENCH_DIR)/cts-x10.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x10.zip 10
+	@[ -f $(BENCH_DIR)/cts-x40.zip ] || python3 $(SHARED)/tools/scale_feed.py $(SHARED)/feeds/cts-strasbourg.zip $(BENCH_DIR)/cts-x40.zip 40
+	$(BIN_RELEASE)/gtfs-compile $(BENCH_DIR)/cts-x10.zip -o $(BENCH_DIR)/cts-x10.db --quiet
+	$(BIN_RELEASE)/gtfs-compile $(BENCH_DIR)/cts-x40.zip -o $(BENCH_DIR)/cts-x40.db --quiet
+	python3 bench/check_targets.py $(BIN_RELEASE) $(BENCH_DIR) $(SHARED)
 
 # The offline store alone: download against curl, SHA-256, start-up with 50 bundles.
 bench-store: release
