@@ -77,7 +77,7 @@ let package = Package(
         // GTFS-Realtime over the bundle's boards: a separate product, so apps without it do not link protobuf.
         .target(
             name: "TransitRealtime",
-            dependencies: ["TransitRuntime", "TransitJSON", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+            dependencies: ["TransitRuntime", "BundleFormat", "TransitJSON", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // The on-device store: download, verify, update and evict bundles (no compiler inside).
         .target(
             name: "TransitStore",

@@ -37,18 +37,6 @@ public final class TransitBundle: Sendable {
     /// leaves out a table without rows): a query of a table it lacks answers nothing.
     package func has(_ table: String) -> Bool { bounds.optionalTables.contains(table) }
 
-    var dayStarts: LockedCache<Int, Int> { boardCaches.dayStarts }
-    var templates: LockedCache<Int, [DepartureFinder.TemplateAtStop]> { boardCaches.templates }
-    var tripNames: LockedCache<Int, String?> { boardCaches.tripNames }
-    var shapeEdges: LockedCache<Int, ShapeBlob.Row> { shapeCaches.edges }
-    var shapeCache: LockedCache<Int, Shape> { shapeCaches.shapes }
-    var routeShapes: LockedCache<Int, [Shape]> { shapeCaches.routeShapes }
-    var routing: Locked<RoutingNetwork?> { journeyCaches.routing }
-    var mirroredRouting: Locked<RoutingNetwork?> { journeyCaches.mirroredRouting }
-    var transferGraphs: LockedCache<TransferGraphKey, TransferGraph> { journeyCaches.transferGraphs }
-    var labelPool: Locked<[RaptorSearch.Labels]> { journeyCaches.labelPool }
-    var tripSchedules: LockedCache<TripScheduleKey, TripSchedule> { liveCaches.tripSchedules }
-
     /// Opens the bundle at `path` and checks its schema and the values that steer the
     /// queries (`BundleCheck`: a few milliseconds for a city). With a `language` (a BCP 47
     /// tag such as "fr" or "de-CH"), every answer names stops, routes, headsigns and

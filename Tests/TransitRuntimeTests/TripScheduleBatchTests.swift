@@ -108,7 +108,7 @@ final class TripScheduleBatchTests: XCTestCase {
             let alone = try TransitBundle(path: path)
             for id in asked {
                 // Kept by the batch (not looked up by the one-by-one way below).
-                let kept = together.tripSchedules.cached(TripScheduleKey(feed: nil, tripID: id))
+                let kept = together.liveCaches.tripSchedules.cached(TripScheduleKey(feed: nil, tripID: id))
                 XCTAssertEqual(kept != nil, byID[id] != nil, "seed \(seed): \(id)")
                 XCTAssertEqual(kept?.base, prepared[id]?.base, "seed \(seed): \(id)")
                 guard let trip = byID[id] else {
@@ -131,7 +131,7 @@ final class TripScheduleBatchTests: XCTestCase {
             // do), the batch takes those kept: the same schedules.
             let warmed = try TransitBundle(path: path)
             for id in asked where byID[id] != nil { _ = try warmed.tripSchedule(id) }
-            warmed.tripSchedules.removeAll()
+            warmed.liveCaches.tripSchedules.removeAll()
             let fromKept = try warmed.prepareTripSchedules(asked, feed: nil)
             for (id, schedule) in zip(asked, fromKept) {
                 XCTAssertEqual(schedule != nil, byID[id] != nil, "seed \(seed): \(id)")

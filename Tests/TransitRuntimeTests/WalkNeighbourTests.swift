@@ -13,7 +13,7 @@ final class WalkNeighbourTests: XCTestCase {
         let bundle = try TransitBundle(path: TestSupport.sampleBundlePath)
         // A journey builds the planner's network.
         _ = try bundle.journeys(from: .stop("CENTRAL"), to: .stop("AIRPORT"), departingAt: try QueryTime.parse("2026-03-30T08:00"))
-        let network = try XCTUnwrap(bundle.routing.withLock { $0 })
+        let network = try XCTUnwrap(bundle.journeyCaches.routing.withLock { $0 })
         let served = (0..<network.stopCount).filter { network.serves($0) && !network.stopLatitude[$0].isNaN }
         XCTAssertGreaterThan(served.count, 5)
         let seed = SplitMix64.testSeed(0x5EED_0073)

@@ -82,9 +82,9 @@ struct JourneyAssembler {
     }
 
     private func rideLeg(_ ride: RaptorSearch.Ride, board: Int, boardTime: Int, alight: Int, alightTime: Int) throws -> JourneyLeg {
-        if ride.route < 0 {
+        if case .added(let a) = ride.line {
             // A trip the live data adds: the calls it brought.
-            let route = added[-1 - Int(ride.route)]
+            let route = added[a]
             let clock = bundle.catalog.feed(fid: route.fid).clock
             let boarding = route.calls[Int(ride.boardIdx)].boarding
             let alighting = route.calls[Int(ride.alightIdx)].alighting
@@ -98,11 +98,14 @@ struct JourneyAssembler {
         let tid: Int
         let pid: Int
         var frequencyBased = false
-        if trip.trip >= 0 {
-            tid = Int(tables.tripTid[trip.trip])
-            pid = tables.patternPid[tables.pattern(ofTrip: trip.trip)]
-        } else {
-            let template = tables.templates[-1 - trip.trip]
+        var isTemplate = false
+        switch trip.kind {
+        case .regular(let index):
+            tid = Int(tables.tripTid[index])
+            pid = tables.patternPid[tables.pattern(ofTrip: index)]
+        case .template(let index):
+            let template = tables.templates[index]
+            isTemplate = true
             tid = template.tid
             pid = tables.patternPid[template.pattern]
             frequencyBased = !(template.windows.first { trip.startSecs >= $0.start && trip.startSecs < $0.end }?.exact ?? true)
@@ -115,7 +118,7 @@ struct JourneyAssembler {
         // timetable does not have).
         let (b, a) = (Int(ride.boardIdx), Int(ride.alightIdx))
         guard 0 <= b, b < a, a < pattern.stops.count, pattern.stops[b].sid == board, pattern.stops[a].sid == alight,
-            record.sv == tables.routes[Int(ride.route)].sv, trip.trip < 0 || record.startTime == trip.startSecs
+            record.sv == tables.routes[Int(ride.route)].sv, isTemplate || record.startTime == trip.startSecs
         else {
             throw TransitError.corruptBundle(
                 reason: "the planner's routes disagree with the timetable: trip \(tid) from stop \(board) to stop \(alight)")

@@ -188,7 +188,7 @@ struct JourneyPlanner {
             search.live = live
             search.added = added
         }
-        if let labels = bundle.labelPool.withLock({ $0.popLast() }) { search.adopt(labels) }
+        if let labels = bundle.journeyCaches.labelPool.withLock({ $0.popLast() }) { search.adopt(labels) }
         return search
     }
 
@@ -196,7 +196,7 @@ struct JourneyPlanner {
     /// query runs two to three at once, so four are kept).
     func recycle(_ search: inout RaptorSearch) {
         guard let labels = search.handOverLabels() else { return }
-        bundle.labelPool.withLock { pool in
+        bundle.journeyCaches.labelPool.withLock { pool in
             if pool.count < 4 { pool.append(labels) }
         }
     }
@@ -212,7 +212,7 @@ struct JourneyPlanner {
             var result: [RaptorSearch.Day] = []
             while day <= last {
                 let civil = day
-                let start = feed.serviceDayStart(civil, cachedIn: bundle.dayStarts)
+                let start = feed.serviceDayStart(civil, cachedIn: bundle.boardCaches.dayStarts)
                 result.append(
                     RaptorSearch.Day(civil: civil, start: mirrored ? -start : start, active: try bundle.calendar.active(on: civil, db: db)))
                 day = day.adding(days: 1)

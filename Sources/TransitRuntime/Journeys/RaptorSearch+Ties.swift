@@ -19,13 +19,15 @@ extension RaptorSearch {
     /// A ride a tie may take: a trip instance boarded at one stop, with the later stops where
     /// alighting still arrives in time.
     private struct TieRide {
-        /// A route of the network, or -1 - the index of an added route.
+        /// The route, as `Ride.Line.raw` (`line` reads it).
         let route: Int
         let trip: TripInstance
         let boardIdx: Int
         let board: Int
         let boardTime: Int
         var alights: [(idx: Int, sid: Int, time: Int)]
+
+        var line: Ride.Line { Ride.Line(raw: route) }
     }
 
     /// After a run in the mirror from the destination: the latest instant (told forwards) a
@@ -206,17 +208,19 @@ extension RaptorSearch {
 
     /// A ride's trip id: the timetable's, or the one an added trip came with.
     private func tripText(_ ride: TieRide, _ texts: TieTexts) throws -> [UInt8] {
-        if ride.route < 0 { return Array((added[-1 - ride.route].calls.first?.boarding.tripID ?? "").utf8) }
-        let trip = ride.trip.trip
-        return try texts.trip(trip >= 0 ? Int(tables.tripTid[trip]) : tables.templates[-1 - trip].tid)
+        if case .added(let a) = ride.line { return Array((added[a].calls.first?.boarding.tripID ?? "").utf8) }
+        switch ride.trip.kind {
+        case .regular(let index): return try texts.trip(Int(tables.tripTid[index]))
+        case .template(let index): return try texts.trip(tables.templates[index].tid)
+        }
     }
 
     /// The later stops of `ride` where alighting still arrives in time with at most
     /// `ridesAfter` more rides.
     private func alights(of ride: TieRide, latest: RaptorSearch, ridesAfter: Int) -> [(idx: Int, sid: Int, time: Int)] {
         var result: [(idx: Int, sid: Int, time: Int)] = []
-        if ride.route < 0 {
-            let route = added[-1 - ride.route]
+        if case .added(let a) = ride.line {
+            let route = added[a]
             for idx in (ride.boardIdx + 1)..<route.sids.count where route.alights[idx] {
                 let sid = route.sids[idx]
                 if route.arrival[idx] <= latest.latestAlighting(at: sid, rides: ridesAfter) {
@@ -240,13 +244,15 @@ extension RaptorSearch {
     }
 
     /// Every trip instance that may be boarded at `sid` leaving in `[from, to)`: its route
-    /// (-1 - index for an added one), the stop's index on it, and the instant.
+    /// (`Ride.Line.raw`), the stop's index on it, and the instant.
     func boardings(at sid: Int, from: Int, to: Int) -> [(route: Int, idx: Int, trip: TripInstance, time: Int)] {
         guard wheelchair == false || network.stopAccessible[sid] else { return [] }
         var result: [(route: Int, idx: Int, trip: TripInstance, time: Int)] = []
         for place in addedPlaces[sid] ?? [] where !wheelchair && added[place.route].boards[place.idx] {
             let departure = added[place.route].departure[place.idx]
-            if departure >= from && departure < to { result.append((-1 - place.route, place.idx, Self.addedTrip, departure)) }
+            if departure >= from && departure < to {
+                result.append((Int(Ride.Line.added(place.route).raw), place.idx, Self.addedTrip, departure))
+            }
         }
         for place in tables.places(of: sid) {
             let (r, idx) = tables.place(place)
@@ -259,7 +265,8 @@ extension RaptorSearch {
                     while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {
                         defer { i += 1 }
                         guard !wheelchair || tables.tripAccessible[i] else { continue }
-                        let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), trip: i)
+                        let instance = TripInstance(
+                            day: day.civil, dayStart: day.start, startSecs: Int(tables.tripStart[i]), kind: .regular(i))
                         guard let departure = liveDeparture(of: instance, at: idx, scheduled: day.start + tables.departure(i, idx)),
                             departure >= from && departure < to
                         else { continue }
@@ -275,7 +282,7 @@ extension RaptorSearch {
                         var start = w.start + (need > 0 ? need / w.headway : 0) * w.headway
                         while start < w.end && base + start - maxEarly < to {
                             defer { start += w.headway }
-                            let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, trip: -1 - t)
+                            let instance = TripInstance(day: day.civil, dayStart: day.start, startSecs: start, kind: .template(t))
                             guard let departure = liveDeparture(of: instance, at: idx, scheduled: base + start),
                                 departure >= from && departure < to
                             else { continue }

@@ -12,9 +12,8 @@ extension RaptorSearch {
         let active: ServiceCalendar.ActiveSet
     }
 
-    /// A trip running on one day: a regular trip (`trip` >= 0, index in the network's trip
-    /// arrays) or an instance of a frequency template (`trip` = -1 - template index).
-    /// A search keeps one per label (`Ride`), so what fits is kept in 32 bits: day numbers
+    /// A trip running on one day: a regular trip or an instance of a frequency template
+    /// (`kind`). A search keeps one per label (`Ride`), so what fits is kept in 32 bits: day numbers
     /// of years 1 to 9999, GTFS seconds of at most a week and trip indexes are bounded when
     /// a bundle opens (`BundleCheck`); the instant the day starts keeps 64.
     struct TripInstance {
@@ -27,18 +26,32 @@ extension RaptorSearch {
 
         var day: CivilDate { CivilDate(dayNumber: Int(dayNumber)) }
         var startSecs: Int { Int(start32) }
+        /// `kind` as one integer: a regular trip's index, or -1 - a template's (the hot
+        /// loops step through regular trips by it).
         var trip: Int { Int(trip32) }
+
+        /// Which trip runs: one of the routes' regular trips or a frequency template's
+        /// instance, by its index in the network's arrays.
+        enum Kind: Equatable {
+            case regular(Int)
+            case template(Int)
+        }
+
+        var kind: Kind { trip32 >= 0 ? .regular(Int(trip32)) : .template(Int(-1 - trip32)) }
         /// The day's index in the search's days of the feed.
         var dayIndex: Int {
             get { Int(dayIndex32) }
             set { dayIndex32 = Int32(clamping: newValue) }
         }
 
-        init(day: CivilDate, dayStart: Int, startSecs: Int, trip: Int, dayIndex: Int = 0) {
+        init(day: CivilDate, dayStart: Int, startSecs: Int, kind: Kind, dayIndex: Int = 0) {
             dayNumber = Int32(clamping: day.dayNumber)
             self.dayStart = dayStart
             start32 = Int32(clamping: startSecs)
-            trip32 = Int32(clamping: trip)
+            switch kind {
+            case .regular(let index): trip32 = Int32(clamping: index)
+            case .template(let index): trip32 = Int32(clamping: -1 - index)
+            }
             dayIndex32 = Int32(clamping: dayIndex)
         }
     }
@@ -63,15 +76,35 @@ extension RaptorSearch {
         }
     }
 
-    /// How a stop's arrival label of a round was reached: a ride on `route` (an added
-    /// route: -1 - its index) boarded at `boardIdx` with the ready label of round
-    /// `boardRound` there.
+    /// How a stop's arrival label of a round was reached: a ride on `line` boarded at
+    /// `boardIdx` with the ready label of round `boardRound` there.
     struct Ride {
+        /// Which route a ride is on: one the compiler planned or one the live data adds, by
+        /// its index in the network's routes or the search's added routes.
+        enum Line: Equatable {
+            case planned(Int)
+            case added(Int)
+
+            /// The line `raw` stands for.
+            init(raw: Int) { self = raw >= 0 ? .planned(raw) : .added(-1 - raw) }
+
+            /// The line as one integer (`route`): a planned route's index, -1 - an added one's.
+            var raw: Int32 {
+                switch self {
+                case .planned(let r): return Int32(clamping: r)
+                case .added(let a): return Int32(clamping: -1 - a)
+                }
+            }
+        }
+
+        /// `line` as one integer (`Line.raw`), as the labels keep it.
         let route: Int32
         let boardIdx: Int32
         let alightIdx: Int32
         let boardRound: Int32
         let trip: TripInstance
+
+        var line: Line { Line(raw: Int(route)) }
     }
 
     struct BestLabels {
@@ -95,7 +128,7 @@ extension RaptorSearch {
     }
 
     /// The trip instance of a ride on an added route (its times are the route's own).
-    static let addedTrip = TripInstance(day: CivilDate(dayNumber: 0), dayStart: 0, startSecs: 0, trip: 0)
+    static let addedTrip = TripInstance(day: CivilDate(dayNumber: 0), dayStart: 0, startSecs: 0, kind: .regular(0))
 
     /// A journey found in `original.mirrored()`, told forwards in `original`: steps in
     /// the other order, each ride on the same route and trip with instants negated back.
@@ -106,20 +139,28 @@ extension RaptorSearch {
             case .access(let to, let seconds): return .egress(from: to, seconds: seconds)
             case .egress(let from, let seconds): return .access(to: from, seconds: seconds)
             case .transfer(let from, let to, let seconds): return .transfer(from: to, to: from, seconds: seconds)
-            case .ride(let ride, let board, let boardTime, let alight, let alightTime) where ride.route < 0:
-                let last = Int32(added[-1 - Int(ride.route)].sids.count - 1)
-                let forward = Ride(
-                    route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
-                    trip: ride.trip)
-                return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
             case .ride(let ride, let board, let boardTime, let alight, let alightTime):
-                let route = original.tables.routes[Int(ride.route)]
+                let r: Int
+                switch ride.line {
+                case .added(let a):
+                    let last = Int32(added[a].sids.count - 1)
+                    let forward = Ride(
+                        route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
+                        trip: ride.trip)
+                    return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
+                case .planned(let planned): r = planned
+                }
+                let route = original.tables.routes[r]
                 let last = Int32(route.stopCount - 1)
                 let t = ride.trip
-                let trip = t.trip >= 0 ? original.tables.mirroredTrip(t.trip, route: route) : t.trip
+                let kind: TripInstance.Kind
+                switch t.kind {
+                case .regular(let index): kind = .regular(original.tables.mirroredTrip(index, route: route))
+                case .template: kind = t.kind
+                }
                 let forward = Ride(
                     route: ride.route, boardIdx: last - ride.alightIdx, alightIdx: last - ride.boardIdx, boardRound: ride.boardRound,
-                    trip: TripInstance(day: t.day, dayStart: -t.dayStart, startSecs: -t.startSecs, trip: trip))
+                    trip: TripInstance(day: t.day, dayStart: -t.dayStart, startSecs: -t.startSecs, kind: kind))
                 return .ride(forward, board: alight, boardTime: -alightTime, alight: board, alightTime: -boardTime)
             }
         }

@@ -43,7 +43,7 @@ struct RaptorSearch {
     private(set) var maxLate = 0
     private(set) var maxEarly = 0
 
-    /// Trips the live data adds; a ride on `added[a]` names route `-1 - a`. Not ridden by a
+    /// Trips the live data adds; a ride on `added[a]` is on `Ride.Line.added(a)`. Not ridden by a
     /// wheelchair search (they carry no accessibility).
     var added: [AddedRoute] = [] {
         didSet {
@@ -78,7 +78,7 @@ struct RaptorSearch {
     /// A search's labels: those of every round (round k's label of stop s at k * stride +
     /// s), the rides and walks behind them, and by stop the best of any round. A finished
     /// search hands them to the next on a network of the same size
-    /// (`TransitBundle.labelPool`): reused, a query neither allocates nor clears them (on
+    /// (`JourneyCaches.labelPool`): reused, a query neither allocates nor clears them (on
     /// 10 x Strasbourg 5 MB per search, about a millisecond), and a run puts back only
     /// what the run before it set.
     struct Labels {
@@ -476,7 +476,7 @@ struct RaptorSearch {
                     && (later.isEmpty || t < later.arrival[k * stride + sid])
                 {
                     let ride = Ride(
-                        route: Int32(-1 - a), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
+                        route: Ride.Line.added(a).raw, boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
                         trip: Self.addedTrip)
                     label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
                 }
@@ -493,7 +493,11 @@ struct RaptorSearch {
 
     /// The live times of a trip instance, if the live data has any.
     func liveTimes(of trip: TripInstance) -> LiveTimes? {
-        let tid = trip.trip >= 0 ? Int(tables.tripTid[trip.trip]) : tables.templates[-1 - trip.trip].tid
+        let tid: Int
+        switch trip.kind {
+        case .regular(let index): tid = Int(tables.tripTid[index])
+        case .template(let index): tid = tables.templates[index].tid
+        }
         return live[LiveTimes.Key(tid: tid, day: trip.day.dayNumber, start: trip.startSecs)]
     }
 
@@ -508,7 +512,10 @@ struct RaptorSearch {
 
     /// Where a trip's offsets begin (`RouteTables.departureOffset(_:_:)`).
     func offsets(of trip: TripInstance) -> Int {
-        trip.trip >= 0 ? Int(tables.tripOffsets[trip.trip]) : tables.templates[-1 - trip.trip].offsets
+        switch trip.kind {
+        case .regular(let index): return Int(tables.tripOffsets[index])
+        case .template(let index): return tables.templates[index].offsets
+        }
     }
 
     /// False when no trip of `route` that leaves before `current` can be caught at `time`
@@ -554,7 +561,7 @@ struct RaptorSearch {
                             defer { i += 1 }
                             guard !wheelchair || tables.tripAccessible[i] else { continue }
                             let instance = TripInstance(
-                                day: civil, dayStart: dayStart, startSecs: Int(tables.tripStart[i]), trip: i, dayIndex: dayIndex)
+                                day: civil, dayStart: dayStart, startSecs: Int(tables.tripStart[i]), kind: .regular(i), dayIndex: dayIndex)
                             guard let departure = liveDeparture(of: instance, at: idx, scheduled: scheduled), departure >= time,
                                 departure < foundDeparture
                             else { continue }
@@ -573,7 +580,8 @@ struct RaptorSearch {
                         let need = time - base - w.start
                         let start = w.start + (need > 0 ? (need + w.headway - 1) / w.headway : 0) * w.headway
                         guard start < w.end, base + start < foundDeparture else { continue }
-                        let instance = TripInstance(day: civil, dayStart: dayStart, startSecs: start, trip: -1 - t, dayIndex: dayIndex)
+                        let instance = TripInstance(
+                            day: civil, dayStart: dayStart, startSecs: start, kind: .template(t), dayIndex: dayIndex)
                         guard let departure = liveDeparture(of: instance, at: idx, scheduled: base + start), departure >= time,
                             departure < foundDeparture
                         else { continue }
@@ -604,8 +612,8 @@ struct RaptorSearch {
         var k = round
         while case let r = labels.rideOf[k * stride + stop], r >= 0 {
             let ride = labels.rides[Int(r)]
-            if ride.route < 0 {
-                let route = added[-1 - Int(ride.route)]
+            if case .added(let a) = ride.line {
+                let route = added[a]
                 let board = route.sids[Int(ride.boardIdx)]
                 reversed.append(
                     .ride(

@@ -106,17 +106,17 @@ extension TransitBundle {
 
     /// The routing network, read on first use and kept.
     func routingNetwork(db: SQLiteDatabase) throws -> RoutingNetwork {
-        if let network = routing.withLock({ $0 }) { return network }
+        if let network = journeyCaches.routing.withLock({ $0 }) { return network }
         let network = try RoutingNetwork(db: db) { [pool] work in try pool.withSpare(work) }
-        routing.withLock { $0 = $0 ?? network }
+        journeyCaches.routing.withLock { $0 = $0 ?? network }
         return network
     }
 
     /// The mirrored routing network, built on first use and kept.
     func mirroredNetwork(of network: RoutingNetwork) -> RoutingNetwork {
-        if let mirror = mirroredRouting.withLock({ $0 }) { return mirror }
+        if let mirror = journeyCaches.mirroredRouting.withLock({ $0 }) { return mirror }
         let mirror = network.mirrored()
-        mirroredRouting.withLock { $0 = $0 ?? mirror }
+        journeyCaches.mirroredRouting.withLock { $0 = $0 ?? mirror }
         return mirror
     }
 
@@ -130,7 +130,7 @@ extension TransitBundle {
             mirrored: mirrored && (!network.transferRules.isEmpty || !network.pathways.isEmpty), changeTime: Int(options.changeTime),
             walkingSpeed: options.walkingSpeed,
             transferDistance: options.transferDistance, stepFree: options.wheelchair && !network.pathways.isEmpty)
-        return try transferGraphs.value(key) {
+        return try journeyCaches.transferGraphs.value(key) {
             // The walks are not kept: what is built from them is (17 MB of walks on 40 x
             // Strasbourg, measured again in 60-100 ms for another set of options).
             let paths = TransferTimes.footpaths(network, within: options.transferDistance)

@@ -89,7 +89,7 @@ extension TransitBundle {
                 let from = instant(at, in: source)
                 try checkRange(source, from: from, to: from + windowSeconds)
                 let finder = DepartureFinder(
-                    kind: kind, feed: source, calendar: calendar, dayStarts: dayStarts, templates: templates,
+                    kind: kind, feed: source, calendar: calendar, dayStarts: boardCaches.dayStarts, templates: boardCaches.templates,
                     patterns: patterns, entities: entities, db: db, bundle: self)
                 let found = try finder.candidates(at: sids, from: from, to: from + windowSeconds, limit: limit)
                 all += found.map { ($0, source) }
@@ -193,7 +193,7 @@ extension TransitBundle {
 
     private func tripShortName(_ tid: Int, db: SQLiteDatabase) throws -> String? {
         guard hasTripNames else { return nil }
-        return try tripNames.value(tid) {
+        return try boardCaches.tripNames.value(tid) {
             let q = try db.cached("SELECT short_name FROM trip_names WHERE tid = ?1")
             q.bind([tid])
             return try q.step() ? q.string(0) : nil

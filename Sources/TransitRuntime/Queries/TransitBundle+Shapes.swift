@@ -30,7 +30,7 @@ extension TransitBundle {
     public func shapes(route: String, feed: String? = nil) throws -> [Shape] {
         try pool.with { db in
             let match = try resolve(.route, route, feed: feed, db: db)
-            return try routeShapes.value(match.id) { try lines(ofRoute: match, db: db) }
+            return try shapeCaches.routeShapes.value(match.id) { try lines(ofRoute: match, db: db) }
         }
     }
 
@@ -68,7 +68,7 @@ extension TransitBundle {
 
     /// Shape `shp`: its edges joined, each run the way the shape runs it (kept once built).
     private func shape(_ shp: Int, db: SQLiteDatabase) throws -> Shape {
-        try shapeCache.value(shp) { try buildShape(shp, db: db) }
+        try shapeCaches.shapes.value(shp) { try buildShape(shp, db: db) }
     }
 
     private func buildShape(_ shp: Int, db: SQLiteDatabase) throws -> Shape {
@@ -129,7 +129,7 @@ extension TransitBundle {
 
     /// The row of `shape_edges` whose first edge is `first`, decoded (kept once decoded).
     private func edgeRow(_ first: Int, db: SQLiteDatabase) throws -> ShapeBlob.Row {
-        try shapeEdges.value(first) {
+        try shapeCaches.edges.value(first) {
             let q = try db.cached("SELECT points FROM shape_edges WHERE first_eid = ?1")
             q.bind([first])
             guard try q.step() else { throw TransitError.corruptBundle(reason: "shape edge \(first) is missing from the bundle") }

@@ -23,7 +23,7 @@ extension TransitBundle {
         let sources = try feed.map { [try catalog.feed(named: $0)] } ?? catalog.feeds
         var schedules = [TripSchedule?](repeating: nil, count: ids.count)
         // One look at the kept schedules for every id, under one lock.
-        let missing = tripSchedules.withValues { kept in
+        let missing = liveCaches.tripSchedules.withValues { kept in
             // The first message after opening finds none kept: no lookups (8 million
             // instructions for 10,000 ids).
             guard !kept.isEmpty else { return ids.indices.filter { ids[$0] != nil } }
@@ -42,7 +42,7 @@ extension TransitBundle {
         let threads = min(ProcessInfo.processInfo.activeProcessorCount, (wanted.count + 255) / 256)
         let runCount = threads == 1 ? 1 : min(8 * threads, (wanted.count + 511) / 512)
         @Sendable func run(_ r: Int) -> Range<Int> { (wanted.count * r / runCount)..<(wanted.count * (r + 1) / runCount) }
-        tripSchedules.reserveCapacity(more: wanted.count)
+        liveCaches.tripSchedules.reserveCapacity(more: wanted.count)
         // Each run's schedules by index in the run, kept by run: moved, never copied one
         // by one (a schedule copied is a reference count or three; 10,000 of them copied
         // four times each took a tenth of a first message).
@@ -58,7 +58,7 @@ extension TransitBundle {
                 let run = run(r)
                 do {
                     let made = try pool.with { db in try tripSchedules(wanted[run].map(\.key.tripID), in: sources, db: db) }
-                    tripSchedules.insert(contentsOf: made.lazy.map { (wanted[run.lowerBound + $0.index].key, $0.schedule) })
+                    liveCaches.tripSchedules.insert(contentsOf: made.lazy.map { (wanted[run.lowerBound + $0.index].key, $0.schedule) })
                     found.withLock { $0[r] = made }
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
