@@ -6,9 +6,8 @@
 
 /// SHA-256 (FIPS 180-4): the fingerprint of each input feed, of a bundle's content and of a
 /// downloaded file. It calls the platform's implementation (CommonCrypto on Apple platforms,
-/// OpenSSL's libcrypto elsewhere), which uses the CPU's SHA instructions: 2,012 MB/s on the
-/// build machine against 333 MB/s for the portable Swift version this replaced (README.md,
-/// "Dependencies, and why").
+/// OpenSSL's libcrypto elsewhere), which uses the CPU's SHA instructions (the figures against
+/// the portable Swift version this replaced: README.md, "Dependencies, and why").
 ///
 /// ```swift
 /// var hasher = SHA256()

@@ -56,6 +56,24 @@ package final class SQLiteDatabase {
         return try prepare("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(parameters))")
     }
 
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): committed when it returns,
+    /// rolled back when it throws.
+    ///
+    /// ```swift
+    /// try db.writeTransaction { try insert.run(id, name) }
+    /// ```
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Whether the database has a table named `table`, in its main or its temp schema.
     package func hasTable(_ table: String) throws -> Bool {
         let row = try prepare(

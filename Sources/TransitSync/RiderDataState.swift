@@ -37,15 +37,7 @@ final class RiderDataState {
 
     func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            try db.execute("BEGIN IMMEDIATE")
-            do {
-                let result = try body()
-                try db.execute("COMMIT")
-                return result
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
+            return try db.writeTransaction(body)
         } catch let error as SyncError {
             throw error
         } catch {

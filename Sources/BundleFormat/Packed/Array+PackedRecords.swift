@@ -3,8 +3,8 @@ extension Array {
     /// it: room for that many on the stack (or in a temporary buffer), written through a
     /// pointer, then copied into an array of exactly their count. Decoded patterns are kept
     /// (boards), so their arrays hold no spare room; a cold board decodes tens of them, and
-    /// appending a record at a time, then trimming the array, cost about 200 instructions
-    /// a stop and two allocations. `read` calls its second argument with each record.
+    /// appending a record at a time, then trimming the array, cost more instructions a stop
+    /// and two allocations. `read` calls its second argument with each record.
     @inline(__always)
     package static func decoded(
         from bytes: [UInt8], recordsOfAtLeast minimumBytes: Int,

@@ -22,10 +22,7 @@ package enum FareClassesBlob {
         package var contains: Int?
 
         package init(rid: Int?, origin: Int?, destination: Int?, contains: Int?) {
-            self.rid = rid
-            self.origin = origin
-            self.destination = destination
-            self.contains = contains
+            (self.rid, self.origin, self.destination, self.contains) = (rid, origin, destination, contains)
         }
     }
 
@@ -48,14 +45,8 @@ package enum FareClassesBlob {
             fareID: String, units: Int64, currency: Int, paymentMethod: Int, transfers: Int?, aid: Int?, transferDuration: Int?,
             rules: [Rule]
         ) {
-            self.fareID = fareID
-            self.units = units
-            self.currency = currency
-            self.paymentMethod = paymentMethod
-            self.transfers = transfers
-            self.aid = aid
-            self.transferDuration = transferDuration
-            self.rules = rules
+            (self.fareID, self.units, self.currency, self.paymentMethod) = (fareID, units, currency, paymentMethod)
+            (self.transfers, self.aid, self.transferDuration, self.rules) = (transfers, aid, transferDuration, rules)
         }
     }
 

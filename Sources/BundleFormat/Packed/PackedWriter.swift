@@ -16,13 +16,14 @@ package struct PackedWriter {
 
     /// Any 64-bit value (a price in small units, a patch's numbers).
     package mutating func unsigned64(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
+        var rest = value
+        repeat {
+            let low = UInt8(truncatingIfNeeded: rest & 0x7F)
+            rest >>= 7
+            bytes.append(rest == 0 ? low : low | 0x80)
+        } while rest != 0
     }
+
 
     /// A value in -2^30 ..< 2^30, zigzag-mapped so that small negative numbers stay short.
     package mutating func signed(_ value: Int) {

@@ -139,7 +139,7 @@ package enum PatternStopsBlob {
     /// Throws `PackedReader.Damaged` as `decode` does, and for a stop outside 1...`maxSid`
     /// (what was appended before the damage stays: the caller drops it). The loop of
     /// `forEach` without its records, on purpose: the same loop through a shared cursor
-    /// type took 45 % more instructions (callgrind, the planner's first read on 10 x).
+    /// type took markedly more instructions (bench/RESULTS.md).
     package static func appendOffsets(
         of bytes: [UInt8], departures: inout [Int32], arrivals: inout [Int32], maxSid: Int
     ) throws -> Int {

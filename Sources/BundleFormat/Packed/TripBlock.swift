@@ -152,7 +152,7 @@ package struct TripBlock: Sendable {
     /// String is made here: a board asks for one id of the 64. The column is read, and the
     /// slots and pieces written, through pointers (a snapshot's first message decodes most
     /// blocks of a large bundle, a cold board one block a departure: appending to arrays
-    /// and copying each part with `memcpy` took about 320 instructions an id).
+    /// and copying each part with `memcpy` cost several times more).
     package static func decode(firstTid: Int, _ bytes: [UInt8]) throws -> TripBlock {
         /// One id: the id it refers to (-1: none), the bytes shared with it at both ends,
         /// where its own bytes lie in `bytes`, where it goes in the buffer.

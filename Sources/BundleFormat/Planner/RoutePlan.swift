@@ -65,8 +65,8 @@ package struct RoutePlan {
             self.alights = alights
         }
 
-        /// The arrays' bytes at once (element by element, hashing the sequences of
-        /// 20,540 patterns was 7 % of a first journey on 10 x Strasbourg).
+        /// The arrays' bytes at once (element by element, hashing every pattern's sequence
+        /// was a visible part of a first journey).
         package func hash(into hasher: inout Hasher) {
             hasher.combine(fid)
             sids.withUnsafeBytes { hasher.combine(bytes: $0) }
@@ -122,8 +122,7 @@ package struct RoutePlan {
     package static let patternStopsKey = "planner_pattern_stops"
 
     /// Makes room for `count` stops' offsets at once: growing arrays leave their earlier
-    /// buffers behind, which an allocator arena of a thread of its own keeps (6-8 MB on
-    /// 40 x Strasbourg).
+    /// buffers behind, which an allocator arena of a thread of its own keeps.
     package mutating func reserveOffsets(_ count: Int) {
         offsetDeparture.reserveCapacity(count)
         offsetArrival.reserveCapacity(count)

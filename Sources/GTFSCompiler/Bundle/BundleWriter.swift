@@ -144,11 +144,11 @@ struct BundleWriter {
         try db.scalarInt("SELECT EXISTS (SELECT 1 FROM \(table))") == 1
     }
 
-    /// 1 KB pages for a town or a city (the ~45 tables and indexes of an empty bundle fill
-    /// 56 KB instead of 190, and packed rows waste less at page ends: cts-strasbourg is 8 %
-    /// smaller than with 4 KB); 4 KB pages, and shallower trees, for the largest bundles.
+    /// 1 KB pages for a town or a city (a table takes at least a page, and packed rows waste
+    /// less at page ends); 8 KB pages, and shallower trees, for the largest bundles (their
+    /// packed rows span pages, and a chain of larger pages has fewer ends to waste).
     static func pageSize(_ model: BundleModel, _ cities: CityModel?) -> Int {
-        model.stopTimeCount < 2_000_000 && (cities?.cities.count ?? 0) < 10_000 ? 1024 : 4096
+        model.stopTimeCount < 2_000_000 && (cities?.cities.count ?? 0) < 10_000 ? 1024 : 8192
     }
 
     /// Settings for writing a file nobody else reads until it is renamed into place.

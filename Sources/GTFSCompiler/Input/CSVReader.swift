@@ -11,8 +11,8 @@ import TransitJSON
 ///
 /// A reader (and its `FieldBounds`, and the `CSVTable` over it) is used by one thread and
 /// never hands out its stored properties `inout`, so the runtime's exclusivity check on
-/// each access to them can never fire: `@exclusivity(unchecked)` turns it off. On
-/// cts-strasbourg those checks were 38 % of a compile's instructions (callgrind).
+/// each access to them can never fire: `@exclusivity(unchecked)` turns it off (the checks
+/// were a large share of a compile's instructions: bench/RESULTS.md).
 final class CSVReader {
     static let maxRecordBytes = 1 << 20
     private static let chunk = 1 << 18

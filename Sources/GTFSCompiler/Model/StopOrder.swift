@@ -4,7 +4,7 @@
 /// The journey planner keeps its labels in arrays indexed by sid and, after each round,
 /// walks from every stop it reached to the stops around it; a route's stops and a stop's
 /// walks then read neighbouring parts of those arrays instead of places scattered over
-/// them (on 40 x Strasbourg, 54,040 stops, the search's arrays are several megabytes). The
+/// them (a large network's arrays are megabytes). The
 /// patterns' sids, stored as differences, also shrink.
 ///
 /// The curve runs over a grid of 2^24 x 2^24 cells (about 2.4 m wide at the equator), the

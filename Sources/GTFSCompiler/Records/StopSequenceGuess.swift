@@ -2,8 +2,7 @@ import Foundation
 
 /// The stops of the last three trips of stop_times.txt, by position: trips of one pattern
 /// mostly follow each other, so the stop of a row is mostly the stop one of the trips just
-/// before had at the same position (on the 40 x Strasbourg feed: the previous trip's for
-/// 63 % of the rows, one of the last three for 84 %). A guess whose bytes equal the row's
+/// before had at the same position. A guess whose bytes equal the row's
 /// stop_id is that stop (the interner gives one id per text), so it spares the id table's
 /// lookup, which misses the processor's caches on large feeds; a wrong guess costs a
 /// comparison of a few bytes in buffers kept hot.

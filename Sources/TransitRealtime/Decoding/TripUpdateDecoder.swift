@@ -8,9 +8,8 @@ import TransitJSON
 /// extension, a message field given twice, which protobuf merges, a newer field this
 /// reader does not know) gives nil, and swift-protobuf decodes those bytes instead and
 /// says what is wrong: the value is always the one swift-protobuf gives (read as a
-/// `StopUpdate` for an update; `TripUpdateDecoderTests`), in about half of its time (the parts of the 10,000 trip
-/// updates of `transit-bench realtime`: 10.7-14.1 ms against 18.3-21.1 ms with the
-/// framing, one core).
+/// `StopUpdate` for an update; `TripUpdateDecoderTests`), in less time
+/// (bench/RESULTS.md).
 ///
 /// ```swift
 /// let trip = TripUpdateDecoder.tripDescriptor(bytes) ?? (try TransitRealtime_TripDescriptor(serializedBytes: bytes))

@@ -201,8 +201,7 @@ final class PatternCache: Sendable {
     /// Decodes and keeps those of `pids` (ascending, as `stop_patterns` lists them) not kept
     /// yet, reading rows that lie close together by stepping one statement forward: the
     /// compiler numbers a route's patterns together, and a stop's patterns are mostly those
-    /// of a few routes, so a cold board reads a few runs of rows instead of seeking each
-    /// (on the 40 x copy of Strasbourg a busy stop has 100 to 235 patterns in 9 to 18 runs).
+    /// of a few routes, so a cold board reads a few runs of rows instead of seeking each.
     /// A pid the table lacks is left for `pattern(_:db:)`, which says so.
     private func decodeMissing(_ pids: [Int], db: SQLiteDatabase) throws {
         var missing: [Int] = []

@@ -2,8 +2,8 @@ import TransitSQLite
 
 /// The length of every stop's name (in characters, as SQLite's `length()` counts them),
 /// by sid, for stop search: the matches of a common word are ranked by it without reading
-/// each one's row (on 40 x Strasbourg "gare" matches 1,760 stops, and joining each to its
-/// row was two thirds of the search). Read once per bundle, 4 bytes a sid: sids run from 1
+/// each one's row (a common word matches thousands of stops on a large bundle, and joining
+/// each to its row was most of the search). Read once per bundle, 4 bytes a sid: sids run from 1
 /// to at most `BundleCheck.maxStops` (checked when the bundle opens), so at most 8 MB.
 struct StopNameLengths: Sendable {
     /// By sid; -1 where there is no stop.

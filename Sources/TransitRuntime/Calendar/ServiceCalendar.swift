@@ -34,8 +34,7 @@ final class ServiceCalendar: Sendable {
 
     /// The bundle's `calendar` and `service_dates`, as read once: the exceptions of every
     /// service ordered by day (within a day the additions first), so a date finds its own
-    /// by halves instead of asking every service (on 10 x Strasbourg 87 thousand
-    /// instructions a new date, a realtime message naming 178 dates).
+    /// by halves instead of asking every service.
     private struct Rules: Sendable {
         var weekly: [Weekly]
         var exceptions: [Exception]
@@ -55,8 +54,7 @@ final class ServiceCalendar: Sendable {
 
     private let cache = LockedCache<Int, ActiveSet>(limit: 512)
     /// Read under the lock: threads asking together (a realtime message's first lookups)
-    /// wait for one reading instead of each making its own (six million instructions on
-    /// 10 x Strasbourg).
+    /// wait for one reading instead of each making its own.
     private let rules = Locked<Rules?>(nil)
     private let serviceCount: Int
 

@@ -32,9 +32,8 @@ public struct JourneyOptions: Hashable, Sendable, Codable {
     /// from every one, as journey-semantics.md asks. A window with more answers for its
     /// start: every journey that leaves before the first instant left out, exactly as a
     /// query with the window ending there (`TransitBundle.journeyRange`, whose `end` says
-    /// where). Each search costs up to one depart-at query: on 40 x Strasbourg (a region of
-    /// 54,000 stops) a 2-hour window can hold 26 instants and take 1.6-1.9 s, where 4 take
-    /// 330-400 ms.
+    /// where). Each search costs up to one depart-at query, and a busy origin's 2-hour
+    /// window can hold dozens of instants.
     public var rangeSearches: Int?
 
     /// Options with the defaults of journey-semantics.md, changed where given.

@@ -4,8 +4,7 @@
 /// rides: every journey through a label no earlier than that is beaten
 /// (journey-semantics.md, "Range"). So a search for an earlier departure sets only labels
 /// that beat every later departure's with as many rides or fewer (the self-pruning of
-/// rRAPTOR, Delling, Pajor and Werneck 2012); on 40 x Strasbourg that took about a third
-/// off the slowest 2-hour windows.
+/// rRAPTOR, Delling, Pajor and Werneck 2012).
 ///
 /// Round 0's ready labels (the origin's access) are left out: they board only inside the
 /// window, a later round's labels board anything.

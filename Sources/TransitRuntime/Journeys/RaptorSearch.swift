@@ -19,8 +19,8 @@ struct RaptorSearch {
     let maxRides: Int
     let wheelchair: Bool
     /// By route: whether its service runs on one of `days` (the others are never scanned).
-    /// Derivable from `routeDays`, but read for every route through every marked stop:
-    /// deriving it there cost 7 % of an arrive-by query on 10 x Strasbourg (callgrind).
+    /// Derivable from `routeDays`, but read for every route through every marked stop, so
+    /// kept ready.
     private let routeRuns: [Bool]
     /// By route, the days of its feed's `days` its service runs on, as bits (route r's day
     /// d is bit d % 64 of word r * dayWords + d / 64): a trip search visits only those.
@@ -78,15 +78,15 @@ struct RaptorSearch {
     /// A search's labels: those of every round (round k's label of stop s at k * stride +
     /// s), the rides and walks behind them, and by stop the best of any round. A finished
     /// search hands them to the next on a network of the same size
-    /// (`JourneyCaches.labelPool`): reused, a query neither allocates nor clears them (on
-    /// 10 x Strasbourg 5 MB per search, about a millisecond), and a run puts back only
+    /// (`JourneyCaches.labelPool`): reused, a query neither allocates nor clears them, and a
+    /// run puts back only
     /// what the run before it set.
     struct Labels {
         fileprivate(set) var arrival: [Int] = []
         fileprivate(set) var ready: [Int] = []
         /// By label: its ride's index in `rides`, -1 for none. The rides are appended as
-        /// labels are set (a run sets a few of the rounds x stops labels: a ride of 40 bytes
-        /// for each would take 13 MB a search on 40 x Strasbourg).
+        /// labels are set (a run sets a few of the rounds x stops labels, so a ride kept for
+        /// each would mostly be empty).
         fileprivate var rideOf: [Int32] = []
         fileprivate var rides: [Ride] = []
         /// Where a ready label's transfer started (a stop), -1 for the origin's access.
@@ -204,8 +204,8 @@ struct RaptorSearch {
 
     /// What the rounds of one run carry from phase to phase: the stops marked for the next
     /// round and the routes queued in this one, as bit sets (read in index order, the
-    /// routes' stops and the stops' places are read front to back: on 10 x Strasbourg a
-    /// quarter faster than in the order they were marked), and the stops a round improved.
+    /// routes' stops and the stops' places are read front to back, not in the order they
+    /// were marked), and the stops a round improved.
     struct Round {
         var marked: BitSet
         /// Each queued route's first index to scan from (-1: not queued).

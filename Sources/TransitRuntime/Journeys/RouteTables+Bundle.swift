@@ -4,9 +4,8 @@ import TransitSQLite
 
 extension RouteTables {
     /// The most route stops and trips a bundle's planned routes may make: 50 million each
-    /// (200 MB of stop ids alone), far above a country's timetable (40 x Strasbourg: 3.3
-    /// million route stops, 945,000 trips), so that a crafted bundle cannot make the first
-    /// journey allocate without bound.
+    /// (200 MB of stop ids alone), far above a country's timetable (a few million), so that
+    /// a crafted bundle cannot make the first journey allocate without bound.
     static let maxPlannedEntries = 50_000_000
 
     /// Runs `work` on a connection of its own when one is free without waiting

@@ -6,7 +6,7 @@ import BundleFormat
 /// offsets: its time at a stop is its start + its pattern's offset there. A route holds
 /// one service's trips, so a search skips the routes that do not run on its days and, on a
 /// route that runs, takes the first trip after a time without stepping over the trips of
-/// other services (on 10 x Strasbourg that stepping was a third of a query).
+/// other services.
 ///
 /// Filled from the bundle's planned routes (`RouteTables+Bundle.swift`), or from a
 /// `RoutePlan` worked out from the patterns when the bundle has none.
@@ -82,7 +82,7 @@ struct RouteTables: Sendable {
     /// Read through `departureOffset(_:_:)` and `arrivalOffset(_:_:)`: the mirror holds the
     /// same arrays (arrivals as its departures and departures as its arrivals) and reads
     /// them backwards with their values negated, so the two directions share their largest
-    /// arrays (16.6 MB on 40 x Strasbourg).
+    /// arrays.
     private(set) var offsetDeparture: [Int32] = []
     private(set) var offsetArrival: [Int32] = []
     /// 1 forwards; -1 in the mirror, which reads the stop, offset and place arrays it
@@ -147,8 +147,7 @@ struct RouteTables: Sendable {
 
     /// The pattern (index in `patternPid`) of regular trip `trip`: the one whose offsets
     /// hold where the trip's begin (found by halving `patternFirst`, which only grows; read
-    /// when a journey is told, not in a search, so not kept per trip: 3.8 MB each way on
-    /// 40 x Strasbourg).
+    /// when a journey is told, not in a search, so not kept per trip).
     func pattern(ofTrip trip: Int) -> Int {
         let first = tripOffsets[trip]
         var (low, high) = (0, patternPid.count - 1)

@@ -41,8 +41,8 @@ final class RoutingNetwork: Sendable {
     /// other, as the compiler stored them (checked when read), nil for a bundle without.
     let storedWalks: StoredWalks?
 
-    /// The rows of `planner_walks`, kept packed (1.1 MB on 40 x Strasbourg, 4.2 MB as
-    /// arrays of sids) until the walks are measured.
+    /// The rows of `planner_walks`, kept packed (about a quarter of the bytes of arrays of
+    /// sids) until the walks are measured.
     struct StoredWalks: Sendable {
         let metres: Double
         /// Each row's first stop and its packed walks (`PlannerWalksBlob`).

@@ -12,8 +12,6 @@
 /// other direction is capped by this one's labels (`RaptorSearch.caps`) only where a
 /// journey with at most K rides can pass, and the order of ties reads a search's labels of
 /// the rounds before its last (`RaptorSearch+Ties`) at stops such journeys pass.
-/// On 40 x Strasbourg the last round relaxed a fifth of a depart-at search's transfers and
-/// marked a third of its stops.
 struct TargetReach {
     /// By route through a target where riders alight: one past the index of its last such
     /// stop, where round K's scan ends.

@@ -5,8 +5,7 @@
 /// reading them at the first that arrives too late).
 final class TransferGraph: Sendable {
     /// Edge `e` leads to stop `targets[e]`, in `seconds(e)`: as two arrays, 6 bytes an edge
-    /// (on 40 x Strasbourg 12.9 MB for 2.1 million edges, 17.2 MB as pairs of 32-bit
-    /// integers). A τ of 65,535 s or more (a transfers.txt or pathway time of over 18
+    /// (8 as pairs of 32-bit integers). A τ of 65,535 s or more (a transfers.txt or pathway time of over 18
     /// hours) is kept aside by edge.
     let first: [Int32]
     let targets: [Int32]
@@ -27,7 +26,7 @@ final class TransferGraph: Sendable {
     /// no pathways): each such stop's edges are made as integers (τ, then target) and put in
     /// order where they lie, by insertion, by counting them per τ or by sorting
     /// (`write(_:inSidOrder:at:targets:seconds:counts:)`); sorting lists of tuples with a
-    /// closure was 476 million instructions on 40 x Strasbourg, and two counting sorts over
+    /// closure cost far more, and two counting sorts over
     /// all edges then spent most of their time in cache misses. The other stops' transfers
     /// are worked out and sorted one stop at a time, their pathway searches taking at most
     /// `StationPathways.graphBudget` steps in all (a damaged bundle past it).
@@ -133,8 +132,8 @@ final class TransferGraph: Sendable {
     /// `seconds`, by τ then target. Up to 32 are put in order by insertion; more, when they
     /// come in target order and their τ span at most 8 seconds an edge, by counting them
     /// per τ (`counts`: room reused from stop to stop), which keeps the target order within
-    /// a τ (on 40 x Strasbourg, whose overlapping copies give 33,498 stops more than 32
-    /// edges, insertion took most of the graph's time); else by the standard library's sort.
+    /// a τ (insertion alone took most of the graph's time where many stops have more than
+    /// 32 edges); else by the standard library's sort.
     private static func write(
         _ keys: UnsafeMutableBufferPointer<UInt64>, inSidOrder: Bool, at start: Int, targets: UnsafeMutableBufferPointer<Int32>,
         seconds: UnsafeMutableBufferPointer<UInt16>, counts: inout [Int32]

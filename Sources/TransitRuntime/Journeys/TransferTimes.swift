@@ -8,8 +8,8 @@ import Foundation
 /// the transfer distance.
 struct TransferTimes {
     /// The stops within the transfer distance of each stop (sid, metres), without itself,
-    /// by sid: `paths[sid]`. In three flat arrays (on 40 x Strasbourg 2.1 million walks in
-    /// 17 MB, where an array per stop took 26 MB).
+    /// by sid: `paths[sid]`. In three flat arrays (an array per stop took half as
+    /// much again).
     struct Footpaths: Sendable {
         /// Stop s's walks are `sids[first[s]..<first[s + 1]]`, their lengths in `metres`.
         let first: [Int32]
@@ -112,8 +112,7 @@ struct TransferTimes {
     /// pair measured once (the distance is symmetric to the bit) from its lower sid, with
     /// each stop's latitude cosine worked out once, then laid out by stop. The pairs are
     /// those the compiler stored (`planner_walks`) when they reach as far (searching the
-    /// grid for them was 538 million instructions on 40 x Strasbourg, a fifth of its first
-    /// journey), else those the grid finds; the same either way.
+    /// grid for them was a fifth of a large bundle's first journey), else those the grid finds; the same either way.
     static func footpaths(_ network: RoutingNetwork, within distance: Double) -> Footpaths {
         let count = network.stopCount
         // The pairs (a < b), and how many walks each stop has.
@@ -154,8 +153,7 @@ struct TransferTimes {
     }
 
     /// The stored pairs of served stops with coordinates at most `distance` metres apart,
-    /// with their length: each row's pairs measured as it is decoded (a copy of all the
-    /// pairs first was 8.6 MB more to write on 40 x Strasbourg).
+    /// with their length: each row's pairs measured as it is decoded (not copied first).
     private static func measured(
         _ stored: RoutingNetwork.StoredWalks, _ network: RoutingNetwork, within distance: Double
     ) throws -> [(a: Int32, b: Int32, metres: Float)] {

@@ -5,7 +5,7 @@ import TransitSQLite
 /// as integers, service days, stops by sid, trips by route and start, frequency windows.
 extension TransitBundle {
     /// A trip's schedule on `date` as integers, for matching live data to it (no names, no
-    /// wall-clock conversions: about 10x cheaper than `trip(_:feed:on:)`).
+    /// wall-clock conversions, unlike `trip(_:feed:on:)`).
     package func tripSchedule(_ id: String, feed: String? = nil, on date: ServiceDate) throws -> TripSchedule {
         try tripSchedule(tripSchedule(id, feed: feed), on: date)
     }

@@ -61,8 +61,8 @@ package struct TripSchedule: Sendable {
     /// and whether riders may board (pickup_type not 1) and alight (drop_off_type not 1).
     /// A class: the trips of a pattern share one, and copying a schedule costs one
     /// reference count. The decoded records are kept as they are (24 bytes a stop, one
-    /// allocation): a snapshot's first message keeps thousands of patterns' stops, and six
-    /// columns of them took 40 % more memory and a copy each (callgrind, 10 x).
+    /// allocation): a snapshot's first message keeps thousands of patterns' stops, and columns
+    /// of them took more memory and a copy each.
     package final class StopColumns: Sendable {
         package let records: [PatternStopRecord]
 

@@ -31,18 +31,6 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
         try await thread.runIfActive { [self] in try body(self.db) }
     }
 
-    private static func transaction<T>(_ db: SQLiteDatabase, _ body: () throws -> T) throws -> T {
-        try db.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try db.execute("COMMIT")
-            return result
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
-    }
-
     func rider(tokenHash: String) async throws -> String? {
         try await run { db in
             let rows = try db.cached("SELECT rider FROM sync_tokens WHERE hash = ?")
@@ -61,7 +49,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
     func push(rider: String, device: SyncDevice, actions: [SyncAction], now: Int64) async throws -> [SyncOutcome] {
         let actions = SyncStorageCoding.normalized(actions)
         return try await run { db in
-            try Self.transaction(db) {
+            try db.writeTransaction {
                 try db.cached("INSERT INTO sync_riders (rider, seq) VALUES (?, 0) ON CONFLICT (rider) DO NOTHING").run(rider)
                 var seq = Int64(try Self.int(db, "SELECT seq FROM sync_riders WHERE rider = ?", rider))
                 // Actions answered before keep their outcome (idempotent by id).
@@ -136,7 +124,7 @@ final class SQLiteSyncStorage: SyncStorage, @unchecked Sendable {
 
     func pull(rider: String, after: Int64, limit: Int, device: String?, now: Int64) async throws -> SyncPage {
         try await run { db in
-            try Self.transaction(db) {
+            try db.writeTransaction {
                 let changed = try db.cached("SELECT kind, id, seq FROM sync_entities WHERE rider = ? AND seq > ? ORDER BY seq LIMIT ?")
                 changed.bind(1, rider)
                 changed.bind(2, Int(after))

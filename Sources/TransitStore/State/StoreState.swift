@@ -161,17 +161,7 @@ final class StoreState {
     }
 
     /// Runs `body` in one write transaction.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try db.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try db.execute("COMMIT")
-            return result
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
-    }
+    func transaction<T>(_ body: () throws -> T) throws -> T { try db.writeTransaction(body) }
 
     // MARK: - Installed bundles
 
