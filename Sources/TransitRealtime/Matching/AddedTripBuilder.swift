@@ -93,7 +93,7 @@ struct AddedTripBuilder: Sendable {
         let schedule = TripMatcher.calls(of: original, dayStart: original.dayStart, shift: start - original.departureSecs(at: 0))
         let updates = SnapshotBuilder.callUpdates(
             update.stopTimeUpdate.map(StopUpdate.init), tripID: update.trip.tripID, schedule: schedule,
-            stops: ScheduleStops(original.stops.records, feedID: original.feedID), bundle: bundle, entityID: entityID,
+            bundle: bundle, entityID: entityID,
             report: &report)
         let tripDelay = update.hasDelay ? Int(update.delay) : nil
         if let tripDelay { report.notes.append(SnapshotBuilder.tripDelayNote(tripDelay, entityID: entityID, tripID: properties.tripID)) }

@@ -48,8 +48,6 @@ final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: ScheduledCalls
-        /// The stop of each call of `schedule` (its pattern's records, in the trip's feed).
-        var stops: ScheduleStops { ScheduleStops(schedule.records, feedID: instance.feedID) }
     }
 
     private let bundle: TransitBundle
@@ -227,7 +225,7 @@ final class TripMatcher: Sendable {
     /// A trip's stops as Unix times on the day starting at `dayStart`, moved by `shift`
     /// seconds (an instance of a frequency-based trip, or a duplicated copy).
     static func calls(of trip: TripSchedule, dayStart: Int, shift: Int) -> ScheduledCalls {
-        ScheduledCalls(trip.stops.records, start: dayStart + shift + trip.base)
+        ScheduledCalls(trip.stops.records, start: dayStart + shift + trip.base, feedID: trip.feedID)
     }
 
     /// `YYYYMMDD` as a service date.

@@ -204,7 +204,7 @@ struct SnapshotBuilder {
         default: break
         }
         let updates = Self.callUpdates(
-            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, stops: match.stops, bundle: bundle,
+            update.stopTimeUpdates, tripID: update.trip.tripID, schedule: match.schedule, bundle: bundle,
             entityID: entityID, report: &report)
         // The calls before the first one an update names are scheduled: not packed.
         let tripDelay = update.tripDelay
@@ -259,14 +259,14 @@ struct SnapshotBuilder {
     }
 
     /// The stop time updates of trip `tripID` matched to the stops of `schedule` (each miss counted).
-    static func callUpdates<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
-        _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: Schedule,
-        stops: ScheduleStops, bundle: TransitBundle, entityID: String, report: inout RealtimeReport
-    ) -> [DelayPropagation.CallUpdate] where Schedule.Index == Int {
+    static func callUpdates(
+        _ stopTimeUpdates: [StopUpdate], tripID: @autoclosure () -> String, schedule: ScheduledCalls, bundle: TransitBundle,
+        entityID: String, report: inout RealtimeReport
+    ) -> [DelayPropagation.CallUpdate] {
         stopTimeUpdates.compactMap { stopUpdate in
             guard
                 let index = stopIndex(
-                    stopUpdate, in: schedule, stops: stops, bundle: bundle, entityID: entityID, tripID: tripID(), report: &report)
+                    stopUpdate, in: schedule, bundle: bundle, entityID: entityID, tripID: tripID(), report: &report)
             else { return nil }
             // An event time outside 1970-9999 is no time a trip keeps: the update is left out.
             if let (name, time) = implausibleTime(of: stopUpdate) {
@@ -292,10 +292,10 @@ struct SnapshotBuilder {
 
     /// The stop a stop time update names: by stop_sequence, else by stop_id when the trip
     /// visits that stop once.
-    private static func stopIndex<Schedule: RandomAccessCollection<DelayPropagation.ScheduledCall>>(
-        _ update: StopUpdate, in schedule: Schedule, stops: ScheduleStops, bundle: TransitBundle, entityID: String,
+    private static func stopIndex(
+        _ update: StopUpdate, in schedule: ScheduledCalls, bundle: TransitBundle, entityID: String,
         tripID: @autoclosure () -> String, report: inout RealtimeReport
-    ) -> Int? where Schedule.Index == Int {
+    ) -> Int? {
         func miss(_ reason: RealtimeReport.Reason, _ detail: String? = nil) {
             report.unmatched.append(
                 .init(
@@ -310,7 +310,7 @@ struct SnapshotBuilder {
             // Both given and disagreeing (a message made for another version of the timetable):
             // counted, not guessed.
             if let stopID = update.stopID, !stopID.isEmpty {
-                let timetableStop = stops.stopID(at: index, in: bundle)
+                let timetableStop = schedule.stopID(at: index, in: bundle)
                 guard timetableStop == stopID else {
                     miss(.sequenceMismatch, "stop_sequence \(sequence) is stop \(timetableStop) in the timetable")
                     return nil
@@ -322,7 +322,7 @@ struct SnapshotBuilder {
             miss(.unknownStop)
             return nil
         }
-        let indices = stops.indices(of: stopID, in: bundle)
+        let indices = schedule.indices(of: stopID, in: bundle)
         guard indices.count == 1 else {
             miss(indices.isEmpty ? .unknownStop : .stopVisitedTwice)
             return nil
