@@ -24,7 +24,6 @@ package struct PackedWriter {
         } while rest != 0
     }
 
-
     /// A value in -2^30 ..< 2^30, zigzag-mapped so that small negative numbers stay short.
     package mutating func signed(_ value: Int) {
         let v = Int64(value)
