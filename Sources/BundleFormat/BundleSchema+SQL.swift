@@ -262,8 +262,9 @@ CREATE TABLE fare_classes (
   fares BLOB NOT NULL
 );
 
--- The currencies of fare_classes: an amount of `units` is units x 10^-exponent of `code`
--- (the exponent is the most decimal places the bundle's prices in it need).
+-- The currencies of fare_classes and fare_products: an amount of `units` is units x
+-- 10^-exponent of `code` (the exponent is the most decimal places the bundle's amounts in
+-- it were written with).
 CREATE TABLE currencies (
   currency INTEGER PRIMARY KEY,
   code TEXT NOT NULL,
@@ -283,14 +284,22 @@ CREATE TABLE fare_zones (
   zone INTEGER NOT NULL
 );
 
--- GTFS fares v2 (schema 8), only for feeds with fare_leg_rules.txt rows. The files are
--- small, so their ids stay text, as the feed wrote them; amounts are decimals as written
--- (leading zeros dropped; negative for a discount). Rows are numbered across the bundle
--- in the feeds' order.
+-- GTFS fares v2, only for feeds with fare_leg_rules.txt rows. Every id of the files
+-- (products, rider categories, media, leg groups, networks, areas, timeframe groups) is a
+-- number of fare_ids (schema 9: the same text of a feed once, numbered across the bundle
+-- in feed order and byte order); amounts are integers of units of their currency
+-- (`currencies`, negative for a discount). Rows are numbered across the bundle in the
+-- feeds' order.
+CREATE TABLE fare_ids (
+  id INTEGER PRIMARY KEY,
+  fid INTEGER NOT NULL,
+  text TEXT NOT NULL
+);
+
 CREATE TABLE fare_media (
   medium INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  fare_media_id TEXT NOT NULL,
+  fare_media_id INTEGER NOT NULL,
   fare_media_name TEXT,
   fare_media_type INTEGER NOT NULL
 );
@@ -298,7 +307,7 @@ CREATE TABLE fare_media (
 CREATE TABLE rider_categories (
   category INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  rider_category_id TEXT NOT NULL,
+  rider_category_id INTEGER NOT NULL,
   rider_category_name TEXT NOT NULL,
   is_default_fare_category INTEGER NOT NULL,
   eligibility_url TEXT
@@ -308,12 +317,12 @@ CREATE TABLE rider_categories (
 CREATE TABLE fare_products (
   product INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  fare_product_id TEXT NOT NULL,
+  fare_product_id INTEGER NOT NULL,
   fare_product_name TEXT,
-  rider_category_id TEXT,
-  fare_media_id TEXT,
-  amount TEXT NOT NULL,
-  currency TEXT NOT NULL
+  rider_category_id INTEGER,
+  fare_media_id INTEGER,
+  amount INTEGER NOT NULL,
+  currency INTEGER NOT NULL
 );
 
 -- rule_priority NULL: the feed's file has no rule_priority column (empty fields then match
@@ -321,26 +330,26 @@ CREATE TABLE fare_products (
 CREATE TABLE fare_leg_rules (
   rule INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  leg_group_id TEXT,
-  network_id TEXT,
-  from_area_id TEXT,
-  to_area_id TEXT,
-  from_timeframe_group_id TEXT,
-  to_timeframe_group_id TEXT,
-  fare_product_id TEXT NOT NULL,
+  leg_group_id INTEGER,
+  network_id INTEGER,
+  from_area_id INTEGER,
+  to_area_id INTEGER,
+  from_timeframe_group_id INTEGER,
+  to_timeframe_group_id INTEGER,
+  fare_product_id INTEGER NOT NULL,
   rule_priority INTEGER
 );
 
 CREATE TABLE fare_transfer_rules (
   rule INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  from_leg_group_id TEXT,
-  to_leg_group_id TEXT,
+  from_leg_group_id INTEGER,
+  to_leg_group_id INTEGER,
   transfer_count INTEGER,
   duration_limit INTEGER,
   duration_limit_type INTEGER,
   fare_transfer_type INTEGER NOT NULL,
-  fare_product_id TEXT
+  fare_product_id INTEGER
 );
 
 -- timeframes.txt: seconds after local midnight (start included, end excluded, 0-86400) on
@@ -348,7 +357,7 @@ CREATE TABLE fare_transfer_rules (
 CREATE TABLE timeframes (
   timeframe INTEGER PRIMARY KEY,
   fid INTEGER NOT NULL,
-  timeframe_group_id TEXT NOT NULL,
+  timeframe_group_id INTEGER NOT NULL,
   start_time INTEGER NOT NULL,
   end_time INTEGER NOT NULL,
   sv INTEGER NOT NULL
@@ -358,14 +367,14 @@ CREATE TABLE timeframes (
 -- station's, a boarding area its platform's).
 CREATE TABLE stop_areas (
   sid INTEGER NOT NULL,
-  area_id TEXT NOT NULL,
+  area_id INTEGER NOT NULL,
   PRIMARY KEY (sid, area_id)
 ) WITHOUT ROWID;
 
 -- Each route's network (routes.txt network_id or route_networks.txt).
 CREATE TABLE route_networks (
   rid INTEGER PRIMARY KEY,
-  network_id TEXT NOT NULL
+  network_id INTEGER NOT NULL
 );
 
 -- translations.txt, resolved: the name `field` (1 stop name by sid, 2 route short name and 3

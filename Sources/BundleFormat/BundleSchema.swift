@@ -30,7 +30,7 @@ package enum BundleSchema {
     /// bundle compiled without cities), with their indexes: a reader takes a missing one
     /// for an empty one, and `ContentHash` hashes it so.
     package static let optionalTables: Set<String> = [
-        "trip_names", "frequencies", "transfers", "fare_classes", "currencies", "fare_zone_names", "fare_zones", "fare_media",
+        "trip_names", "frequencies", "transfers", "fare_classes", "currencies", "fare_zone_names", "fare_zones", "fare_ids", "fare_media",
         "rider_categories", "fare_products", "fare_leg_rules", "fare_transfer_rules", "timeframes", "stop_areas", "route_networks",
         "translations", "pathways", "levels", "stop_levels", "attributions", "cities", "city_alternate_names", "categories",
         "city_categories", "city_attractions", "city_images", "city_related", "city_feeds", "cities_fts", "city_cells",

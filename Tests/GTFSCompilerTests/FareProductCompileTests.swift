@@ -79,6 +79,10 @@ final class FareProductCompileTests: XCTestCase {
     private func problems(_ log: DiagnosticLog, _ file: String) -> [String] { TestSupport.problems(log, file) }
     private func rows(_ path: String, _ sql: String) throws -> [String] { try TestSupport.rows(path, sql) }
 
+    /// SQL for the text of the fare id in `column` (the bundle keeps fares v2 ids as
+    /// numbers of `fare_ids`).
+    private func t(_ column: String) -> String { "(SELECT text FROM fare_ids WHERE id = \(column))" }
+
     func testFaresV2AreKeptAsWrittenAndBadRowsAreNamed() throws {
         let result = TestSupport.compile(Self.feed)
         let path = try XCTUnwrap(result.bundle, result.log.summaryText())
@@ -108,33 +112,38 @@ final class FareProductCompileTests: XCTestCase {
             ])
         XCTAssertEqual(
             try rows(
-                path, "SELECT fare_product_id, fare_product_name, rider_category_id, fare_media_id, amount, currency FROM fare_products"),
-            ["single Single adult card 2.50 EUR", "single Single child card 1.25 EUR", "disc Discount - - -0.50 EUR"])
+                path,
+                """
+                SELECT \(t("p.fare_product_id")), p.fare_product_name, \(t("p.rider_category_id")), \(t("p.fare_media_id")), p.amount, c.exponent, c.code
+                FROM fare_products p JOIN currencies c USING (currency)
+                """),
+            // Amounts as units of their currency: 2.50 EUR is 250 with exponent 2.
+            ["single Single adult card 250 2 EUR", "single Single child card 125 2 EUR", "disc Discount - - -50 2 EUR"])
         XCTAssertEqual(
             try rows(
                 path,
                 """
-                SELECT leg_group_id, network_id, from_area_id, to_area_id, from_timeframe_group_id, to_timeframe_group_id,
-                  fare_product_id, rule_priority FROM fare_leg_rules
+                SELECT \(t("leg_group_id")), \(t("network_id")), \(t("from_area_id")), \(t("to_area_id")), \(t("from_timeframe_group_id")),
+                  \(t("to_timeframe_group_id")), \(t("fare_product_id")), rule_priority FROM fare_leg_rules
                 """),
             ["g N A1 A2 day - single -", "g - - - - - disc -"])
         XCTAssertEqual(
             try rows(
                 path,
                 """
-                SELECT from_leg_group_id, to_leg_group_id, transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
-                  fare_product_id FROM fare_transfer_rules
+                SELECT \(t("from_leg_group_id")), \(t("to_leg_group_id")), transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
+                  \(t("fare_product_id")) FROM fare_transfer_rules
                 """),
             ["g g -1 5400 1 0 -"])
         XCTAssertEqual(
-            try rows(path, "SELECT timeframe_group_id, start_time, end_time FROM timeframes"), ["day 21600 72000", "all 0 86400"])
+            try rows(path, "SELECT \(t("timeframe_group_id")), start_time, end_time FROM timeframes"), ["day 21600 72000", "all 0 86400"])
         // The station's area goes to its platform; S3 keeps its own.
         XCTAssertEqual(
-            try rows(path, "SELECT s.stop_id, a.area_id FROM stop_areas a JOIN stops s ON s.sid = a.sid ORDER BY s.stop_id"),
+            try rows(path, "SELECT s.stop_id, \(t("a.area_id")) FROM stop_areas a JOIN stops s ON s.sid = a.sid ORDER BY s.stop_id"),
             ["S1 A1", "S3 A2", "ST A1"])
-        XCTAssertEqual(try rows(path, "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
-        XCTAssertEqual(try rows(path, "SELECT rider_category_id, is_default_fare_category FROM rider_categories"), ["adult 1", "child 0"])
-        XCTAssertEqual(try rows(path, "SELECT fare_media_id, fare_media_type FROM fare_media"), ["card 2"])
+        XCTAssertEqual(try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
+        XCTAssertEqual(try rows(path, "SELECT \(t("rider_category_id")), is_default_fare_category FROM rider_categories"), ["adult 1", "child 0"])
+        XCTAssertEqual(try rows(path, "SELECT \(t("fare_media_id")), fare_media_type FROM fare_media"), ["card 2"])
     }
 
     func testRoutesNetworkIDForbidsTheNetworkFilesAndAFeedWithoutLegRulesWritesNothing() throws {
@@ -144,13 +153,13 @@ final class FareProductCompileTests: XCTestCase {
         let path = try XCTUnwrap(result.bundle, result.log.summaryText())
         XCTAssertEqual(problems(result.log, "networks.txt"), ["1 network_id W_BAD_VALUE"])
         XCTAssertEqual(problems(result.log, "route_networks.txt"), ["1 network_id W_BAD_VALUE"])
-        XCTAssertEqual(try rows(path, "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
+        XCTAssertEqual(try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
         // Rule priority: an empty value is 0; the column's presence is kept.
         feed["fare_leg_rules.txt"] = "fare_product_id,rule_priority\nsingle,\ndisc,2\nsingle,-1\n"
         let prioritized = TestSupport.compile(feed)
         XCTAssertEqual(problems(prioritized.log, "fare_leg_rules.txt"), ["4 rule_priority W_BAD_VALUE"])
         XCTAssertEqual(
-            try rows(try XCTUnwrap(prioritized.bundle), "SELECT fare_product_id, rule_priority FROM fare_leg_rules"),
+            try rows(try XCTUnwrap(prioritized.bundle), "SELECT \(t("fare_product_id")), rule_priority FROM fare_leg_rules"),
             ["single 0", "disc 2"])
         feed["fare_leg_rules.txt"] = nil
         feed["fare_transfer_rules.txt"] = nil

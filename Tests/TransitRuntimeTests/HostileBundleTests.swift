@@ -157,29 +157,38 @@ final class HostileBundleTests: XCTestCase {
         }
     }
 
-    /// Fares v2 rows no compiler writes: amounts that are not numbers, negative and huge
-    /// ids, unknown transfer and limit types, thousands of rules matching every ride (the
+    /// Fares v2 rows no compiler writes: amounts that are not numbers or past every bound,
+    /// currencies and fare ids the bundle lacks or of another feed, negative and huge ids,
+    /// unknown transfer and limit types, thousands of rules matching every ride (the
     /// pricer bounds its combinations), services no calendar has.
     func testCraftedFaresV2AnswerWithoutATrapOrAHang() throws {
         let path = try crafted(
             """
-            INSERT INTO fare_products VALUES (NULL, 1, 'p', NULL, NULL, NULL, 'not a price', 'CHF'),
-              (NULL, 1, 'p', NULL, NULL, NULL, '1e999999', 'CHF'), (NULL, 1, 'p1', NULL, NULL, NULL, '9e127', 'CHF'), (NULL, 1, 'q', 'x', NULL, 'm', '-9999999999999999999999', 'CHF'),
-              (NULL, 1, 'r', NULL, 'ghost', NULL, '2.80', 'EUR');
-            INSERT INTO rider_categories VALUES (NULL, 1, 'ghost', 'Ghost', 7, NULL);
+            INSERT INTO fare_ids VALUES (1, 1, 'p'), (2, 1, 'q'), (3, 1, 'r'), (4, 1, 'x'), (5, 1, 'm'), (6, 1, 'ghost'),
+              (7, 1, 'net'), (8, 1, 'a'), (9, 1, 'b'), (10, 1, 'tf'), (11, 1, 'none'), (12, 1, 'g'), (13, 99, 'elsewhere');
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 6) INSERT INTO fare_ids SELECT 20 + i, 1, 'g' || i FROM n;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-              INSERT INTO fare_products SELECT NULL, 1, 'p' || i, NULL, NULL, NULL, (i % 97) || '.5', 'CHF' FROM n;
+              INSERT INTO fare_ids SELECT 10000 + i, 1, 'p' || i FROM n;
+            INSERT OR REPLACE INTO currencies VALUES (2, 'EUR', 2), (3, 'XXX', 99), (4, 'YYY', -3);
+            INSERT INTO fare_products VALUES (NULL, 1, 1, NULL, NULL, NULL, 'not a price', 1),
+              (NULL, 1, 1, NULL, NULL, NULL, 9223372036854775807, 1), (NULL, 1, 10001, NULL, NULL, NULL, 5, 3),
+              (NULL, 1, 2, 4, NULL, 5, -9223372036854775807, 1), (NULL, 1, 3, NULL, 6, NULL, 280, 2), (NULL, 1, 99999, NULL, NULL, NULL, 5, 4),
+              (NULL, 1, -7, 123456, 654321, NULL, 100, 77);
+            INSERT INTO rider_categories VALUES (NULL, 1, 6, 'Ghost', 7, NULL), (NULL, 1, 424242, 'Nobody', 1, NULL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-              INSERT INTO fare_leg_rules SELECT NULL, 1, 'g' || (i % 7), NULL, NULL, NULL, NULL, NULL, 'p' || i, NULL FROM n;
-            INSERT INTO fare_leg_rules VALUES (NULL, 1, 'g1', 'net', 'a', 'b', 'tf', 'tf', 'q', NULL),
-              (NULL, 1, NULL, NULL, NULL, NULL, 'none', NULL, 'r', NULL), (NULL, 99, 'g', NULL, NULL, NULL, NULL, NULL, 'p', NULL);
+              INSERT INTO fare_products SELECT NULL, 1, 10000 + i, NULL, NULL, NULL, (i % 97) * 100 + 50, 1 FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+              INSERT INTO fare_leg_rules SELECT NULL, 1, 20 + i % 7, NULL, NULL, NULL, NULL, NULL, 10000 + i, NULL FROM n;
+            INSERT INTO fare_leg_rules VALUES (NULL, 1, 21, 7, 8, 9, 10, 10, 2, NULL),
+              (NULL, 1, NULL, NULL, NULL, NULL, 11, NULL, 3, NULL), (NULL, 99, 12, NULL, NULL, NULL, NULL, NULL, 1, NULL),
+              (NULL, 1, 98765, 98765, NULL, NULL, NULL, NULL, 98765, NULL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
-              INSERT INTO fare_transfer_rules SELECT NULL, 1, 'g' || (i % 7), 'g' || (i % 5), i - 10000, i * 1000, i % 9 - 4, i % 5 - 1,
-                CASE WHEN i % 3 = 0 THEN NULL ELSE 'p' || (i % 3000) END FROM n;
-            INSERT INTO timeframes VALUES (NULL, 1, 'tf', -86400, 999999999, -1), (NULL, 1, 'tf', 0, 86400, 4611686018427387904),
-              (NULL, 1, 'tf', 0, 86400, 0);
-            INSERT INTO stop_areas VALUES (99999999999, 'a'), (-1, 'b'), (1, 'a');
-            INSERT INTO route_networks VALUES (-5, 'net'), (99999999999, 'net');
+              INSERT INTO fare_transfer_rules SELECT NULL, 1, 20 + i % 7, 20 + i % 5, i - 10000, i * 1000, i % 9 - 4, i % 5 - 1,
+                CASE WHEN i % 3 = 0 THEN NULL ELSE 10000 + (i % 3000) END FROM n;
+            INSERT INTO timeframes VALUES (NULL, 1, 10, -86400, 999999999, -1), (NULL, 1, 10, 0, 86400, 4611686018427387904),
+              (NULL, 1, 10, 0, 86400, 0), (NULL, 1, 31337, 0, 86400, 0);
+            INSERT INTO stop_areas VALUES (99999999999, 8), (-1, 9), (1, 8), (2, 55555);
+            INSERT INTO route_networks VALUES (-5, 7), (99999999999, 7);
             """)
         let bundle = try TransitBundle(path: path)
         let at = try QueryTime.parse("2026-03-30T08:00")

@@ -299,10 +299,14 @@ final class HostileTablesTests: XCTestCase {
     /// over the product (its price for the rider worked out once), and the cheapest row
     /// the rider may use wins; a total below zero is no fare.
     func testManyProductRowsPriceOnceAndNoTotalIsBelowZero() throws {
+        // Fare id 1 is the product "p", 2 + i the leg groups; currency 1 is the samples' CHF
+        // (exponent 2).
         let rules = """
-            INSERT INTO fare_products SELECT NULL, 1, 'p', NULL, NULL, NULL, (2 + i % 1000) || '.00', 'CHF' FROM
+            INSERT INTO fare_ids SELECT 1 + i, 1, CASE WHEN i = 0 THEN 'p' ELSE 'g' || i END FROM
+              (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) SELECT i FROM n);
+            INSERT INTO fare_products SELECT NULL, 1, 1, NULL, NULL, NULL, (2 + i % 1000) * 100, 1 FROM
               (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT i FROM n);
-            INSERT INTO fare_leg_rules SELECT NULL, 1, 'g' || i, NULL, NULL, NULL, NULL, NULL, 'p', NULL FROM
+            INSERT INTO fare_leg_rules SELECT NULL, 1, 1 + i, NULL, NULL, NULL, NULL, NULL, 1, NULL FROM
               (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) SELECT i FROM n);
             """
         let bundle = try TransitBundle(path: try crafted(rules))
@@ -312,7 +316,7 @@ final class HostileTablesTests: XCTestCase {
         XCTAssertEqual(journey.fare?.amount, Decimal(2))
 
         let negative = try TransitBundle(
-            path: try crafted("INSERT INTO fare_products VALUES (NULL, 1, 'p', NULL, NULL, NULL, '-999999999', 'CHF');" + rules))
+            path: try crafted(rules + "INSERT INTO fare_products VALUES (NULL, 1, 1, NULL, NULL, NULL, -99999999900, 1);"))
         let priced = try XCTUnwrap(negative.journeys(from: .stop("CENTRAL"), to: .stop("BELLEVUE"), departingAt: at).first)
         XCTAssertNil(priced.fare)
         XCTAssertNil(try negative.fare(of: priced))

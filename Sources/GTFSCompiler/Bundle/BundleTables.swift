@@ -52,11 +52,13 @@ enum BundleTables {
         for t in m.transfers.sorted(by: { ($0.fromSid, $0.toSid) < ($1.fromSid, $1.toSid) }) {
             try transfer.run(t.fromSid, t.toSid, t.type, t.minTime)
         }
-        try insertFaresAndAttributions(m, db)
-        try FareProductTables.insert(m, db)
+        let currencies = FareCurrencies(m)
+        try currencies.insert(db)
+        try insertFaresAndAttributions(m, currencies, db)
+        try FareProductTables.insert(m, currencies: currencies, db)
     }
 
-    private static func insertFaresAndAttributions(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+    private static func insertFaresAndAttributions(_ m: BundleModel, _ currencies: FareCurrencies, _ db: SQLiteDatabase) throws {
         let level = try db.prepareInsert(into: "levels", columns: ["level", "fid", "level_id", "level_index", "level_name"])
         for l in m.levels { try level.run(l.level, l.fid, l.levelID, l.record.index, l.record.name) }
         let stopLevel = try db.prepareInsert(into: "stop_levels", columns: ["sid", "level"])
@@ -70,7 +72,7 @@ enum BundleTables {
                 i + 1, p.fromSid, p.toSid, r.mode, r.isBidirectional, r.traversalTime, r.length.map { Int(($0 * 10).rounded()) },
                 r.stairCount)
         }
-        try FareClassTables.insert(m, db)
+        try FareClassTables.insert(m, currencies: currencies, db)
         let attribution = try db.prepareInsert(
             into: "attributions",
             columns: [

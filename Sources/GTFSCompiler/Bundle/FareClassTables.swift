@@ -2,18 +2,11 @@ import BundleFormat
 import TransitSQLite
 
 /// Writes each feed's fares v1 (schemas/bundle.sql, "GTFS fares v1"): its fare classes and
-/// their rules packed in one `fare_classes` row, currencies and zone names as numbers.
+/// their rules packed in one `fare_classes` row, currencies (`FareCurrencies`) and zone
+/// names as numbers.
 enum FareClassTables {
-    static func insert(_ m: BundleModel, _ db: SQLiteDatabase) throws {
+    static func insert(_ m: BundleModel, currencies: FareCurrencies, _ db: SQLiteDatabase) throws {
         guard !m.fares.isEmpty else { return }
-        // Each currency's exponent: the most decimal places its prices need.
-        var exponents: [String: Int] = [:]
-        for f in m.fares { exponents[f.record.currency] = max(exponents[f.record.currency] ?? 0, decimals(f.record.price)) }
-        let codes = exponents.keys.sorted()
-        let currencyOf = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0 + 1) })
-        let currency = try db.prepareInsert(into: "currencies", columns: ["currency", "code", "exponent"])
-        for (number, code) in codes.enumerated() { try currency.run(number + 1, code, exponents[code]!) }
-
         // Zones by feed, in byte order of their ids.
         var zoneOf: [Int: [String: Int]] = [:]
         var zonesByFeed: [Int: Set<String>] = [:]
@@ -54,7 +47,7 @@ enum FareClassTables {
             let classes = m.fares[start..<end].map { f in
                 let r = f.record
                 return FareClassesBlob.FareClass(
-                    fareID: f.fareID, units: units(r.price, exponent: exponents[r.currency]!), currency: currencyOf[r.currency]!,
+                    fareID: f.fareID, units: currencies.units(r.price, r.currency), currency: currencies.number(of: r.currency),
                     paymentMethod: r.paymentMethod, transfers: r.transfers, aid: f.aid, transferDuration: r.transferDuration,
                     rules: rulesOf[f.fare] ?? [])
             }
@@ -63,18 +56,4 @@ enum FareClassTables {
         }
     }
 
-    /// The decimal places of `price` ("6.40": 2, "3": 0), trailing zeros included.
-    static func decimals(_ price: String) -> Int {
-        guard let dot = price.firstIndex(of: ".") else { return 0 }
-        return price.distance(from: dot, to: price.endIndex) - 1
-    }
-
-    /// `price` (digits and at most one point, as `FareAmount` checked it) in units of
-    /// 10^-exponent.
-    static func units(_ price: String, exponent: Int) -> Int64 {
-        let parts = price.split(separator: ".", omittingEmptySubsequences: false)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        let digits = String(parts[0]) + fraction + String(repeating: "0", count: exponent - fraction.count)
-        return Int64(digits) ?? 0
-    }
 }

@@ -17,6 +17,12 @@ enum FareProductsFile {
             guard
                 let (value, code) = FareAmount.read(t, amount: amount, currency: currency, entity: productID, signed: true, dropped: "row")
             else { continue }
+            guard FareAmount.isStorable(value.hasPrefix("-") ? String(value.dropFirst()) : value) else {
+                t.warn(
+                    .badValue, column: amount, entity: productID,
+                    message: "the amount is out of range (below a billion, at most nine decimals); row dropped")
+                continue
+            }
             let categoryID = t.text(category)
             if let categoryID, !feed.fareProducts.riderCategoryIDs.contains(categoryID) {
                 t.unknownReference(

@@ -74,11 +74,12 @@ struct FareProductTable: Sendable {
         // Each table is optional (BundleSchema.optionalTables): one the bundle lacks has no rows.
         var present = Set<String>()
         for table in [
-            "fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes", "rider_categories", "route_networks", "stop_areas",
+            "fare_ids", "fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes", "rider_categories", "route_networks",
+            "stop_areas",
         ] {
             if try db.hasTable(table) { present.insert(table) }
         }
-        guard present.contains("fare_leg_rules") else { return }
+        guard present.contains("fare_leg_rules"), present.contains("fare_ids") else { return }
         for table in ["fare_leg_rules", "fare_products", "fare_transfer_rules", "timeframes"] where present.contains(table) {
             // The names are this list's, never input.
             let count = try db.prepare("SELECT COUNT(*) FROM \(table) WHERE fid = ?1")
@@ -89,8 +90,8 @@ struct FareProductTable: Sendable {
         }
         let legs = try db.prepare(
             """
-            SELECT leg_group_id, network_id, from_area_id, to_area_id, from_timeframe_group_id, to_timeframe_group_id,
-              fare_product_id, rule_priority FROM fare_leg_rules WHERE fid = ?1 ORDER BY rule
+            SELECT \(Self.text("leg_group_id")), \(Self.text("network_id")), \(Self.text("from_area_id")), \(Self.text("to_area_id")), \(Self.text("from_timeframe_group_id")),
+              \(Self.text("to_timeframe_group_id")), \(Self.text("fare_product_id")), rule_priority FROM fare_leg_rules WHERE fid = ?1 ORDER BY rule
             """)
         legs.bind([fid])
         while try legs.step() {
@@ -110,18 +111,18 @@ struct FareProductTable: Sendable {
         if present.contains("timeframes") { try readTimeframes(fid: fid, db: db) }
         if present.contains("rider_categories") {
             let categories = try db.prepare(
-                "SELECT rider_category_id FROM rider_categories WHERE fid = ?1 AND is_default_fare_category = 1")
+                "SELECT \(Self.text("rider_category_id")) FROM rider_categories WHERE fid = ?1 AND is_default_fare_category = 1")
             categories.bind([fid])
             while try categories.step() { defaultCategories.insert(categories.string(0)) }
         }
         if present.contains("route_networks") {
             let routes = try db.prepare(
-                "SELECT d.route_id, n.network_id FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
+                "SELECT d.route_id, \(Self.text("n.network_id")) FROM route_networks n JOIN dict_route d ON d.rid = n.rid WHERE d.fid = ?1")
             routes.bind([fid])
             while try routes.step() { networks[routes.string(0)] = routes.string(1) }
         }
         if present.contains("stop_areas") {
-            let stops = try db.prepare("SELECT s.stop_id, a.area_id FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
+            let stops = try db.prepare("SELECT s.stop_id, \(Self.text("a.area_id")) FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
             stops.bind([fid])
             while try stops.step() { areas[stops.string(0), default: []].insert(stops.string(1)) }
         }
@@ -130,26 +131,28 @@ struct FareProductTable: Sendable {
     private mutating func readProducts(fid: Int, db: SQLiteDatabase) throws {
         let products = try db.prepare(
             """
-            SELECT fare_product_id, fare_product_name, rider_category_id, fare_media_id, amount, currency
-            FROM fare_products WHERE fid = ?1 ORDER BY product
+            SELECT \(Self.text("p.fare_product_id")), p.fare_product_name, \(Self.text("p.rider_category_id")), \(Self.text("p.fare_media_id")), p.amount, c.code, c.exponent
+            FROM fare_products p LEFT JOIN currencies c ON c.currency = p.currency WHERE p.fid = ?1 ORDER BY p.product
             """)
         products.bind([fid])
         while try products.step() {
-            // An amount that does not read as a decimal (a damaged bundle) leaves the row out.
-            guard let amount = FareTable.amount(products.string(4)) else { continue }
+            // An amount of a currency the bundle lacks, or of a billion or more (a damaged
+            // bundle), leaves the row out.
+            guard let code = products.optionalString(5), let amount = FareTable.amount(units: products.int(4), exponent: products.int(6))
+            else { continue }
             let id = products.string(0)
             self.products[id, default: []].append(
                 Product(
                     id: id, name: products.optionalString(1), riderCategory: products.optionalString(2),
-                    medium: products.optionalString(3), amount: amount, currency: products.string(5)))
+                    medium: products.optionalString(3), amount: amount, currency: code))
         }
     }
 
     private mutating func readTransferRules(fid: Int, db: SQLiteDatabase) throws {
         let transfers = try db.prepare(
             """
-            SELECT from_leg_group_id, to_leg_group_id, transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
-              fare_product_id FROM fare_transfer_rules WHERE fid = ?1 ORDER BY rule
+            SELECT \(Self.text("from_leg_group_id")), \(Self.text("to_leg_group_id")), transfer_count, duration_limit, duration_limit_type, fare_transfer_type,
+              \(Self.text("fare_product_id")) FROM fare_transfer_rules WHERE fid = ?1 ORDER BY rule
             """)
         transfers.bind([fid])
         while try transfers.step() {
@@ -165,13 +168,20 @@ struct FareProductTable: Sendable {
     }
 
     private mutating func readTimeframes(fid: Int, db: SQLiteDatabase) throws {
-        let frames = try db.prepare("SELECT timeframe_group_id, start_time, end_time, sv FROM timeframes WHERE fid = ?1")
+        let frames = try db.prepare("SELECT \(Self.text("timeframe_group_id")), start_time, end_time, sv FROM timeframes WHERE fid = ?1")
         frames.bind([fid])
         while try frames.step() {
             // A service id no service has (a damaged bundle) never runs.
             guard frames.int(3) >= 0 else { continue }
             timeframes[frames.string(0), default: []].append(Timeframe(start: frames.int(1), end: frames.int(2), sv: frames.int(3)))
         }
+    }
+
+    /// SQL for the text of the fare id in `column` (a column name of this file, never input):
+    /// NULL for none, and for a number `fare_ids` lacks (a damaged bundle) a text no feed
+    /// writes, so that it matches nothing rather than everything.
+    static func text(_ column: String) -> String {
+        "coalesce((SELECT text FROM fare_ids WHERE id = \(column)), CASE WHEN \(column) IS NULL THEN NULL ELSE char(0) END)"
     }
 
     /// The cheapest row of product `id` a rider of `options` may use: of their category (or

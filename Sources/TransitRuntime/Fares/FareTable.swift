@@ -39,13 +39,12 @@ struct FareTable: Sendable {
     /// in several currencies (their amounts cannot be compared).
     var isUsable: Bool
 
-    /// `text` as an amount: a decimal of at most a billion in size, nil otherwise (a
-    /// damaged bundle's "9e127" would overflow a sum of fares into NaN). Fares v2 amounts.
-    static func amount(_ text: String) -> Decimal? {
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), value.isFinite,
-            value.magnitude < 1_000_000_000
-        else { return nil }
-        return value
+    /// `units` x 10^-`exponent` as an amount: below a billion in size with an exponent of 0
+    /// to 9, nil otherwise (a damaged bundle's could overflow a sum of fares).
+    static func amount(units: Int, exponent: Int) -> Decimal? {
+        guard (0...9).contains(exponent), units.magnitude < 1_000_000_000_000_000_000 else { return nil }
+        let value = Decimal(sign: units < 0 ? .minus : .plus, exponent: -exponent, significand: Decimal(units.magnitude))
+        return value.magnitude < 1_000_000_000 ? value : nil
     }
 
     /// The most fare classes and fare rules a feed may have (a fare per pair of stations of
@@ -95,9 +94,8 @@ struct FareTable: Sendable {
         // Each fare's rows, in the file's order (a row naming what the bundle lacks is left out).
         var rowsOfFare: [[(route: String?, origin: String?, destination: String?, contains: String?)]] = []
         for fare in classes {
-            guard let currency = currencies[fare.currency] else { continue }
-            let price = Decimal(sign: .plus, exponent: -currency.exponent, significand: Decimal(fare.units))
-            guard price < 1_000_000_000 else { continue }
+            guard let currency = currencies[fare.currency], let price = Self.amount(units: Int(fare.units), exponent: currency.exponent)
+            else { continue }
             let rows = fare.rules.compactMap { rule -> (route: String?, origin: String?, destination: String?, contains: String?)? in
                 func zone(_ number: Int?) -> String?? { number.map { zoneNames[$0] } ?? .some(nil) }
                 guard let route = rule.rid.map({ routeIDs[$0] }) ?? .some(nil), let origin = zone(rule.origin),
