@@ -141,8 +141,10 @@ final class FareProductCompileTests: XCTestCase {
         XCTAssertEqual(
             try rows(path, "SELECT s.stop_id, \(t("a.area_id")) FROM stop_areas a JOIN stops s ON s.sid = a.sid ORDER BY s.stop_id"),
             ["S1 A1", "S3 A2", "ST A1"])
-        XCTAssertEqual(try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
-        XCTAssertEqual(try rows(path, "SELECT \(t("rider_category_id")), is_default_fare_category FROM rider_categories"), ["adult 1", "child 0"])
+        XCTAssertEqual(
+            try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
+        XCTAssertEqual(
+            try rows(path, "SELECT \(t("rider_category_id")), is_default_fare_category FROM rider_categories"), ["adult 1", "child 0"])
         XCTAssertEqual(try rows(path, "SELECT \(t("fare_media_id")), fare_media_type FROM fare_media"), ["card 2"])
     }
 
@@ -153,7 +155,8 @@ final class FareProductCompileTests: XCTestCase {
         let path = try XCTUnwrap(result.bundle, result.log.summaryText())
         XCTAssertEqual(problems(result.log, "networks.txt"), ["1 network_id W_BAD_VALUE"])
         XCTAssertEqual(problems(result.log, "route_networks.txt"), ["1 network_id W_BAD_VALUE"])
-        XCTAssertEqual(try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
+        XCTAssertEqual(
+            try rows(path, "SELECT d.route_id, \(t("n.network_id")) FROM route_networks n JOIN dict_route d USING (rid)"), ["R N"])
         // Rule priority: an empty value is 0; the column's presence is kept.
         feed["fare_leg_rules.txt"] = "fare_product_id,rule_priority\nsingle,\ndisc,2\nsingle,-1\n"
         let prioritized = TestSupport.compile(feed)

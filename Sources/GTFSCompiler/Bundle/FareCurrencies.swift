@@ -9,9 +9,11 @@ struct FareCurrencies {
 
     /// The currencies of `m`'s fares.
     init(_ m: BundleModel) {
-        let amounts = m.fares.map { ($0.record.price, $0.record.currency) } + m.fareProducts.flatMap { f in
-            f.data.products.map { ($0.amount, $0.currency) }
-        }
+        let amounts =
+            m.fares.map { ($0.record.price, $0.record.currency) }
+            + m.fareProducts.flatMap { f in
+                f.data.products.map { ($0.amount, $0.currency) }
+            }
         for (amount, code) in amounts { exponents[code] = max(exponents[code] ?? 0, Self.decimals(amount)) }
         for (index, code) in exponents.keys.sorted().enumerated() { numbers[code] = index + 1 }
     }

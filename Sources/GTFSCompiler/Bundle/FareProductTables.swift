@@ -64,9 +64,11 @@ enum FareProductTables {
             func id(_ text: String?) -> Int? { text.flatMap { ids[$0] } }
             for x in d.media { try medium.run(next(0), f.fid, id(x.id), x.name, x.type) }
             for c in d.riderCategories { try category.run(next(1), f.fid, id(c.id), c.name, c.isDefault, c.eligibilityURL) }
-            for p in d.products { try product.run(
+            for p in d.products {
+                try product.run(
                     next(2), f.fid, id(p.id), p.name, id(p.riderCategory), id(p.medium), Int(currencies.units(p.amount, p.currency)),
-                    currencies.number(of: p.currency)) }
+                    currencies.number(of: p.currency))
+            }
             for r in d.legRules {
                 try legRule.run(
                     next(3), f.fid, id(r.legGroup), id(r.network), id(r.fromArea), id(r.toArea), id(r.fromTimeframe), id(r.toTimeframe),

@@ -122,7 +122,8 @@ struct FareProductTable: Sendable {
             while try routes.step() { networks[routes.string(0)] = routes.string(1) }
         }
         if present.contains("stop_areas") {
-            let stops = try db.prepare("SELECT s.stop_id, \(Self.text("a.area_id")) FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
+            let stops = try db.prepare(
+                "SELECT s.stop_id, \(Self.text("a.area_id")) FROM stop_areas a JOIN stops s ON s.sid = a.sid WHERE s.fid = ?1")
             stops.bind([fid])
             while try stops.step() { areas[stops.string(0), default: []].insert(stops.string(1)) }
         }
