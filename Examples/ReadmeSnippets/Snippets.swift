@@ -145,8 +145,19 @@ func readmeBlock11() throws {
     _ = (timetable, updates, snapshot, live)
 }
 
-/// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
+/// Sources/TransitRealtime/TransitRealtime.docc/LiveDataOnTheDevice.md, under "Journeys on a snapshot".
 func readmeBlock12() throws {
+
+    let bart = try TransitBundle(path: "bart.db")
+    let message = try RealtimeMessage(data: try Data(contentsOf: URL(fileURLWithPath: "trip-updates.pb")))
+    let matched = try RealtimeSnapshot(messages: [message], bundle: bart)
+    let trips = try bart.journeys(from: .stop("MONT"), to: .stop("DALY"), departingAt: .instant(Date()), realtime: matched)
+    print(trips.first?.arrival ?? Date())
+    _ = (bart, message, matched, trips)
+}
+
+/// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
+func readmeBlock13() throws {
 
     let bundle = try TransitBundle(path: "bart.db")
     let message = try RealtimeMessage(data: fetchedBytes)
@@ -157,7 +168,7 @@ func readmeBlock12() throws {
 }
 
 /// Sources/TransitRealtime/TransitRealtime.docc/TransitRealtime.md, under "Overview".
-func readmeBlock13() async throws {
+func readmeBlock14() async throws {
     let snapshot = try await RealtimeSnapshot(messages: [message], bundle: bundle)
     let live = try await bundle.departures(from: "MONT", realtime: snapshot)
     if case .stale(let age, _, _)? = live.notAppliedReason { banner.text = "Live times are \(Int(age / 60)) min old" }
@@ -165,7 +176,7 @@ func readmeBlock13() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Overview".
-func readmeBlock14() throws {
+func readmeBlock15() throws {
     let bundle = try TransitBundle(path: "strasbourg.db")
     let here = Coordinate(latitude: 48.5734, longitude: 7.7521)
     let journeys = try bundle.journeys(from: .coordinate(here), to: .stop("HOPITAL"), departingAt: .instant(Date()))
@@ -176,7 +187,7 @@ func readmeBlock14() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock15() throws {
+func readmeBlock16() throws {
 
     let home = Coordinate(latitude: 48.5734, longitude: 7.7521)
     var options = JourneyOptions()  // 4 transfers, 120 s to change, 1.2 m/s, 400 m between stops, 800 m to a point
@@ -198,7 +209,7 @@ func readmeBlock15() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Depart at, arrive by, a range".
-func readmeBlock16() throws {
+func readmeBlock17() throws {
     let budget = JourneyOptions(rangeSearches: 4)
     let next = try bundle.journeyRange(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: try QueryTime.parse("2026-03-10T08:00"), within: 2 * 3600, options: budget)
     print(next.journeys.count, "journeys", next.isComplete ? "" : "leaving before \(next.endLocal)")
@@ -206,7 +217,7 @@ func readmeBlock16() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Live times".
-func readmeBlock17() throws {
+func readmeBlock18() throws {
 
     let live = try RealtimeSnapshot(messages: [try RealtimeMessage(contentsOf: "trip-updates.pb")], bundle: bundle)
     let now = try bundle.journeys(from: .stop("GARE_01"), to: .stop("HOPITAL"), departingAt: .instant(Date()), realtime: live)
@@ -216,7 +227,7 @@ func readmeBlock17() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock18() throws {
+func readmeBlock19() throws {
     for journey in try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date())) {
         if let fare = journey.fare {
             print(fare.amount.formatted(.currency(code: fare.currency)), fare.components.map(\.fareID))
@@ -227,7 +238,7 @@ func readmeBlock18() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/PlanningJourneysOffline.md, under "Fares".
-func readmeBlock19() throws {
+func readmeBlock20() throws {
     let journey = try bundle.journeys(from: .stop("EMBR"), to: .stop("12TH"), departingAt: .instant(Date()))[0]
     let senior = try bundle.fare(of: journey, options: FareOptions(riderCategoryID: "senior"))
     print(senior?.components.map { "\($0.productName ?? $0.fareID): \($0.amount)" } ?? [])
@@ -235,20 +246,20 @@ func readmeBlock19() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Open the bundle once".
-func readmeBlock20() throws {
+func readmeBlock21() throws {
     let bundle = try TransitBundle(path: bundlePath)
     _ = bundle
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Find the stop".
-func readmeBlock21() throws {
+func readmeBlock22() throws {
     let hits = try bundle.stops(matching: "gare centr")
     let nearby = try bundle.nearestStops(to: Coordinate(latitude: 48.5839, longitude: 7.7455), count: 10)
     _ = (hits, nearby)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Show the board".
-func readmeBlock22() async throws {
+func readmeBlock23() async throws {
     let board = try await bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60, limit: 20)
     for call in board {
         let style = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: call.timeZone)
@@ -258,14 +269,14 @@ func readmeBlock22() async throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/ShowingDeparturesOffline.md, under "Draw the line".
-func readmeBlock23() throws {
+func readmeBlock24() throws {
     let line = try bundle.shape(trip: board[0].tripID)
     let points = line.points.map { ($0.latitude, $0.longitude) }
     _ = (line, points)
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/TransitRuntime.md, under "Overview".
-func readmeBlock24() throws {
+func readmeBlock25() throws {
 
     let bundle = try TransitBundle(path: "strasbourg.db")
     let board = try bundle.departures(from: "GARE_01", at: .instant(Date()), within: 60 * 60)
@@ -274,7 +285,7 @@ func readmeBlock24() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Overview".
-func readmeBlock25() throws {
+func readmeBlock26() throws {
 
     let bundle = try TransitBundle(path: "city.db")                 // read-only; checks the schema version
 
@@ -315,7 +326,7 @@ func readmeBlock25() throws {
 }
 
 /// Sources/TransitRuntime/TransitRuntime.docc/UsingTheRuntime.md, under "Names in the rider's language".
-func readmeBlock26() throws {
+func readmeBlock27() throws {
     let geneva = try TransitBundle(path: "geneva.db", language: Locale.preferredLanguages.first)
     for d in try geneva.departures(from: "S1", at: .instant(Date()), within: 3600, limit: 5) {
         print(d.stopName, d.headsign)   // "Bahnhof Cornavin", "Flughafen" for a German reader
@@ -324,7 +335,7 @@ func readmeBlock26() throws {
 }
 
 /// Sources/TransitServer/TransitServer.docc/TransitServer.md, under "Overview".
-func readmeBlock27() async throws {
+func readmeBlock28() async throws {
 
     var configuration = ServerConfiguration()
     configuration.bundles = [.init(name: "metro", path: bundlePath)]
@@ -335,13 +346,13 @@ func readmeBlock27() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Create the store".
-func readmeBlock28() async throws {
+func readmeBlock29() async throws {
     let store = try await BundleStore.open(directory: supportFolder + "/transit")
     _ = store
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Read the catalogue and download a city".
-func readmeBlock29() async throws {
+func readmeBlock30() async throws {
     try await store.refreshCatalogue(from: URL(string: "https://example.org/bundles/manifest.json")!)
     let job = try await store.download("lisbon", explicit: true)
     for await state in job.updates { print(state) }   // queued, downloading, verifying, installed
@@ -349,7 +360,7 @@ func readmeBlock29() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The saved-cities screen".
-func readmeBlock30() async throws {
+func readmeBlock31() async throws {
     var rows: [(name: String, availability: BundleOffer.Availability, bytes: Int)] = []
     for offer in try await store.offers() where offer.entry.isReadableByThisRuntime {
         rows.append((offer.entry.label ?? offer.id, offer.availability, Int(offer.entry.downloadBytes ?? offer.entry.bytes)))
@@ -363,13 +374,13 @@ func readmeBlock30() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Open a bundle".
-func readmeBlock31() async throws {
+func readmeBlock32() async throws {
     let lisbon = try await store.open("lisbon")        // a TransitBundle
     _ = lisbon
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Offline mode as a rider lives it".
-func readmeBlock32() async throws {
+func readmeBlock33() async throws {
     let keepInTouch = Task { await store.watchConnectivity() }
     for await event in store.events() {
         if case .connectivityChanged(let path) = event { offlineBadge.isHidden = path.isOnline }
@@ -379,7 +390,7 @@ func readmeBlock32() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Offline mode as a rider lives it".
-func readmeBlock33() async throws {
+func readmeBlock34() async throws {
     let batch = try await store.downloadAll()
     for await progress in batch.updates { bar.progress = progress.fraction }
     let hero = try await store.photos(of: "lisbon").first { $0.type == "hero" }?.localURL
@@ -387,14 +398,14 @@ func readmeBlock33() async throws {
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "Trust only your publisher's manifests".
-func readmeBlock34() throws {
+func readmeBlock35() throws {
     let key = try ManifestPublicKey(contentsOf: Bundle.main.path(forResource: "manifest", ofType: "pub")!)
     let store = try BundleStore(directory: folder, trustedKeys: [key])
     _ = (key, store)
 }
 
 /// Sources/TransitStore/TransitStore.docc/KeepingCityBundlesOnTheDevice.md, under "The whole flow in one listing".
-func readmeBlock35() async throws {
+func readmeBlock36() async throws {
 
     let store = try await BundleStore.open(directory: appSupport + "/transit")  // repairs after a crash, off the caller
     _ = try await store.resumePendingJobs()                            // jobs an earlier launch left unfinished
@@ -428,7 +439,7 @@ func readmeBlock35() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Open the rider's data beside the store".
-func readmeBlock36() async throws {
+func readmeBlock37() async throws {
 
     let store = try BundleStore(directory: appSupport + "/transit")
     let rider = try RiderData(directory: appSupport + "/transit", store: store, name: "Anna's phone", type: "phone", appVersion: "2.1")
@@ -437,7 +448,7 @@ func readmeBlock36() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Change things, with or without a network".
-func readmeBlock37() async throws {
+func readmeBlock38() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     let strasbourg = SyncTarget(kind: .city, id: "strasbourg")
@@ -452,7 +463,7 @@ func readmeBlock37() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Show where it stands".
-func readmeBlock38() async throws {
+func readmeBlock39() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     statusLabel.text = "\(try await rider.pendingCount()) changes waiting"   // "Pending sync"
@@ -467,7 +478,7 @@ func readmeBlock38() async throws {
 }
 
 /// Sources/TransitSync/TransitSync.docc/SavedPlacesAndNotesOfflineFirst.md, under "Sync".
-func readmeBlock39() async throws {
+func readmeBlock40() async throws {
 
     let rider = try RiderData(directory: appSupport + "/transit")
     await rider.setNetworkAvailable(false)     // from the app's network monitor

@@ -32,6 +32,10 @@ public final class TransitBundle: Sendable {
     /// Whether some stop names a level (stop_levels has rows): only then does a stop answer
     /// read its level.
     let hasStopLevels: Bool
+    /// The content hash the compiler recorded (`content_sha256`; empty if none): two
+    /// bundles with the same one number their stops, trips and patterns alike, so live data
+    /// matched against one holds for the other.
+    package let contentHash: String
 
     /// Whether the bundle has `table`, one of `BundleSchema.optionalTables` (the compiler
     /// leaves out a table without rows): a query of a table it lacks answers nothing.
@@ -64,6 +68,8 @@ public final class TransitBundle: Sendable {
             // Without translations no name is looked up in any language.
             let translated = tables.contains("translations")
             entities = EntityCache(languages: translated ? language.map(LanguageTag.fallbacks) ?? [] : [])
+            let hash = try db.prepare("SELECT value FROM metadata WHERE key = 'content_sha256'")
+            contentHash = try hash.step() ? hash.string(0) : ""
         } catch let error as SQLiteError {
             throw TransitError.notABundle(path: path, reason: error.message)
         }

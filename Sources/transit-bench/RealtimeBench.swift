@@ -113,6 +113,28 @@ extension TransitBench {
                 now: queries[i].2, freshness: fresh
             ).departures.count
         }
+        // Journeys on the same snapshot: what live data costs a query (its trips are put in
+        // the planner's terms once, when the snapshot is made).
+        var trips: [(from: JourneyPlace, to: JourneyPlace, at: Date)] = []
+        for i in 0..<200 where queries[i].1 == queries[1000 + i].1 {
+            let from = JourneyPlace.stop(queries[i].0, feed: queries[i].1)
+            let to = JourneyPlace.stop(queries[1000 + i].0, feed: queries[1000 + i].1)
+            trips.append((from, to, queries[i].2))
+        }
+        try measure("journeys, depart at, offline", trips.count) { i in
+            try bundle.journeys(from: trips[i].from, to: trips[i].to, departingAt: .instant(trips[i].at)).count
+        }
+        try measure("journeys, depart at, live", trips.count) { i in
+            let q = trips[i]
+            return try bundle.journeys(
+                from: q.from, to: q.to, departingAt: .instant(q.at), realtime: snapshot, now: q.at, freshness: fresh
+            ).count
+        }
+        try measure("journeys, arrive by, live", trips.count) { i in
+            let q = trips[i]
+            let by = QueryTime.instant(q.at.addingTimeInterval(3600))
+            return try bundle.journeys(from: q.from, to: q.to, arrivingBy: by, realtime: snapshot, now: q.at, freshness: fresh).count
+        }
     }
 
     /// A real capture against its bundle: decode, match and index, best of repeated runs.

@@ -20,7 +20,7 @@ final class RealFeedPathwayTests: XCTestCase {
         let network = try bundle.pool.with { db in try RoutingNetwork(db: db) }
         var sids: [String: Int] = [:]
         for stop in paths.station.keys {
-            if let sid = bundle.sid(ofStop: stop, feed: "wmata") { sids[stop] = sid }
+            if let sid = bundle.sid(ofStop: stop, feed: "wmata") { sids[stop] = sid.int }
         }
         let served = sids.filter { network.serves($0.value) }
         var checked = (pairs: 0, stepFree: 0, refused: 0)

@@ -57,29 +57,44 @@ final class RealtimeJourneyTests: XCTestCase {
         XCTAssertEqual(journeySummary(arriving), ["2: R1a R2a 08:00-08:30"])
     }
 
+    /// A trip update 5 minutes late from stop_sequence 2 on.
+    private static func fiveMinutesLateFromB(_ update: inout TransitRealtime_TripUpdate) {
+        var late = TransitRealtime_TripUpdate.StopTimeUpdate()
+        late.stopSequence = 2
+        late.arrival.delay = 300
+        late.departure.delay = 300
+        update.stopTimeUpdate = [late]
+    }
+
     func testADelayMovesTheConnectionsItMakes() throws {
         let b = try bundle()
         // R1a 5 minutes late from B (sequence 2) on: 08:15 at B misses R2a and R4a.
-        let live = try snapshot(
-            b,
-            [
-                (
-                    "R1a",
-                    {
-                        var late = TransitRealtime_TripUpdate.StopTimeUpdate()
-                        late.stopSequence = 2
-                        late.arrival.delay = 300
-                        late.departure.delay = 300
-                        $0.stopTimeUpdate = [late]
-                    }
-                )
-            ])
+        let live = try snapshot(b, [("R1a", Self.fiveMinutesLateFromB)])
         let journeys = try b.journeys(
             from: .stop("A"), to: .stop("D"), departingAt: try QueryTime.parse("2026-03-10T07:55"), realtime: live, now: now)
         XCTAssertEqual(journeySummary(journeys), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"])
         let ride = try XCTUnwrap(journeys.first?.legs.first)
         XCTAssertEqual(ride.arrivalLocal.description, "2026-03-10T08:15:00+01:00", "the predicted arrival")
         XCTAssertEqual(ride.alighting?.arrivalLocal.description, "2026-03-10T08:10:00+01:00", "the board's scheduled call")
+    }
+
+    /// A snapshot matched against one version of the bundle and asked for journeys on
+    /// another (an app that opened a newer bundle before the next message): the trips are
+    /// found again by their ids there, and ride the same live times.
+    func testASnapshotHoldsOnAnotherVersionOfTheBundle() throws {
+        let old = try bundle()
+        var feed = TestFeeds.journeys
+        // A trip first in the file and first by id: the later trips' numbers move on.
+        feed["trips.txt"] = feed["trips.txt"]!!.replacingOccurrences(of: "trip_id\n", with: "trip_id\nR3,D,R0a\n")
+        feed["stop_times.txt"] = feed["stop_times.txt"]!!.replacingOccurrences(
+            of: "stop_sequence\n", with: "stop_sequence\nR0a,06:00:00,06:00:00,C,1\nR0a,06:10:00,06:10:00,A,2\n")
+        let new = try TransitBundle(path: try XCTUnwrap(TestSupport.compile(feed).bundle))
+        XCTAssertNotEqual(try old.tripSchedule("R1a").tid, try new.tripSchedule("R1a").tid, "the trip is numbered otherwise")
+        // R1a 5 minutes late from B on, as in testADelayMovesTheConnectionsItMakes.
+        let live = try snapshot(old, [("R1a", Self.fiveMinutesLateFromB)])
+        for bundle in [old, new, old] {
+            XCTAssertEqual(try plan(bundle, live), ["2: R1a R2b 08:00-08:57", "1: R3a 08:05-09:10"], bundle.path)
+        }
     }
 
     /// Delays at the ends of what a message can say (int32's least and greatest, a time

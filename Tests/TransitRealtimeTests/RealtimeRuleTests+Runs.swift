@@ -1,9 +1,10 @@
+import BundleFormat
 import Foundation
 import TestSupport
-import TransitRuntime
 import XCTest
 
 @testable import TransitRealtime
+@testable import TransitRuntime
 
 /// A live trip keeps its calls as runs of consecutive calls with the same live data: each
 /// call must still read as its own (the delays written out here from the rules of
@@ -44,11 +45,20 @@ extension RealtimeRuleTests {
         XCTAssertEqual(l1.call(3)?.state, .skipped)
         XCTAssertEqual(l1.call(4)?.state, .updated)
         XCTAssertEqual(l1.call(4)?.arrivalDelay, 60)
-        // Journeys read the same: the runs by stop_sequence, one per call.
-        let live = try XCTUnwrap(skipped.journeyLiveData(now: try instant("2026-03-10T08:56"), freshness: .init()))
-        let runs = try XCTUnwrap(live.trips.first).calls
-        XCTAssertEqual(runs.map(\.sequences), [2...2, 3...3, 4...4])
-        XCTAssertEqual(runs.map(\.skipped), [false, true, false])
-        XCTAssertEqual(runs.map(\.departureDelay), [60, 0, 60])
+        // Journeys read the same, by the index of each call in the trip's pattern, and in
+        // the mirror (arrive-by searches) the same calls from the other end, delays negated
+        // with arrival and departure swapped.
+        let live = try XCTUnwrap(skipped.journeyLiveData(now: try instant("2026-03-10T08:56"), freshness: .init(), bundle: bundle))
+        let l1Schedule = try bundle.tripSchedule("L1")
+        let day = CivilDate(year: 2026, month: 3, day: 10)!.dayNumber
+        let forward = try XCTUnwrap(live.times(tid: l1Schedule.tid, day: day, start: l1Schedule.base, mirrored: false))
+        XCTAssertFalse(forward.cancelled)
+        XCTAssertEqual((0..<4).map { live.arrivalDelay(forward, at: $0) }, [0, 60, 0, 60])
+        XCTAssertEqual((0..<4).map { live.departureDelay(forward, at: $0) }, [0, 60, 0, 60])
+        XCTAssertEqual((0..<4).map { live.skips(forward, at: $0) }, [false, false, true, false])
+        let mirror = try XCTUnwrap(live.times(tid: l1Schedule.tid, day: day, start: -l1Schedule.base, mirrored: true))
+        XCTAssertEqual((0..<4).map { live.arrivalDelay(mirror, at: $0) }, [-60, 0, -60, 0])
+        XCTAssertEqual((0..<4).map { live.skips(mirror, at: $0) }, [false, true, false, false])
+        XCTAssertNil(live.times(tid: l1Schedule.tid, day: day + 1, start: l1Schedule.base, mirrored: false))
     }
 }

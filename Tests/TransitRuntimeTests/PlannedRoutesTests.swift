@@ -160,7 +160,7 @@ final class PlannerDisagreementTests: XCTestCase {
             try PlannerRoutesBlob.decode(routes.blob(1), appendingTo: &columns, templates: &templates)
             let trips = columns.tids.indices.map {
                 PlannerRoutesBlob.Entry(
-                    tid: Int(columns.tids[$0]), start: Int(columns.starts[$0]), pid: Int(columns.pids[$0]),
+                    tid: columns.tids[$0].int, start: Int(columns.starts[$0]), pid: columns.pids[$0].int,
                     accessible: columns.accessible[$0])
             }
             rewritten.append((routes.int(0), PlannerRoutesBlob.encodeTrips(edit.trips(trips), templates: templates)))

@@ -125,7 +125,8 @@ final class TripScheduleBatchTests: XCTestCase {
                 XCTAssertEqual(schedule.stopSequences, Array(1...trip.stops.count), "seed \(seed): \(id)")
                 let one = try alone.tripSchedule(id)
                 XCTAssertEqual(
-                    [schedule.service, schedule.base, schedule.count], [one.service, one.base, one.count], "seed \(seed): \(id)")
+                    [schedule.service.int, schedule.base, schedule.count, schedule.tid.int, schedule.pid.int],
+                    [one.service.int, one.base, one.count, one.tid.int, one.pid.int], "seed \(seed): \(id)")
             }
             // On a bundle whose patterns and trip blocks a lookup decoded first (as boards
             // do), the batch takes those kept: the same schedules.

@@ -87,8 +87,8 @@ package enum PlannerRoutesBlob {
     /// Trips as columns, one value of each per trip (what the planner keeps).
     package struct TripColumns: Sendable {
         package var starts: [Int32] = []
-        package var tids: [Int32] = []
-        package var pids: [Int32] = []
+        package var tids: [TripNumber] = []
+        package var pids: [PatternNumber] = []
         package var accessible: [Bool] = []
 
         package init() {}
@@ -114,20 +114,25 @@ package enum PlannerRoutesBlob {
             var (tid, pid, start) = (0, 0, 0)
             // Each trip takes at least 3 bytes: `count` bounds the room.
             let count = try r.count()
-            try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * max(1, count)) { room in
-                try withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, count)) { accessible in
-                    let (starts, tids, pids) = (room.baseAddress!, room.baseAddress! + count, room.baseAddress! + 2 * count)
-                    for i in 0..<count {
-                        start = i == 0 ? try r.signed() : start + (try r.unsigned())
-                        guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
-                        let entry = try member(&r, start: start, tid: &tid, pid: &pid)
-                        (starts[i], tids[i], pids[i]) = (Int32(start), Int32(entry.tid), Int32(entry.pid))
-                        accessible[i] = entry.accessible
+            try withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, count)) { starts in
+                try withUnsafeTemporaryAllocation(of: TripNumber.self, capacity: max(1, count)) { tids in
+                    try withUnsafeTemporaryAllocation(of: PatternNumber.self, capacity: max(1, count)) { pids in
+                        try withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(1, count)) { accessible in
+                            for i in 0..<count {
+                                start = i == 0 ? try r.signed() : start + (try r.unsigned())
+                                guard PackedReader.fits32(start) else { throw PackedReader.Damaged() }
+                                let entry = try member(&r, start: start, tid: &tid, pid: &pid)
+                                (starts.baseAddress! + i).initialize(to: Int32(start))
+                                (tids.baseAddress! + i).initialize(to: TripNumber(entry.tid))
+                                (pids.baseAddress! + i).initialize(to: PatternNumber(entry.pid))
+                                (accessible.baseAddress! + i).initialize(to: entry.accessible)
+                            }
+                            columns.starts.append(contentsOf: starts[0..<count])
+                            columns.tids.append(contentsOf: tids[0..<count])
+                            columns.pids.append(contentsOf: pids[0..<count])
+                            columns.accessible.append(contentsOf: accessible[0..<count])
+                        }
                     }
-                    columns.starts.append(contentsOf: UnsafeBufferPointer(start: starts, count: count))
-                    columns.tids.append(contentsOf: UnsafeBufferPointer(start: tids, count: count))
-                    columns.pids.append(contentsOf: UnsafeBufferPointer(start: pids, count: count))
-                    columns.accessible.append(contentsOf: UnsafeBufferPointer(rebasing: accessible[0..<count]))
                 }
             }
             let templateCount = try r.count()

@@ -28,21 +28,21 @@ package struct RoutePlan {
     /// frequency template, and whether it is marked wheelchair accessible. Values beyond
     /// 32 bits cannot come from a checked bundle.
     package struct Trip: Sendable {
-        package let tid: Int32
-        package let sv: Int32
+        package let tid: TripNumber
+        package let sv: ServiceNumber
         package let start: Int32
         package let frequency: Bool
         package let accessible: Bool
 
         package init(_ record: PatternTripRecord) {
-            tid = Int32(clamping: record.tid)
-            sv = Int32(clamping: record.sv)
+            tid = TripNumber(raw: Int32(clamping: record.tid))
+            sv = ServiceNumber(raw: Int32(clamping: record.sv))
             start = Int32(clamping: record.startTime)
             frequency = record.frequency
             accessible = record.wheelchairAccessible == 1
         }
 
-        package init(tid: Int32, sv: Int32, start: Int32, frequency: Bool, accessible: Bool) {
+        package init(tid: TripNumber, sv: ServiceNumber, start: Int32, frequency: Bool, accessible: Bool) {
             self.tid = tid
             self.sv = sv
             self.start = start
@@ -82,11 +82,11 @@ package struct RoutePlan {
     /// at every stop, and its frequency templates (on the first route of a group only).
     package struct Route {
         package let sequence: Int
-        package let sv: Int
+        package let sv: ServiceNumber
         package let trips: [Member]
         package let templates: [Member]
 
-        package init(sequence: Int, sv: Int, trips: [Member], templates: [Member]) {
+        package init(sequence: Int, sv: ServiceNumber, trips: [Member], templates: [Member]) {
             self.sequence = sequence
             self.sv = sv
             self.trips = trips
@@ -97,7 +97,7 @@ package struct RoutePlan {
     /// A stop sequence (index in `sequences`) and a service: the trips of a route.
     private struct GroupKey: Hashable {
         let sequence: Int
-        let sv: Int
+        let sv: ServiceNumber
     }
 
     /// By pattern (in the order added): its pid, and the first of its stops in
@@ -135,9 +135,9 @@ package struct RoutePlan {
         package let namesMissingStop: Bool
     }
 
-    /// The plan of `db`'s patterns, read in pid order as the compiler reads them once it has
-    /// written them and the runtime for a bundle without planned routes (patterns of fewer
-    /// than 2 stops have no route).
+    /// The plan of `db`'s patterns, read back in pid order (patterns of fewer than 2 stops
+    /// have no route): the reading the tests compare a bundle's planner tables with (the
+    /// compiler plans from its model, the runtime reads the planner tables).
     package init(patternsIn db: SQLiteDatabase, maxSid: Int) throws {
         let rows = try db.prepare("SELECT pid, fid, stops, trips FROM patterns ORDER BY pid")
         while try rows.step() {
@@ -171,10 +171,10 @@ package struct RoutePlan {
         }
         let p = addOffsets(pid: pid, stops: stops)
         // A pattern's trips mostly share a service: one lookup for each run of them.
-        var last: (sv: Int32, group: Int)?
+        var last: (sv: ServiceNumber, group: Int)?
         for trip in trips {
             if last?.sv != trip.sv {
-                let key = GroupKey(sequence: q, sv: Int(trip.sv))
+                let key = GroupKey(sequence: q, sv: trip.sv)
                 if let g = groupIndex[key] {
                     last = (trip.sv, g)
                 } else {

@@ -169,9 +169,8 @@ enum BundleTables {
         }
     }
 
-    /// The `patterns`, `stop_patterns`, `route_patterns`, `shapes`, `shape_edges` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
-    /// `BundleWriter` writes them on a second connection.
-    static func insertPatterns(_ m: BundleModel, into db: SQLiteDatabase) throws {
+    /// Each pattern's trips (by pid) as the `patterns` rows keep them, in their column's order.
+    static func tripsOfPattern(_ m: BundleModel) -> [Int: [PatternTripRecord]] {
         var tripsOfPattern: [Int: [PatternTripRecord]] = [:]
         for t in m.trips {
             tripsOfPattern[t.pid, default: []].append(
@@ -179,6 +178,12 @@ enum BundleTables {
                     tid: t.tid, startTime: t.startTimeSecs, sv: t.sv, rid: t.rid, hid: t.hid, directionID: t.directionID,
                     wheelchairAccessible: t.wheelchairAccessible, frequency: t.frequency, shp: t.shp, bikesAllowed: t.bikesAllowed))
         }
+        return tripsOfPattern.mapValues(PatternTripsBlob.canonicalOrder)
+    }
+
+    /// The `patterns`, `stop_patterns`, `route_patterns`, `shapes`, `shape_edges` and `trip_blocks` rows, packed (see `schemas/bundle.sql`);
+    /// `BundleWriter` writes them on a second connection.
+    static func insertPatterns(_ m: BundleModel, tripsOfPattern: [Int: [PatternTripRecord]], into db: SQLiteDatabase) throws {
         var occurrences: [Int: [StopPatternsBlob.Occurrence]] = [:]
         let pattern = try db.prepareInsert(into: "patterns", columns: ["pid", "fid", "stops", "trips"])
         for p in m.patterns {

@@ -68,8 +68,9 @@ struct BundleWriter {
             try Self.configure(db, pageSize: 4096)
             try db.execute("BEGIN")
             for sql in sideStatements { try db.execute(sql) }
-            try BundleTables.insertPatterns(model, into: db)
-            let patternStops = try PlannerTables.insert(model, into: db)
+            let tripsOfPattern = BundleTables.tripsOfPattern(model)
+            try BundleTables.insertPatterns(model, tripsOfPattern: tripsOfPattern, into: db)
+            let patternStops = try PlannerTables.insert(model, tripsOfPattern: tripsOfPattern, into: db)
             if let cities { try CityTables.insertRows(cities, into: db) }
             try db.execute("COMMIT")
             return patternStops

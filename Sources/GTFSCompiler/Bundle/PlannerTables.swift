@@ -1,15 +1,21 @@
 import BundleFormat
 import TransitSQLite
 
-/// The journey planner's routes, worked out from the `patterns` rows just written (read
-/// back as the runtime reads them, so both plan from the same decoded values) and written
-/// to `planner_sequences` and `planner_routes` (see `RoutePlan`, `PlannerRoutesBlob`);
-/// and the walks between the stops those routes serve, to `planner_walks`
-/// (`PlannerWalksBlob`).
+/// The journey planner's routes, worked out once from the model's patterns and their trips
+/// (`tripsOfPattern`, as the `patterns` rows keep them) and written to `planner_sequences`
+/// and `planner_routes` (see `RoutePlan`, `PlannerRoutesBlob`); and the walks between the
+/// stops those routes serve, to `planner_walks` (`PlannerWalksBlob`). The tests plan again
+/// from the rows read back (`RoutePlan(patternsIn:maxSid:)`) and compare.
 enum PlannerTables {
     /// Returns how many stops the patterns of two stops or more hold (their offsets).
-    static func insert(_ model: BundleModel, into db: SQLiteDatabase) throws -> Int {
-        let plan = try RoutePlan(patternsIn: db, maxSid: Int(Int32.max))
+    static func insert(_ model: BundleModel, tripsOfPattern: [Int: [PatternTripRecord]], into db: SQLiteDatabase) throws -> Int {
+        var plan = RoutePlan()
+        // By ascending pid, as `RoutePlan.add` takes them; a pattern of one stop has no route.
+        for pattern in model.patterns.sorted(by: { $0.pid < $1.pid }) where pattern.stops.count >= 2 {
+            plan.add(
+                pid: pattern.pid, fid: pattern.fid, stops: pattern.stops.map(\.record),
+                trips: (tripsOfPattern[pattern.pid] ?? []).map(RoutePlan.Trip.init))
+        }
         let sequences = try db.prepareInsert(into: "planner_sequences", columns: ["qid", "fid", "stops"])
         for (q, sequence) in plan.sequences.enumerated() {
             try sequences.run(q + 1, sequence.fid, PlannerRoutesBlob.encodeStops(sequence))
@@ -22,11 +28,11 @@ enum PlannerTables {
         try plan.forEachRoute { route in
             ridden.insert(route.sequence)
             func entry(_ m: RoutePlan.Member) -> PlannerRoutesBlob.Entry {
-                .init(tid: Int(m.trip.tid), start: Int(m.trip.start), pid: plan.patternPid[m.pattern], accessible: m.trip.accessible)
+                .init(tid: m.trip.tid.int, start: Int(m.trip.start), pid: plan.patternPid[m.pattern], accessible: m.trip.accessible)
             }
             prid += 1
             try routes.run(
-                prid, route.sequence + 1, route.sv,
+                prid, route.sequence + 1, route.sv.int,
                 PlannerRoutesBlob.encodeTrips(route.trips.map(entry), templates: route.templates.map(entry)))
         }
         let served = Set(ridden.flatMap { plan.sequences[$0].sids })

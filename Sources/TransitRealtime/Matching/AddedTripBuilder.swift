@@ -1,3 +1,4 @@
+import BundleFormat
 import Foundation
 import TransitRuntime
 
@@ -107,7 +108,7 @@ struct AddedTripBuilder: Sendable {
         // Skipped calls stay in the list (on no board), so the copy's first and last stops
         // are its original's, as a timetable trip's are.
         for (index, call) in schedule.enumerated() {
-            guard let stop = try? bundle.stop(sid: original.stops.records[index].sid) else { continue }
+            guard let stop = try? bundle.stop(sid: StopNumber(original.stops.records[index].sid)) else { continue }
             var prediction = predictions[index]
             if prediction.state == .scheduled { prediction.state = .duplicated }
             calls.append(

@@ -31,12 +31,12 @@ struct ScheduledCalls: RandomAccessCollection, Sendable {
     /// stop), in `bundle`.
     func indices(of stopID: String, in bundle: TransitBundle) -> [Int] {
         guard let sid = bundle.sid(ofStop: stopID, feed: feedID) else { return [] }
-        return records.indices.filter { records[$0].sid == sid }
+        return records.indices.filter { records[$0].sid == sid.int }
     }
 
     /// The text id of the stop at `index`, in `bundle`.
     func stopID(at index: Int, in bundle: TransitBundle) -> String {
-        let sid = records[index].sid
+        let sid = StopNumber(records[index].sid)
         return (try? bundle.stopID(sid: sid)) ?? "sid \(sid)"
     }
 

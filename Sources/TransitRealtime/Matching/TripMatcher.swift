@@ -48,6 +48,8 @@ final class TripMatcher: Sendable {
     struct Match {
         var instance: TripInstance
         var schedule: ScheduledCalls
+        /// The instance in the bundle's numbers, for journeys on live times.
+        var timetable: JourneyLiveData.TimetableTrip
     }
 
     private let bundle: TransitBundle
@@ -198,7 +200,8 @@ final class TripMatcher: Sendable {
             let span = (schedule.first!.departure, schedule.last!.arrival)
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
-                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule)
+                instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
+                timetable: trip.timetableTrip(startingAt: start == nil ? nil : startSecs))
             // The only day to try, or a run under way: no other day can be nearer (and the
             // match goes out as it is, not through `best`).
             if distance == 0 || days.count == 1 { return .success(match) }

@@ -22,6 +22,9 @@ public struct RealtimeSnapshot: Sendable {
         var calls: [PackedCall] = []
         /// The rare platform changes, by stop_sequence.
         var assignedStops: [Int32: String] = [:]
+        /// The trip instance in the bundle's numbers, set by a trip update (a vehicle alone
+        /// changes no journey).
+        var timetable: JourneyLiveData.TimetableTrip?
         /// The vehicle, boxed: most trips of a message have none, and held inline its
         /// hundred bytes made every trip's entry of a snapshot four times larger.
         private var vehicleBox: VehicleBox?
@@ -81,6 +84,11 @@ public struct RealtimeSnapshot: Sendable {
     /// ADDED/NEW, DUPLICATED and REPLACEMENT trips, with their own stops and times.
     let added: [AddedTrip]
     let alerts: [LiveAlert]
+    /// The trips' live times and the added trips as the journey planner reads them, made
+    /// once (`journeyLiveData(now:freshness:bundle:)`).
+    let journeyLive: JourneyLiveCache
+    /// The content hash of the bundle the trips were matched against (`TransitBundle.contentHash`).
+    let matchedBundle: String
     /// The largest lateness and earliness of any prediction, seconds (bounds a board's search).
     let maxDelay: Int
     let maxEarliness: Int
@@ -150,6 +158,8 @@ public struct RealtimeSnapshot: Sendable {
         report = builder.report
         trips = builder.liveTrips()
         added = builder.added
+        matchedBundle = bundle.contentHash
+        journeyLive = JourneyLiveCache()
         alerts = builder.alerts
         tripUpdatesTime = builder.tripUpdatesTime
         vehiclesTime = builder.vehiclesTime

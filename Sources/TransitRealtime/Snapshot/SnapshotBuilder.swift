@@ -143,11 +143,9 @@ struct SnapshotBuilder {
             case .failure(let miss): report.unmatched.append(miss)
             case .success(let match):
                 report.tripUpdatesMatched += 1
-                tripEntries.append(
-                    (
-                        match.instance,
-                        TripEntry(live: liveTrip(update, match, bundle: adder.bundle, entityID: entityID), hasTripUpdate: true)
-                    ))
+                var live = liveTrip(update, match, bundle: adder.bundle, entityID: entityID)
+                live.timetable = match.timetable
+                tripEntries.append((match.instance, TripEntry(live: live, hasTripUpdate: true)))
             }
             return
         case .added, .new: outcome = adder.fromUpdates(update.whole, entityID: entityID, state: .added, report: &report)
@@ -157,7 +155,9 @@ struct SnapshotBuilder {
             switch matcher.match(update.trip, entityID: entityID, entity: index, days: &serviceDays) {
             case .failure(let miss): outcome = .failure(miss)
             case .success(let match):
-                tripEntries.append((match.instance, TripEntry(live: LiveTrip(state: .deleted), hasTripUpdate: true, setsVehicle: true)))
+                var replaced = LiveTrip(state: .deleted)
+                replaced.timetable = match.timetable
+                tripEntries.append((match.instance, TripEntry(live: replaced, hasTripUpdate: true, setsVehicle: true)))
                 outcome = adder.fromUpdates(update.whole, entityID: entityID, state: .updated, report: &report).map {
                     var trip = $0
                     trip.serviceDate = match.instance.serviceDate

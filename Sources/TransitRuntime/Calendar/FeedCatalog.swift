@@ -42,6 +42,7 @@ struct FeedCatalog: Sendable {
     }
 
     func feed(fid: Int) -> Feed { feeds[fid - 1] }
+    func feed(_ fid: FeedNumber) -> Feed { feeds[fid.int - 1] }
 
     func feed(named name: String) throws -> Feed {
         guard let feed = feeds.first(where: { $0.feedID == name }) else { throw TransitError.unknownFeed(name) }

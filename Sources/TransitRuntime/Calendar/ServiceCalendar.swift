@@ -15,6 +15,8 @@ final class ServiceCalendar: Sendable {
             let word = sv >> 6
             return word >= 0 && word < words.count && words[word] & (1 << UInt64(sv & 63)) != 0
         }
+
+        func contains(_ service: ServiceNumber) -> Bool { contains(service.int) }
     }
 
     /// One service's weekly calendar: weekdays (bit 0 Monday) from start to end (YYYYMMDD).

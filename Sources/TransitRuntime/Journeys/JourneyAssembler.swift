@@ -85,7 +85,7 @@ struct JourneyAssembler {
         if case .added(let a) = ride.line {
             // A trip the live data adds: the calls it brought.
             let route = added[a]
-            let clock = bundle.catalog.feed(fid: route.fid).clock
+            let clock = bundle.catalog.feed(route.fid).clock
             let boarding = route.calls[Int(ride.boardIdx)].boarding
             let alighting = route.calls[Int(ride.alightIdx)].alighting
             return JourneyLeg(
@@ -93,15 +93,15 @@ struct JourneyAssembler {
                 arrivalLocal: clock.local(alightTime), boarding: boarding, alighting: alighting)
         }
         let tables = network.tables
-        let feed = bundle.catalog.feed(fid: tables.routes[Int(ride.route)].fid)
+        let feed = bundle.catalog.feed(tables.routes[Int(ride.route)].fid)
         let trip = ride.trip
-        let tid: Int
+        let tid: TripNumber
         let pid: Int
         var frequencyBased = false
         var isTemplate = false
         switch trip.kind {
         case .regular(let index):
-            tid = Int(tables.tripTid[index])
+            tid = tables.tripTid[index]
             pid = tables.patternPid[tables.pattern(ofTrip: index)]
         case .template(let index):
             let template = tables.templates[index]
@@ -111,14 +111,16 @@ struct JourneyAssembler {
             frequencyBased = !(template.windows.first { trip.startSecs >= $0.start && trip.startSecs < $0.end }?.exact ?? true)
         }
         let pattern = try bundle.patterns.pattern(pid, db: db)
-        guard let record = pattern.trip(tid) else { throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)") }
+        guard let record = pattern.trip(tid.int) else {
+            throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)")
+        }
         // The planner's tables agree with the timetable they were made from: the ride's ends
         // are the pattern's stops at its indices, the trip runs on the route's service and a
         // regular trip starts when the planner says (a crafted bundle's would give legs the
         // timetable does not have).
         let (b, a) = (Int(ride.boardIdx), Int(ride.alightIdx))
         guard 0 <= b, b < a, a < pattern.stops.count, pattern.stops[b].sid == board, pattern.stops[a].sid == alight,
-            record.sv == tables.routes[Int(ride.route)].sv, isTemplate || record.startTime == trip.startSecs
+            record.sv == tables.routes[Int(ride.route)].sv.int, isTemplate || record.startTime == trip.startSecs
         else {
             throw TransitError.corruptBundle(
                 reason: "the planner's routes disagree with the timetable: trip \(tid) from stop \(board) to stop \(alight)")

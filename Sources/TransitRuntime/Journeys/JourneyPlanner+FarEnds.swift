@@ -13,7 +13,7 @@ extension JourneyPlanner {
     /// it). That journey has k rides and arrives at A (one with fewer rides, or arriving
     /// earlier, would be in the answer). Among those that leave then too, the first by the
     /// order of ties (`RaptorSearch.tieBroken`, on `forward`'s trips), which also limits the
-    /// search by what `forward` proved (`RaptorSearch.caps`). Not `moving` (a range, whose
+    /// search by what `forward` proved (`RaptorSearch.Limits.caps`). Not `moving` (a range, whose
     /// window ends each departure and whose searches were cut by one another, so prove no
     /// caps): each keeps its departure and only its ties are broken.
     func latestDepartures(
@@ -22,7 +22,7 @@ extension JourneyPlanner {
         guard let lastArrival = found.map(\.arrival).max(), found.contains(where: { $0.rides > 0 }) else { return found }
         var search = try self.search(mirrored: true, days: try days(from: start, to: lastArrival, mirrored: true))
         defer { recycle(&search) }
-        search.caps = moving ? forward.capsForTheOtherDirection : []
+        let limits = RaptorSearch.Limits(caps: moving ? forward.capsForTheOtherDirection : [])
         let targets = from.secondsBySid
         let destination = to.secondsBySid
         let texts = tieTexts()
@@ -35,7 +35,9 @@ extension JourneyPlanner {
             // Not moving, the origin is no target: a later departure found would cut the
             // labels between the two departures short. The journeys whose labels the ties
             // read still end there.
-            let latest = search.run(origins: origins, targets: moving ? targets : [:], bound: bound, endingAt: Array(targets.keys)).last
+            let latest = search.run(
+                origins: origins, targets: moving ? targets : [:], bound: bound, endingAt: Array(targets.keys), limits: limits
+            ).last
             var late = journey
             if moving, let latest {
                 late = RaptorSearch.unmirrored(latest, in: network, added: search.added)
@@ -68,15 +70,13 @@ extension JourneyPlanner {
             let departure = Self.departure(of: journey)
             let origins = from.origins(readyAt: departure)
             let bound = [Int](repeating: journey.arrival + 1, count: journey.rides + 1)
-            search.caps = caps
-            guard let earliest = search.run(origins: origins, targets: targets, bound: bound).last,
+            guard let earliest = search.run(origins: origins, targets: targets, bound: bound, limits: .init(caps: caps)).last,
                 earliest.rides == journey.rides && Self.departure(of: earliest) == departure
             else { return journey }
             // The latest instants from the destination at that arrival, for the ties.
-            mirror.caps = search.capsForTheOtherDirection
             let back = to.origins(readyAt: -earliest.arrival)
             let leaving = [Int](repeating: -departure + 1, count: journey.rides + 1)
-            _ = mirror.run(origins: back, targets: origin, bound: leaving)
+            _ = mirror.run(origins: back, targets: origin, bound: leaving, limits: .init(caps: search.capsForTheOtherDirection))
             return try search.tieBroken(earliest, departure: departure, origins: origin, targets: targets, latest: mirror, texts: texts)
         }
     }

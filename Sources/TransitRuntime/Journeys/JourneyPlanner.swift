@@ -10,8 +10,8 @@ import TransitSQLite
 /// (`RaptorSearch`) runs from the end the time is given at (forwards from the origin, or in
 /// the mirror from the destination, instants negated), then a second search in the other
 /// direction finds each journey's far end (`JourneyPlanner+FarEnds.swift`), and
-/// `JourneyAssembler` turns the steps into journeys. Live data enters here once, as
-/// `JourneyLiveData` turned into the search's live times and added routes.
+/// `JourneyAssembler` turns the steps into journeys. Live data enters here as the
+/// `JourneyLiveData` a snapshot made once, handed to each search as it is.
 ///
 /// ```swift
 /// let planner = try JourneyPlanner(bundle: bundle, options: JourneyOptions(), live: nil, db: db)
@@ -30,9 +30,8 @@ struct JourneyPlanner {
     let db: SQLiteDatabase
     let network: RoutingNetwork
     let options: JourneyOptions
-    /// The live times and added trips of the query, in the trips' own direction.
-    let live: [LiveTimes.Key: LiveTimes]
-    let added: [RaptorSearch.AddedRoute]
+    /// The query's live times and added trips (`JourneyLiveData.none` without).
+    let live: JourneyLiveData
 
     /// A planner of `bundle`'s network (read on the first journey and kept) with `options`
     /// (`check(_:)`ed by the caller), riding the predicted times of `live` when given.
@@ -41,8 +40,7 @@ struct JourneyPlanner {
         self.db = db
         self.options = options
         network = try bundle.routingNetwork(db: db)
-        self.live = try live.map { try bundle.liveTimes($0, db: db) } ?? [:]
-        added = try live.map { try bundle.addedRoutes($0, db: db) } ?? []
+        self.live = live ?? .none
     }
 
     /// The journeys between two places for `time` (read in the time zone of the feed of the
@@ -69,7 +67,7 @@ struct JourneyPlanner {
                 : try days(from: instant - horizon - 86_400, to: instant, mirrored: true))
         defer { recycle(&search) }
         var assembler = JourneyAssembler(bundle: bundle, network: network, db: db, walkingSpeed: options.walkingSpeed)
-        assembler.added = added
+        assembler.added = live.added
         assembler.stepFree = options.wheelchair
         // On foot alone: a bound every ride must beat, and a journey of its own.
         var walkOnly: Journey?
@@ -117,7 +115,7 @@ struct JourneyPlanner {
     /// rRAPTOR's order without its label reuse: one search per instant a rider can leave
     /// the origin to catch a trip in the window, latest first, each bounded by what later
     /// departures already reach with as many rides; then only journeys no other beats.
-    /// Every ride from the origin boards in the window (`RaptorSearch.departureLimit`).
+    /// Every ride from the origin boards in the window (`RaptorSearch.Limits.departureLimit`).
     /// When the earliest instant reaches nothing, no later one can (its rider could wait):
     /// that search alone answers. With at most `options.rangeSearches` searches, the window
     /// ends at the first instant left out (`end`), and the answer is that shorter window's.
@@ -136,25 +134,23 @@ struct JourneyPlanner {
             end = instants[searches]
             instants.removeLast(instants.count - searches)
         }
-        search.departureLimit = end
-        defer { search.departureLimit = RaptorSearch.never }
+        var limits = RaptorSearch.Limits(departureLimit: end)
         var bounds = [Int](repeating: bound, count: options.maxTransfers + 2)
         // The earliest instant first: when it reaches nothing, no later one can. What it
         // finds is its answer at the end of the loop too: the later departures' bounds
         // and labels leave out only journeys that one of them beats.
         var earliest: [RaptorSearch.Found] = []
         if let first = instants.first {
-            earliest = search.run(origins: from.origins(readyAt: first), targets: targets, bound: bounds)
+            earliest = search.run(origins: from.origins(readyAt: first), targets: targets, bound: bounds, limits: limits)
             if earliest.isEmpty { return ([], end) }
         }
         var kept: [(departure: Int, result: RaptorSearch.Found)] = []
-        defer { search.forgetLaterDepartures() }
         for (i, t) in instants.enumerated().reversed() {
             if Task.isCancelled { break }  // the caller throws
             var results = earliest
             if i > 0 {
-                results = search.run(origins: from.origins(readyAt: t), targets: targets, bound: bounds)
-                search.keepAsLaterDeparture()
+                results = search.run(origins: from.origins(readyAt: t), targets: targets, bound: bounds, limits: limits)
+                limits.later.keepLastRun(of: search)
             }
             for result in results {
                 let departure = Self.departure(of: result)
@@ -175,19 +171,8 @@ struct JourneyPlanner {
     func search(mirrored: Bool, days: [[RaptorSearch.Day]]) throws -> RaptorSearch {
         let network = mirrored ? bundle.mirroredNetwork(of: network) : network
         var search = RaptorSearch(
-            network: network, transfers: try bundle.transferGraph(network, options, mirrored: mirrored), days: days,
-            maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair)
-        if mirrored {
-            // In the mirror a trip instance starts at minus its start.
-            search.live = Dictionary(
-                uniqueKeysWithValues: live.map {
-                    (LiveTimes.Key(tid: $0.key.tid, day: $0.key.day, start: -$0.key.start), $0.value.mirrored())
-                })
-            search.added = added.map { $0.mirrored() }
-        } else {
-            search.live = live
-            search.added = added
-        }
+            network: network, mirrored: mirrored, transfers: try bundle.transferGraph(network, options, mirrored: mirrored), days: days,
+            maxRides: options.maxTransfers + 1, wheelchair: options.wheelchair, live: live)
         if let labels = bundle.journeyCaches.labelPool.withLock({ $0.popLast() }) { search.adopt(labels) }
         return search
     }

@@ -1,4 +1,4 @@
-/// A range query's searches run latest departure first (`TransitBundle.rangeSearch`).
+/// A range query's searches run latest departure first (`JourneyPlanner.rangeSearch`).
 /// A rider who left the origin later and stood at a stop at instant t with k rides can go
 /// on exactly as an earlier rider at that stop would, and arrive as early with no more
 /// rides: every journey through a label no earlier than that is beaten
@@ -18,26 +18,21 @@ struct LaterDepartures {
     var isEmpty: Bool { arrival.isEmpty }
 }
 
-extension RaptorSearch {
-    /// Keeps the last run's labels as those of a later departure for the runs that follow
+extension LaterDepartures {
+    /// Keeps the last run of `search` as that of a later departure for the runs that follow
     /// (each for an earlier departure than every run kept before it).
-    mutating func keepAsLaterDeparture() {
-        let count = labels.arrival.count
+    mutating func keepLastRun(of search: RaptorSearch) {
+        let arrivals = search.labels.lastRunArrivals
+        let count = arrivals.values.count
         guard count > 0 else { return }
-        if later.arrival.count != count {
-            later.arrival = [Int](repeating: Self.never, count: count)
-            later.ready = later.arrival
+        if arrival.count != count {
+            arrival = [Int](repeating: RaptorSearch.never, count: count)
+            ready = arrival
         }
-        let stride = self.stride
-        let arrivals = labels.lastRunArrivals
-        Self.keep(arrivals.set, of: arrivals.values, into: &later.arrival, stride: stride)
-        let readies = labels.lastRunReadies
-        Self.keep(readies.set.lazy.filter { $0 >= stride }, of: readies.values, into: &later.ready, stride: stride)
-    }
-
-    /// Ends the range query: the later departures' labels are dropped.
-    mutating func forgetLaterDepartures() {
-        later = LaterDepartures()
+        let stride = search.stride
+        Self.keep(arrivals.set, of: arrivals.values, into: &arrival, stride: stride)
+        let readies = search.labels.lastRunReadies
+        Self.keep(readies.set.lazy.filter { $0 >= stride }, of: readies.values, into: &ready, stride: stride)
     }
 
     /// Sets `bound` at each round from the label's own upward to at most the label: with

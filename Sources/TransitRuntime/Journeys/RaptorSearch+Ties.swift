@@ -210,8 +210,8 @@ extension RaptorSearch {
     private func tripText(_ ride: TieRide, _ texts: TieTexts) throws -> [UInt8] {
         if case .added(let a) = ride.line { return Array((added[a].calls.first?.boarding.tripID ?? "").utf8) }
         switch ride.trip.kind {
-        case .regular(let index): return try texts.trip(Int(tables.tripTid[index]))
-        case .template(let index): return try texts.trip(tables.templates[index].tid)
+        case .regular(let index): return try texts.trip(tables.tripTid[index].int)
+        case .template(let index): return try texts.trip(tables.templates[index].tid.int)
         }
     }
 
@@ -232,12 +232,12 @@ extension RaptorSearch {
         let route = tables.routes[ride.route]
         let base = ride.trip.dayStart + ride.trip.startSecs
         let offsets = self.offsets(of: ride.trip)
-        let times = live.isEmpty ? nil : liveTimes(of: ride.trip)
+        let times = live.hasTrips ? liveTimes(of: ride.trip) : nil
         for idx in (ride.boardIdx + 1)..<route.stopCount {
             let g = tables.stop(idx, of: route)
             let sid = Int(tables.stopSid[g])
-            guard tables.stopAlights[g], !wheelchair || network.stopAccessible[sid], times?.skipped[idx] != true else { continue }
-            let t = base + tables.arrivalOffset(offsets, idx) + Int(times?.arrivalDelay[idx] ?? 0)
+            guard tables.stopAlights[g], !wheelchair || network.stopAccessible[sid], !skips(times, idx) else { continue }
+            let t = base + tables.arrivalOffset(offsets, idx) + arrivalDelay(times, idx)
             if t <= latest.latestAlighting(at: sid, rides: ridesAfter) { result.append((idx, sid, t)) }
         }
         return result
@@ -259,7 +259,7 @@ extension RaptorSearch {
             let route = tables.routes[r]
             guard tables.stopBoards[tables.stop(idx, of: route)] else { continue }
             let trips = route.trips
-            for day in days[route.fid - 1] where day.active.contains(route.sv) {
+            for day in days[route.feedIndex] where day.active.contains(route.sv) {
                 if !trips.isEmpty {
                     var i = lowerBound(trips, idx, from - day.start - maxLate)
                     while i < trips.upperBound && day.start + tables.departure(i, idx) - maxEarly < to {

@@ -60,7 +60,7 @@ extension RaptorSearch {
     /// trip, at absolute instants (in the mirror: its stops reversed, instants negated), and
     /// the calls a ride on it shows, always in the trip's order.
     struct AddedRoute {
-        let fid: Int
+        let fid: FeedNumber
         let sids: [Int]
         let arrival: [Int]
         let departure: [Int]
@@ -110,6 +110,22 @@ extension RaptorSearch {
     struct BestLabels {
         var arrival: Int
         var ready: Int
+    }
+
+    /// What one run may label beyond its bound, given by the planner to `run`.
+    struct Limits {
+        /// By stop, the latest arrival and ready labels worth setting (empty: no limit): a
+        /// second search over a journey's ends passes what the first one proved, that no
+        /// journey of the answer can be at a stop earlier than the first search reached it
+        /// (`JourneyPlanner.latestDepartures`), which spares most of its scans.
+        var caps: [BestLabels] = []
+        /// The end of a range query's window (excluded): a ride from the origin boards before
+        /// it plus the stop's access seconds, so every journey found leaves in the window and
+        /// none leaving after it bounds those that do (journey-semantics.md, "Range").
+        var departureLimit = RaptorSearch.never
+        /// In a range query, what the searches for later departures reached: only labels
+        /// that beat theirs are set.
+        var later = LaterDepartures()
     }
 
     /// A step of a journey read back from the labels, origin first.

@@ -31,46 +31,27 @@ struct RaptorSearch {
     private let dayStarts: [Int]
     private let dayCivil: [CivilDate]
 
-    /// Live times by trip instance (in this network's direction), and the largest lateness
-    /// and earliness among them: a trip may then leave up to that much off its schedule.
-    var live: [LiveTimes.Key: LiveTimes] = [:] {
-        didSet {
-            // In Int: a delay may be as early as -Int32.max.
-            maxLate = live.values.map { Int(max($0.departureDelay.max() ?? 0, $0.arrivalDelay.max() ?? 0)) }.max().map { max(0, $0) } ?? 0
-            maxEarly = live.values.map { -Int(min($0.departureDelay.min() ?? 0, $0.arrivalDelay.min() ?? 0)) }.max().map { max(0, $0) } ?? 0
-        }
-    }
-    private(set) var maxLate = 0
-    private(set) var maxEarly = 0
+    /// The query's live data (`JourneyLiveData.none` without), read in this search's
+    /// direction (`mirrored`: the network is the mirror, its trips run backwards), and the
+    /// largest lateness and earliness in it, in that direction: a trip may then leave up to
+    /// that much off its schedule.
+    let live: JourneyLiveData
+    let mirrored: Bool
+    let maxLate: Int
+    let maxEarly: Int
 
-    /// Trips the live data adds; a ride on `added[a]` is on `Ride.Line.added(a)`. Not ridden by a
-    /// wheelchair search (they carry no accessibility).
-    var added: [AddedRoute] = [] {
-        didSet {
-            addedPlaces = [:]
-            for (a, route) in added.enumerated() {
-                for (idx, sid) in route.sids.enumerated() { addedPlaces[sid, default: []].append((a, idx)) }
-            }
-        }
-    }
+    /// Trips the live data adds, in this search's direction; a ride on `added[a]` is on
+    /// `Ride.Line.added(a)`. Not ridden by a wheelchair search (they carry no accessibility).
+    let added: [AddedRoute]
     /// By sid: the added routes through the stop and its index in each.
-    private(set) var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
+    let addedPlaces: [Int: [(route: Int, idx: Int)]]
 
-    /// By stop, the latest arrival and ready labels worth setting (empty: no limit): a
-    /// second search over a journey's ends passes what the first one proved, that no
-    /// journey of the answer can be at a stop earlier than the first search reached it
-    /// (`JourneyPlanner.latestDepartures`), which spares most of its scans.
-    var caps: [BestLabels] = []
+    /// What one run may label beyond its bound, passed to `run` (`Limits`).
+    private var limits = Limits()
 
     let stride: Int
-    /// The end of a range query's window (excluded): a ride from the origin boards before
-    /// it plus the stop's access seconds, so every journey found leaves in the window and
-    /// none leaving after it bounds those that do (journey-semantics.md, "Range").
-    var departureLimit = Self.never
     /// The search's labels (`Labels`), handed from one search to the next.
     private(set) var labels = Labels()
-    /// In a range query, what the searches for later departures reached.
-    var later = LaterDepartures()
     /// The last run's `TargetReach` and the stops it was worked out for (sorted): a range's
     /// searches and the searches for ties that follow a query run towards the same stops.
     private var lastReach: (ends: [Int], addedRoutes: Bool, reach: TargetReach?)?
@@ -124,8 +105,23 @@ struct RaptorSearch {
         return labels
     }
 
-    init(network: RoutingNetwork, transfers: TransferGraph, days: [[Day]], maxRides: Int, wheelchair: Bool) {
+    /// A search over `network` (`mirrored`: the mirror of the bundle's) on `days`, riding at
+    /// most `maxRides` trips, with `live`'s times and added trips.
+    init(
+        network: RoutingNetwork, mirrored: Bool = false, transfers: TransferGraph, days: [[Day]], maxRides: Int, wheelchair: Bool,
+        live: JourneyLiveData = .none
+    ) {
         self.network = network
+        self.live = live
+        self.mirrored = mirrored
+        // In the mirror delays are negated: lateness becomes earliness.
+        (maxLate, maxEarly) = mirrored ? (live.maxEarly, live.maxLate) : (live.maxLate, live.maxEarly)
+        added = mirrored ? live.mirroredAdded : live.added
+        var places: [Int: [(route: Int, idx: Int)]] = [:]
+        for (a, route) in added.enumerated() {
+            for (idx, sid) in route.sids.enumerated() { places[sid, default: []].append((a, idx)) }
+        }
+        addedPlaces = places
         tables = network.tables
         stride = network.stopCount
         self.transfers = transfers
@@ -144,7 +140,7 @@ struct RaptorSearch {
             runs.withUnsafeMutableBufferPointer { runs in
                 for r in routes.indices {
                     let sv = routes[r].sv
-                    for (d, day) in days[routes[r].fid - 1].enumerated() where day.active.contains(sv) {
+                    for (d, day) in days[routes[r].feedIndex].enumerated() where day.active.contains(sv) {
                         bits[r * words + d >> 6] |= 1 << UInt64(d & 63)
                         runs[r] = true
                     }
@@ -165,10 +161,15 @@ struct RaptorSearch {
     /// rides than its last index). `ends` (default: the targets' stops) are where the
     /// journeys whose labels are read end: the last rounds label only what reaches them
     /// (`TargetReach`); a search for labels alone passes them without targets.
-    mutating func run(origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int], endingAt ends: [Int]? = nil)
-        -> [Found]
-    {
+    /// `limits` bound what the run labels besides (`Limits`).
+    mutating func run(
+        origins: [(sid: Int, ready: Int, access: Int)], targets: [Int: Int], bound: [Int], endingAt ends: [Int]? = nil,
+        limits: Limits = Limits()
+    ) -> [Found] {
         reset()
+        self.limits = limits
+        // Let go of the limits' arrays when done: their owner may change them (`LaterDepartures`).
+        defer { self.limits = Limits() }
         for (sid, seconds) in targets { labels.egress[sid] = Int32(seconds) }
         defer { for sid in targets.keys { labels.egress[sid] = -1 } }
         var round = Round(stops: network.stopCount, routes: tables.routes.count)
@@ -301,8 +302,8 @@ struct RaptorSearch {
                 let t = alighted + transfers.seconds(e)
                 guard t < cut else { break }
                 let to = Int(transfers.targets[e])
-                guard boardings?.contains(to) ?? true, t < labels.bestLabels[to].ready, caps.isEmpty || t <= caps[to].ready,
-                    later.isEmpty || t < later.ready[k * stride + to]
+                guard boardings?.contains(to) ?? true, t < labels.bestLabels[to].ready, limits.caps.isEmpty || t <= limits.caps[to].ready,
+                    limits.later.isEmpty || t < limits.later.ready[k * stride + to]
                 else { continue }
                 round.marked.insert(to)
                 setReady(t, round: k, stop: to)
@@ -391,10 +392,10 @@ struct RaptorSearch {
             let g = tables.stop(idx, of: route)
             let sid = Int(tables.stopSid[g])
             let usable = !wheelchair || network.stopAccessible[sid]
-            if let current = trip, usable, tables.stopAlights[g], tripLive?.skipped[idx] != true, labelling?.contains(sid) ?? true {
-                let t = tripBase + tables.arrivalOffset(offsets, idx) + Int(tripLive?.arrivalDelay[idx] ?? 0)
-                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival)
-                    && (later.isEmpty || t < later.arrival[k * stride + sid])
+            if let current = trip, usable, tables.stopAlights[g], !skips(tripLive, idx), labelling?.contains(sid) ?? true {
+                let t = tripBase + tables.arrivalOffset(offsets, idx) + arrivalDelay(tripLive, idx)
+                if t < labels.bestLabels[sid].arrival && t < cut && (limits.caps.isEmpty || t <= limits.caps[sid].arrival)
+                    && (limits.later.isEmpty || t < limits.later.arrival[k * stride + sid])
                 {
                     let ride = Ride(
                         route: Int32(r), boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound, trip: current)
@@ -407,23 +408,23 @@ struct RaptorSearch {
             // before): whatever trip it catches then gave arrivals no later than it can
             // give now, so only the last round's labels board. Live times are excluded: a
             // trip skipping this stop may have kept that round from trying.
-            guard labels.readyRound[sid] == Int32(k - 1) || !live.isEmpty else { continue }
+            guard labels.readyRound[sid] == Int32(k - 1) || live.hasTrips else { continue }
             let canBoard = labels.bestLabels[sid].ready
             guard canBoard < cut else { continue }
             // A range's window bounds the boardings from the origin (round 0's labels).
-            let windowEnd = labels.readyRound[sid] == 0 ? departureLimit + labels.accessSeconds[sid] : Self.never
+            let windowEnd = labels.readyRound[sid] == 0 ? limits.departureLimit + labels.accessSeconds[sid] : Self.never
             var limit = min(cut, windowEnd)
             if let current = trip {
                 // A trip that passes this stop by is kept (the rider is on board).
-                if tripLive?.skipped[idx] == true { continue }
-                limit = min(windowEnd, tripBase + tables.departureOffset(offsets, idx) + Int(tripLive?.departureDelay[idx] ?? 0))
+                if skips(tripLive, idx) { continue }
+                limit = min(windowEnd, tripBase + tables.departureOffset(offsets, idx) + departureDelay(tripLive, idx))
                 if canBoard > limit || !earlierTripPossible(route: route, current: current, idx: idx, from: canBoard) { continue }
             }
             if let earlier = earliestTrip(route: route, r, idx: idx, from: canBoard, before: limit) {
                 trip = earlier
                 tripBase = earlier.dayStart + earlier.startSecs
                 offsets = self.offsets(of: earlier)
-                tripLive = live.isEmpty ? nil : liveTimes(of: earlier)
+                tripLive = live.hasTrips ? liveTimes(of: earlier) : nil
                 boardIdx = idx
                 boardRound = labels.readyRound[sid]
             }
@@ -472,8 +473,8 @@ struct RaptorSearch {
             let sid = route.sids[idx]
             if boardIdx >= 0 && route.alights[idx] {
                 let t = route.arrival[idx]
-                if t < labels.bestLabels[sid].arrival && t < cut && (caps.isEmpty || t <= caps[sid].arrival)
-                    && (later.isEmpty || t < later.arrival[k * stride + sid])
+                if t < labels.bestLabels[sid].arrival && t < cut && (limits.caps.isEmpty || t <= limits.caps[sid].arrival)
+                    && (limits.later.isEmpty || t < limits.later.arrival[k * stride + sid])
                 {
                     let ride = Ride(
                         route: Ride.Line.added(a).raw, boardIdx: Int32(boardIdx), alightIdx: Int32(idx), boardRound: boardRound,
@@ -481,7 +482,7 @@ struct RaptorSearch {
                     label(sid, arrival: t, round: k, by: ride, cut: &cut, improved: &improved, stamp: &stamp)
                 }
             }
-            let leavesInTime = labels.readyRound[sid] != 0 || route.departure[idx] < departureLimit + labels.accessSeconds[sid]
+            let leavesInTime = labels.readyRound[sid] != 0 || route.departure[idx] < limits.departureLimit + labels.accessSeconds[sid]
             if boardIdx < 0 && route.boards[idx] && labels.bestLabels[sid].ready <= route.departure[idx]
                 && labels.bestLabels[sid].ready < cut && leavesInTime
             {
@@ -493,21 +494,33 @@ struct RaptorSearch {
 
     /// The live times of a trip instance, if the live data has any.
     func liveTimes(of trip: TripInstance) -> LiveTimes? {
-        let tid: Int
+        let tid: TripNumber
         switch trip.kind {
-        case .regular(let index): tid = Int(tables.tripTid[index])
+        case .regular(let index): tid = tables.tripTid[index]
         case .template(let index): tid = tables.templates[index].tid
         }
-        return live[LiveTimes.Key(tid: tid, day: trip.day.dayNumber, start: trip.startSecs)]
+        return live.times(tid: tid, day: trip.day.dayNumber, start: trip.startSecs, mirrored: mirrored)
     }
+
+    /// Seconds late of `times`'s arrival at stop `idx` (0 without live times).
+    @inline(__always)
+    func arrivalDelay(_ times: LiveTimes?, _ idx: Int) -> Int { times.map { live.arrivalDelay($0, at: idx) } ?? 0 }
+
+    /// Seconds late of `times`'s departure from stop `idx` (0 without live times).
+    @inline(__always)
+    func departureDelay(_ times: LiveTimes?, _ idx: Int) -> Int { times.map { live.departureDelay($0, at: idx) } ?? 0 }
+
+    /// Whether `times`'s trip passes stop `idx` by (never without live times).
+    @inline(__always)
+    func skips(_ times: LiveTimes?, _ idx: Int) -> Bool { times.map { live.skips($0, at: idx) } ?? false }
 
     /// When a trip instance leaves stop `idx` on the live times (its `scheduled` instant
     /// without them); nil when it is cancelled or skips the stop.
     @inline(__always)
     func liveDeparture(of trip: TripInstance, at idx: Int, scheduled: Int) -> Int? {
-        guard !live.isEmpty, let times = liveTimes(of: trip) else { return scheduled }
-        if times.cancelled || times.skipped[idx] { return nil }
-        return scheduled + Int(times.departureDelay[idx])
+        guard live.hasTrips, let times = liveTimes(of: trip) else { return scheduled }
+        if times.cancelled || live.skips(times, at: idx) { return nil }
+        return scheduled + live.departureDelay(times, at: idx)
     }
 
     /// Where a trip's offsets begin (`RouteTables.departureOffset(_:_:)`).
@@ -524,8 +537,8 @@ struct RaptorSearch {
     /// trip (a trip past 24:00 can leave after it) leaves no earlier than `current`. A quick
     /// test that spares most searches; routes with frequency templates always search.
     private func earlierTripPossible(route: RouteTables.Route, current: TripInstance, idx: Int, from time: Int) -> Bool {
-        guard current.trip >= 0, route.templateRange.isEmpty, live.isEmpty else { return true }
-        let feedDays = days[route.fid - 1]
+        guard current.trip >= 0, route.templateRange.isEmpty, !live.hasTrips else { return true }
+        let feedDays = days[route.feedIndex]
         if current.trip > route.firstTrip && current.dayStart + tables.departure(current.trip - 1, idx) >= time { return true }
         let last = route.trips.upperBound - 1
         if current.dayIndex > 0 && feedDays[current.dayIndex - 1].start + tables.departure(last, idx) >= time { return true }
@@ -540,7 +553,7 @@ struct RaptorSearch {
         var found: TripInstance?
         var foundDeparture = limit
         let trips = route.trips
-        let f = route.fid - 1
+        let f = route.feedIndex
         days: for word in 0..<dayWords {
             var bits = routeDays[r * dayWords + word]
             while bits != 0 {
@@ -568,7 +581,7 @@ struct RaptorSearch {
                             found = instance
                             foundDeparture = departure
                             // Without live times the first that runs is the earliest.
-                            if live.isEmpty { break }
+                            if !live.hasTrips { break }
                         }
                     }
                 }
@@ -629,15 +642,15 @@ struct RaptorSearch {
             let board = Int(tables.stopSid[tables.stop(Int(ride.boardIdx), of: route)])
             let base = ride.trip.dayStart + ride.trip.startSecs
             let offsets = self.offsets(of: ride.trip)
-            let times = live.isEmpty ? nil : liveTimes(of: ride.trip)
+            let times = live.hasTrips ? liveTimes(of: ride.trip) : nil
             let boardIdx = Int(ride.boardIdx)
             let alightIdx = Int(ride.alightIdx)
             reversed.append(
                 .ride(
                     ride, board: board,
-                    boardTime: base + tables.departureOffset(offsets, boardIdx) + Int(times?.departureDelay[boardIdx] ?? 0),
+                    boardTime: base + tables.departureOffset(offsets, boardIdx) + departureDelay(times, boardIdx),
                     alight: stop,
-                    alightTime: base + tables.arrivalOffset(offsets, alightIdx) + Int(times?.arrivalDelay[alightIdx] ?? 0)))
+                    alightTime: base + tables.arrivalOffset(offsets, alightIdx) + arrivalDelay(times, alightIdx)))
             guard let walk = walkBack(from: board, round: Int(ride.boardRound), into: &reversed) else { break }
             (stop, k) = walk
         }

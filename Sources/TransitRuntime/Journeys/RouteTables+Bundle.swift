@@ -75,7 +75,7 @@ extension RouteTables {
     ) throws {
         self.init(patternsOf: plan)
         let patternIndex = PatternIndex(pids: patternPid)
-        func wrongPattern(_ tid: Int32, _ pid: Int32) -> TransitError {
+        func wrongPattern(_ tid: TripNumber, _ pid: PatternNumber) -> TransitError {
             .corruptBundle(reason: "the planner's routes: trip \(tid) names pattern \(pid), missing or of another length")
         }
         tripStart = planned.tripStart
@@ -86,12 +86,12 @@ extension RouteTables {
         for route in planned.routes {
             let sequence = planned.sequences[route.sequence]
             let stopCount = sequence.sids.count
-            var last = (pid: Int32(-1), offsets: Int32(0))
+            var last = (pid: PatternNumber(raw: -1), offsets: Int32(0))
             for trip in route.trips {
                 // Trips of one pattern mostly follow one another.
                 let pid = planned.tripPid[trip]
                 if pid != last.pid {
-                    guard let p = patternIndex[Int(pid)], self.stopCount(ofPattern: p) == stopCount else {
+                    guard let p = patternIndex[pid.int], self.stopCount(ofPattern: p) == stopCount else {
                         throw wrongPattern(planned.tripTid[trip], pid)
                     }
                     last = (pid, patternFirst[p])
@@ -101,10 +101,10 @@ extension RouteTables {
             templates.removeAll(keepingCapacity: true)
             for entry in route.templates {
                 guard let p = patternIndex[entry.pid], self.stopCount(ofPattern: p) == stopCount else {
-                    throw wrongPattern(Int32(entry.tid), Int32(entry.pid))
+                    throw wrongPattern(TripNumber(entry.tid), PatternNumber(entry.pid))
                 }
                 templates.append(
-                    (RoutePlan.Trip(tid: Int32(entry.tid), sv: Int32(route.sv), start: 0, frequency: true, accessible: entry.accessible), p)
+                    (RoutePlan.Trip(tid: TripNumber(entry.tid), sv: route.sv, start: 0, frequency: true, accessible: entry.accessible), p)
                 )
             }
             append(sequence: sequence, sv: route.sv, trips: route.trips, templates: templates, windows: windows)
@@ -117,11 +117,11 @@ extension RouteTables {
 /// the patterns they name are known: the trips as the planner's columns, their pids aside.
 private struct PlannedRoutes {
     var sequences: [RoutePlan.Sequence] = []
-    var routes: [(sequence: Int, sv: Int, trips: Range<Int>, templates: [PlannerRoutesBlob.Entry])] = []
+    var routes: [(sequence: Int, sv: ServiceNumber, trips: Range<Int>, templates: [PlannerRoutesBlob.Entry])] = []
     var tripStart: [Int32] = []
-    var tripTid: [Int32] = []
+    var tripTid: [TripNumber] = []
     var tripAccessible: [Bool] = []
-    var tripPid: [Int32] = []
+    var tripPid: [PatternNumber] = []
 
     init(in db: SQLiteDatabase, maxSid: Int, feeds: Int) throws {
         func damaged(_ what: String) -> TransitError { .corruptBundle(reason: "the planner's routes: \(what)") }
@@ -164,7 +164,7 @@ private struct PlannedRoutes {
             guard routeStops <= RouteTables.maxPlannedEntries, trips.tids.count + templateCount <= maxTrips else {
                 throw damaged("more than \(RouteTables.maxPlannedEntries) route stops or more trips than the bundle's \(maxTrips)")
             }
-            routes.append((qid - 1, sv, first..<trips.tids.count, templates))
+            routes.append((qid - 1, ServiceNumber(sv), first..<trips.tids.count, templates))
         }
         (tripStart, tripTid, tripAccessible, tripPid) = (trips.starts, trips.tids, trips.accessible, trips.pids)
     }

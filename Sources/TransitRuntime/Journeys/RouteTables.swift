@@ -22,9 +22,11 @@ struct RouteTables: Sendable {
         private let tripCount32: Int32
         private let templates32: (Int32, Int32)
 
-        var fid: Int { Int(fid32) }
+        var fid: FeedNumber { FeedNumber(raw: fid32) }
+        /// Its feed's index in a search's days by feed (fid - 1).
+        var feedIndex: Int { Int(fid32) - 1 }
         /// The service (sv) of all its trips and frequency templates.
-        var sv: Int { Int(sv32) }
+        var sv: ServiceNumber { ServiceNumber(raw: sv32) }
         /// Where the route's first stop is in the `stop*` arrays: its stop `idx` is at
         /// `stop(idx, of:)` (in the mirror its last stop, the arrays read backwards).
         var firstStop: Int { Int(firstStop32) }
@@ -45,9 +47,10 @@ struct RouteTables: Sendable {
                 tripCount: tripCount, templateRange: templateRange)
         }
 
-        init(fid: Int, sv: Int, firstStop: Int, stopCount: Int, firstTrip: Int, tripCount: Int, templateRange: Range<Int>) {
-            fid32 = Int32(fid)
-            sv32 = Int32(sv)
+        init(fid: FeedNumber, sv: ServiceNumber, firstStop: Int, stopCount: Int, firstTrip: Int, tripCount: Int, templateRange: Range<Int>)
+        {
+            fid32 = fid.raw
+            sv32 = sv.raw
             firstStop32 = Int32(firstStop)
             stopCount32 = Int32(stopCount)
             firstTrip32 = Int32(firstTrip)
@@ -58,8 +61,8 @@ struct RouteTables: Sendable {
 
     /// A frequencies.txt trip: its windows on any day it runs.
     struct Template: Sendable {
-        let tid: Int
-        let sv: Int
+        let tid: TripNumber
+        let sv: ServiceNumber
         let accessible: Bool
         /// Where its offsets begin (`departureOffset(_:_:)`).
         let offsets: Int
@@ -90,7 +93,7 @@ struct RouteTables: Sendable {
     /// `offsets` are then their last).
     private(set) var step = 1
     var tripStart: [Int32] = []
-    var tripTid: [Int32] = []
+    var tripTid: [TripNumber] = []
     var tripAccessible: [Bool] = []
     /// Where the trip's offsets begin (`departureOffset(_:_:)`; its pattern: `pattern(ofTrip:)`).
     var tripOffsets: [Int32] = []
@@ -213,7 +216,7 @@ struct RouteTables: Sendable {
     /// Appends a route of `sequence` and service `sv` whose regular trips are already in
     /// the trip arrays at `trips`, with its frequency templates.
     mutating func append(
-        sequence: RoutePlan.Sequence, sv: Int, trips: Range<Int>, templates members: [RoutePlan.Member],
+        sequence: RoutePlan.Sequence, sv: ServiceNumber, trips: Range<Int>, templates members: [RoutePlan.Member],
         windows: [Int: [(start: Int, end: Int, headway: Int, exact: Bool)]]
     ) {
         let firstStop = stopSid.count
@@ -224,12 +227,12 @@ struct RouteTables: Sendable {
         for t in members {
             templates.append(
                 Template(
-                    tid: Int(t.trip.tid), sv: sv, accessible: t.trip.accessible, offsets: Int(patternFirst[t.pattern]), pattern: t.pattern,
-                    windows: windows[Int(t.trip.tid)] ?? []))
+                    tid: t.trip.tid, sv: sv, accessible: t.trip.accessible, offsets: Int(patternFirst[t.pattern]),
+                    pattern: t.pattern, windows: windows[t.trip.tid.int] ?? []))
         }
         routes.append(
             Route(
-                fid: sequence.fid, sv: sv, firstStop: firstStop, stopCount: sequence.sids.count, firstTrip: trips.lowerBound,
+                fid: FeedNumber(sequence.fid), sv: sv, firstStop: firstStop, stopCount: sequence.sids.count, firstTrip: trips.lowerBound,
                 tripCount: trips.count, templateRange: firstTemplate..<templates.count))
     }
 

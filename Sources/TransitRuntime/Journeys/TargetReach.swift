@@ -9,7 +9,7 @@
 /// board (a stop of those routes before their last target), and an arrival only at a
 /// target or where such a transfer starts; in round K - 2 likewise with the rides that
 /// reach those arrivals. What is left out is read by nothing else either: a search in the
-/// other direction is capped by this one's labels (`RaptorSearch.caps`) only where a
+/// other direction is capped by this one's labels (`RaptorSearch.Limits.caps`) only where a
 /// journey with at most K rides can pass, and the order of ties reads a search's labels of
 /// the rounds before its last (`RaptorSearch+Ties`) at stops such journeys pass.
 struct TargetReach {

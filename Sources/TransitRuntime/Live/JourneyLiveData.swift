@@ -1,43 +1,31 @@
 import BundleFormat
 import TransitSQLite
 
-/// Live changes a journey search applies to the timetable: cancelled trip instances, and
-/// the delays and skipped stops of others, by stop_sequence. `TransitRealtime` builds it
-/// from a snapshot (package API: apps pass the snapshot itself).
+/// Live changes a journey search applies to the timetable, in the planner's own terms: by
+/// trip instance (tid, service day, start), each call's delays and whether its stop is
+/// skipped, by the call's index in the trip's pattern; cancelled instances; and the trips
+/// the live data adds, as routes of one trip over sids. `TransitRealtime` makes it once,
+/// when a snapshot is made, from the integers its matcher found (`TimetableTrip`): a
+/// journey query reads it as it is, in either direction (the mirror reads the same columns
+/// backwards). Package API: apps pass the snapshot itself.
+///
+/// ```swift
+/// var builder = JourneyLiveData.Builder(trips: 1)
+/// builder.add(schedule.timetableTrip(startingAt: nil), on: date, cancelled: false)
+/// builder.run(3...12, arrivalDelay: 120, departureDelay: 120, skipped: false)
+/// let live = builder.finish(added: [], bundle: bundle)
+/// ```
 package struct JourneyLiveData: Sendable {
-    package struct Trip: Sendable {
-        package var feedID: String
-        package var tripID: String
-        package var serviceDate: ServiceDate
-        /// A frequency-based instance's start (Unix seconds); nil for a trip that runs once.
-        package var start: Int?
-        package var cancelled: Bool
-        /// Runs of consecutive calls with the same live data, in stop_sequence order: the
-        /// calls from stop_sequence `sequences.lowerBound` to `sequences.upperBound`, seconds
-        /// late (negative: early) and whether their stops are skipped.
-        package var calls: [Run]
+    /// A timetable trip instance as the matcher found it: its tid, its start (GTFS seconds of
+    /// its service day: a frequency-based instance's own, else the trip's) and its
+    /// pattern's stops, in the order the search reads them.
+    package struct TimetableTrip: Sendable {
+        package let tid: TripNumber
+        package let startSecs: Int
+        package let stops: TripSchedule.StopColumns
 
-        package struct Run: Sendable {
-            package var sequences: ClosedRange<Int>
-            package var arrivalDelay: Int
-            package var departureDelay: Int
-            package var skipped: Bool
-
-            package init(sequences: ClosedRange<Int>, arrivalDelay: Int, departureDelay: Int, skipped: Bool) {
-                self.sequences = sequences
-                self.arrivalDelay = arrivalDelay
-                self.departureDelay = departureDelay
-                self.skipped = skipped
-            }
-        }
-
-        package init(feedID: String, tripID: String, serviceDate: ServiceDate, start: Int?, cancelled: Bool, calls: [Run]) {
-            self.feedID = feedID
-            self.tripID = tripID
-            self.serviceDate = serviceDate
-            self.start = start
-            self.cancelled = cancelled
-            self.calls = calls
+        package init(tid: TripNumber, startSecs: Int, stops: TripSchedule.StopColumns) {
+            (self.tid, self.startSecs, self.stops) = (tid, startSecs, stops)
         }
     }
 
@@ -78,94 +66,155 @@ package struct JourneyLiveData: Sendable {
         }
     }
 
-    package var trips: [Trip]
-    package var added: [AddedTrip]
+    /// By trip instance, in the trips' own direction: where its calls lie in the columns.
+    private var instances: [LiveTimes.Key: Span] = [:]
+    /// By call of each instance (`Span`), in its pattern's order: delays (clamped to
+    /// ±`Int32.max`, so that the mirror may negate every one) and skipped stops.
+    private var arrivalDelays: [Int32] = []
+    private var departureDelays: [Int32] = []
+    private var skippedStops: [Bool] = []
+    /// The added trips as routes, in their own direction and in the mirror's.
+    private(set) var added: [RaptorSearch.AddedRoute] = []
+    private(set) var mirroredAdded: [RaptorSearch.AddedRoute] = []
+    /// The largest lateness and earliness of any call (seconds, at least 0): a trip may
+    /// leave up to that much off its schedule.
+    private(set) var maxLate = 0
+    private(set) var maxEarly = 0
 
-    package init(trips: [Trip], added: [AddedTrip] = []) {
-        self.trips = trips
-        self.added = added
+    private struct Span: Sendable {
+        let first: Int32
+        let count: Int32
+        let cancelled: Bool
+    }
+
+    /// No live data: the timetable as it is.
+    static let none = JourneyLiveData()
+
+    private init() {}
+
+    /// Whether any timetable trip has live times (without, a search takes the shortcuts
+    /// the timetable's order allows).
+    var hasTrips: Bool { !instances.isEmpty }
+
+    /// The live times of the trip instance `tid` on day `day` starting at `start` (GTFS
+    /// seconds), as the search in that direction reads them (`mirrored`: there an instance
+    /// starts at minus its start).
+    @inline(__always)
+    func times(tid: TripNumber, day: Int, start: Int, mirrored: Bool) -> LiveTimes? {
+        guard let span = instances[LiveTimes.Key(tid: tid, day: day, start: mirrored ? -start : start)] else { return nil }
+        return LiveTimes(first: Int(span.first), last: Int(span.first) + Int(span.count) - 1, cancelled: span.cancelled, mirrored: mirrored)
+    }
+
+    /// Seconds late (negative: early) of `times`'s arrival at its stop `idx`.
+    @inline(__always)
+    func arrivalDelay(_ times: LiveTimes, at idx: Int) -> Int {
+        times.mirrored ? -Int(departureDelays[times.last - idx]) : Int(arrivalDelays[times.first + idx])
+    }
+
+    /// Seconds late (negative: early) of `times`'s departure from its stop `idx`.
+    @inline(__always)
+    func departureDelay(_ times: LiveTimes, at idx: Int) -> Int {
+        times.mirrored ? -Int(arrivalDelays[times.last - idx]) : Int(departureDelays[times.first + idx])
+    }
+
+    /// Whether `times`'s trip passes its stop `idx` by.
+    @inline(__always)
+    func skips(_ times: LiveTimes, at idx: Int) -> Bool {
+        skippedStops[times.mirrored ? times.last - idx : times.first + idx]
+    }
+
+    /// Gathers the live data of a snapshot's trips (`add`, then `run` for each run of its
+    /// calls), then its added trips (`finish`).
+    package struct Builder {
+        private var data = JourneyLiveData()
+        /// The trip `add` took last: its pattern's stops, where its calls begin in the
+        /// columns, and the first of its stops no run has passed yet.
+        private var stops: [PatternStopRecord] = []
+        private var first = 0
+        private var next = 0
+
+        package init(trips: Int) {
+            data.instances.reserveCapacity(trips)
+        }
+
+        /// Trip instance `trip` on `date`, cancelled or not; its calls' live data follow
+        /// (`run`). A second entry for the same instance replaces the first.
+        package mutating func add(_ trip: TimetableTrip, on date: ServiceDate, cancelled: Bool) {
+            stops = trip.stops.records
+            first = data.arrivalDelays.count
+            next = 0
+            data.arrivalDelays.append(contentsOf: repeatElement(0, count: stops.count))
+            data.departureDelays.append(contentsOf: repeatElement(0, count: stops.count))
+            data.skippedStops.append(contentsOf: repeatElement(false, count: stops.count))
+            let key = LiveTimes.Key(tid: trip.tid, day: date.civil.dayNumber, start: trip.startSecs)
+            data.instances[key] = Span(first: Int32(first), count: Int32(stops.count), cancelled: cancelled)
+        }
+
+        /// The calls of the trip added last from stop_sequence `sequences.lowerBound` to
+        /// `sequences.upperBound`: seconds late (negative: early), skipped or not. Runs come
+        /// in stop_sequence order, as the pattern's stops are: one pass matches them.
+        package mutating func run(_ sequences: ClosedRange<Int>, arrivalDelay: Int, departureDelay: Int, skipped: Bool) {
+            let (arrival, departure) = (LiveTimes.delay(arrivalDelay), LiveTimes.delay(departureDelay))
+            while next < stops.count && stops[next].stopSequence < sequences.lowerBound { next += 1 }
+            let from = next
+            while next < stops.count && stops[next].stopSequence <= sequences.upperBound { next += 1 }
+            guard from < next else { return }
+            for i in (first + from)..<(first + next) {
+                data.arrivalDelays[i] = arrival
+                data.departureDelays[i] = departure
+                data.skippedStops[i] = skipped
+            }
+            // In Int: a delay may be as early as -Int32.max.
+            data.maxLate = max(data.maxLate, Int(arrival), Int(departure))
+            data.maxEarly = max(data.maxEarly, -Int(arrival), -Int(departure))
+        }
+
+        /// The live data, with `added` as routes of `bundle`'s stops (calls at stops the
+        /// bundle does not know are left out; a trip left with fewer than two calls is
+        /// dropped, so is one of a feed the bundle does not have).
+        package consuming func finish(added: [AddedTrip], bundle: TransitBundle) -> JourneyLiveData {
+            for trip in added {
+                guard let feed = try? bundle.catalog.feed(named: trip.feedID) else { continue }
+                let kept = trip.calls.compactMap { call in
+                    bundle.sid(ofStop: call.stopID, feed: feed.feedID).map { (sid: $0.int, call: call) }
+                }
+                guard kept.count >= 2 else { continue }
+                data.added.append(
+                    RaptorSearch.AddedRoute(
+                        fid: FeedNumber(feed.fid), sids: kept.map(\.sid), arrival: kept.map(\.call.arrival),
+                        departure: kept.map(\.call.departure),
+                        boards: kept.map(\.call.boards), alights: kept.map(\.call.alights), calls: kept.map(\.call)))
+            }
+            data.mirroredAdded = data.added.map { $0.mirrored() }
+            return data
+        }
     }
 }
 
-/// A trip instance's live times as the search reads them: by the stop's index in the
-/// trip's pattern, delays in seconds.
+/// Where a trip instance's live times lie in `JourneyLiveData`'s columns, and which way the
+/// search reading them runs: read through `JourneyLiveData.arrivalDelay(_:at:)`,
+/// `departureDelay(_:at:)` and `skips(_:at:)`.
 struct LiveTimes: Sendable {
     /// A trip instance: its tid, service day and start (GTFS seconds; the scheduled one for
     /// a trip that runs once).
     struct Key: Hashable, Sendable {
-        let tid: Int
-        let day: Int
-        let start: Int
+        let tid: TripNumber
+        let day: Int32
+        let start: Int32
+
+        init(tid: TripNumber, day: Int, start: Int) {
+            self.tid = tid
+            self.day = Int32(truncatingIfNeeded: day)
+            self.start = Int32(truncatingIfNeeded: start)
+        }
     }
 
-    var cancelled: Bool
-    var arrivalDelay: [Int32]
-    var departureDelay: [Int32]
-    var skipped: [Bool]
+    let first: Int
+    let last: Int
+    let cancelled: Bool
+    let mirrored: Bool
 
     /// `seconds` as a kept delay: clamped to ±`Int32.max` (a live message may say
     /// anything; `Int32.min` could not be negated for the mirror).
     static func delay(_ seconds: Int) -> Int32 { Int32(max(-Int(Int32.max), min(Int(Int32.max), seconds))) }
-
-    /// The same instance in the mirrored network: stops reversed, delays negated, arrival
-    /// and departure swapped.
-    func mirrored() -> LiveTimes {
-        LiveTimes(
-            cancelled: cancelled, arrivalDelay: departureDelay.reversed().map { -$0 }, departureDelay: arrivalDelay.reversed().map { -$0 },
-            skipped: skipped.reversed())
-    }
-}
-
-extension TransitBundle {
-    /// `live`'s trips by instance, each with its delays by stop index (trips, feeds or stops
-    /// the bundle does not know are left out: they have nothing to change).
-    func liveTimes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> [LiveTimes.Key: LiveTimes] {
-        var result: [LiveTimes.Key: LiveTimes] = [:]
-        for trip in live.trips {
-            guard let feed = try? catalog.feed(named: trip.feedID),
-                let tid = try patterns.tid(of: trip.tripID, feed: feed, db: db)
-            else { continue }
-            let pattern = try patterns.pattern(try patterns.trip(tid, db: db).pid, db: db)
-            guard let record = pattern.trip(tid) else { continue }
-            let dayStart = feed.clock.serviceDayStart(trip.serviceDate.civil)
-            let start = trip.start.map { $0 - dayStart } ?? record.startTime
-            var times = LiveTimes(
-                cancelled: trip.cancelled, arrivalDelay: [Int32](repeating: 0, count: pattern.stops.count),
-                departureDelay: [Int32](repeating: 0, count: pattern.stops.count),
-                skipped: [Bool](repeating: false, count: pattern.stops.count))
-            // The pattern's stops and the runs are both in stop_sequence order: one pass.
-            var run = 0
-            for (idx, stop) in pattern.stops.enumerated() {
-                while run < trip.calls.count && trip.calls[run].sequences.upperBound < stop.stopSequence { run += 1 }
-                guard run < trip.calls.count, trip.calls[run].sequences.contains(stop.stopSequence) else { continue }
-                let call = trip.calls[run]
-                // Within ±Int32.max, so that the mirror may negate every delay.
-                times.arrivalDelay[idx] = LiveTimes.delay(call.arrivalDelay)
-                times.departureDelay[idx] = LiveTimes.delay(call.departureDelay)
-                times.skipped[idx] = call.skipped
-            }
-            result[LiveTimes.Key(tid: tid, day: trip.serviceDate.civil.dayNumber, start: start)] = times
-        }
-        return result
-    }
-
-    /// `live`'s added trips as routes of one trip each (calls at stops the bundle does not
-    /// know are left out; a trip left with fewer than two calls is dropped).
-    func addedRoutes(_ live: JourneyLiveData, db: SQLiteDatabase) throws -> [RaptorSearch.AddedRoute] {
-        var routes: [RaptorSearch.AddedRoute] = []
-        for trip in live.added {
-            guard let feed = try? catalog.feed(named: trip.feedID) else { continue }
-            var kept: [(sid: Int, call: JourneyLiveData.AddedTrip.Call)] = []
-            for call in trip.calls {
-                guard let sid = try? resolve(.stop, call.stopID, feed: feed.feedID, db: db).id else { continue }
-                kept.append((sid, call))
-            }
-            guard kept.count >= 2 else { continue }
-            routes.append(
-                RaptorSearch.AddedRoute(
-                    fid: feed.fid, sids: kept.map(\.sid), arrival: kept.map(\.call.arrival), departure: kept.map(\.call.departure),
-                    boards: kept.map(\.call.boards), alights: kept.map(\.call.alights), calls: kept.map(\.call)))
-        }
-        return routes
-    }
 }

@@ -1,3 +1,5 @@
+import BundleFormat
+
 /// One service day of a feed (`TransitBundle.serviceDay(feed:on:)`): which services run,
 /// and the Unix time of its noon minus 12 hours, from which its GTFS times count. Live data
 /// places the trips it names on a few such days, each looked up once.
@@ -6,5 +8,5 @@ package struct ServiceDay: Sendable {
     let active: ServiceCalendar.ActiveSet
 
     /// Whether service `sv` (a trip's `service`) runs that day.
-    package func runs(_ service: Int) -> Bool { active.contains(service) }
+    package func runs(_ service: ServiceNumber) -> Bool { active.contains(service) }
 }

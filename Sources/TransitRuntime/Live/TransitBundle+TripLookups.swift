@@ -29,19 +29,19 @@ extension TransitBundle {
     func tripSchedule(_ trip: PatternTripRecord, of pattern: PatternCache.Pattern, feed: FeedCatalog.Feed, db: SQLiteDatabase) throws
         -> TripSchedule
     {
-        try tripSchedule(trip, columns: patterns.stopColumns(of: pattern), feedID: feed.feedID, db: db)
+        try tripSchedule(trip, pid: pattern.pid, columns: patterns.stopColumns(of: pattern), feedID: feed.feedID, db: db)
     }
 
-    /// The same, with its pattern's stop columns at hand, in feed `feedID`.
-    func tripSchedule(_ trip: PatternTripRecord, columns: TripSchedule.StopColumns, feedID: String, db: SQLiteDatabase) throws
-        -> TripSchedule
+    /// The same, with its pattern (`pid`) and the pattern's stop columns at hand, in feed `feedID`.
+    func tripSchedule(_ trip: PatternTripRecord, pid: Int, columns: TripSchedule.StopColumns, feedID: String, db: SQLiteDatabase)
+        throws -> TripSchedule
     {
         var windows: [TripDetails.FrequencyWindow] = []
         if trip.frequency { windows = try FrequencyTable.windows(of: trip.tid, db: db, in: self) }
         var schedule = TripSchedule(
-            feedID: feedID, rid: trip.rid, hid: trip.hid, runsOnDate: false, dayStart: 0,
-            frequencies: windows, stops: columns, base: windows.first?.startSecs ?? trip.startTime)
-        schedule.service = trip.sv
+            feedID: feedID, tid: TripNumber(trip.tid), pid: PatternNumber(pid), rid: RouteNumber(trip.rid), hid: trip.hid,
+            runsOnDate: false, dayStart: 0, frequencies: windows, stops: columns, base: windows.first?.startSecs ?? trip.startTime)
+        schedule.service = ServiceNumber(trip.sv)
         return schedule
     }
 
@@ -55,27 +55,27 @@ extension TransitBundle {
                     try entities.stop($0.sid, db: db).name
                 }
                 ?? ""
-            return (try entities.route(schedule.rid, db: db).routeID, headsign)
+            return (try entities.route(schedule.rid.int, db: db).routeID, headsign)
         }
     }
 
     /// The sid of stop `stopID` of feed `feed`, nil when the feed has none (kept once
     /// looked up), for comparing live data's stops with a schedule's `sids`.
-    package func sid(ofStop stopID: String, feed: String) -> Int? {
-        try? pool.with { db in try resolve(.stop, stopID, feed: feed, db: db).id }
+    package func sid(ofStop stopID: String, feed: String) -> StopNumber? {
+        try? pool.with { db in StopNumber(try resolve(.stop, stopID, feed: feed, db: db).id) }
     }
 
     /// The text stop id of stop `sid`.
     /// - Throws: `TransitError.corruptBundle` when the bundle has no such stop.
-    package func stopID(sid: Int) throws -> String {
-        if let row = entities.cachedStop(sid) { return row.stopID }
-        return try pool.with { db in try entities.stop(sid, db: db).stopID }
+    package func stopID(sid: StopNumber) throws -> String {
+        if let row = entities.cachedStop(sid.int) { return row.stopID }
+        return try pool.with { db in try entities.stop(sid.int, db: db).stopID }
     }
 
     /// Stop `sid` as `stop(_:feed:)` returns it.
     /// - Throws: `TransitError.corruptBundle` when the bundle has no such stop.
-    package func stop(sid: Int) throws -> Stop {
-        try pool.with { db in try publicStop(try entities.stop(sid, db: db), distance: nil, db: db) }
+    package func stop(sid: StopNumber) throws -> Stop {
+        try pool.with { db in try publicStop(try entities.stop(sid.int, db: db), distance: nil, db: db) }
     }
 
     /// `schedule` placed on `date`: whether its service runs that day and the Unix time the

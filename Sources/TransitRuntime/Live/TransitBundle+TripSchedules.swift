@@ -141,7 +141,7 @@ extension TransitBundle {
                 // A pattern without the trip its block names (a damaged bundle): left for
                 // the one-by-one lookup, which says so.
                 guard let trip = trips.first(where: { $0.tid == tid }) else { continue }
-                schedules.append((i, try tripSchedule(trip, columns: columns, feedID: feedIDs[source], db: db)))
+                schedules.append((i, try tripSchedule(trip, pid: pid, columns: columns, feedID: feedIDs[source], db: db)))
             }
             start = end
         }

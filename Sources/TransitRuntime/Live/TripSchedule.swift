@@ -5,14 +5,18 @@ import BundleFormat
 /// are read when asked for: a message's 10,000 trips make no route or headsign text.
 package struct TripSchedule: Sendable {
     package let feedID: String
-    /// The trip's route (`rid`) and headsign (`hid`, nil: none, the name of the pattern's
-    /// last stop then): their names are read only when asked for (`TransitBundle.names(of:)`),
-    /// which live data rarely does (a duplicated trip's copy).
-    package let rid: Int
+    /// The trip and its pattern, as the bundle numbers them: what a journey on live times
+    /// finds the trip by (`JourneyLiveData`).
+    package let tid: TripNumber
+    package let pid: PatternNumber
+    /// The trip's route and headsign (`hid`, nil: none, the name of the pattern's last stop
+    /// then): their names are read only when asked for (`TransitBundle.names(of:)`), which
+    /// live data rarely does (a duplicated trip's copy).
+    package let rid: RouteNumber
     package let hid: Int?
     package var runsOnDate: Bool
-    /// The trip's service (its `sv`), for placing it on a day.
-    package var service = 0
+    /// The trip's service, for placing it on a day.
+    package var service = ServiceNumber(0)
     /// The Unix time of the service day's 00:00:00 (noon minus 12 hours): a GTFS time of
     /// `s` seconds is the instant `dayStart + s`.
     package var dayStart: Int
@@ -25,10 +29,12 @@ package struct TripSchedule: Sendable {
     package let base: Int
 
     package init(
-        feedID: String, rid: Int, hid: Int?, runsOnDate: Bool, dayStart: Int,
+        feedID: String, tid: TripNumber, pid: PatternNumber, rid: RouteNumber, hid: Int?, runsOnDate: Bool, dayStart: Int,
         frequencies: [TripDetails.FrequencyWindow], stops: StopColumns, base: Int
     ) {
         self.feedID = feedID
+        self.tid = tid
+        self.pid = pid
         self.rid = rid
         self.hid = hid
         self.runsOnDate = runsOnDate
@@ -38,10 +44,16 @@ package struct TripSchedule: Sendable {
         self.base = base
     }
 
+    /// The trip instance starting at `startSecs` (GTFS seconds of its day; nil: the trip's
+    /// own start), as a journey on live times finds it.
+    package func timetableTrip(startingAt startSecs: Int?) -> JourneyLiveData.TimetableTrip {
+        JourneyLiveData.TimetableTrip(tid: tid, startSecs: startSecs ?? base, stops: stops)
+    }
+
     package var stopSequences: [Int] { stops.records.map(\.stopSequence) }
     /// The sid of each stop (its text id is `TransitBundle.stopID(sid:)`, made only when
     /// asked: most stop time updates name their stop by stop_sequence).
-    package var sids: [Int] { stops.records.map(\.sid) }
+    package var sids: [StopNumber] { stops.records.map { StopNumber($0.sid) } }
     /// GTFS seconds of the departure at each stop; for a frequency-based trip the template's.
     package var departureSecs: [Int] { stops.records.map { base + $0.departureOffset } }
     @inlinable package var count: Int { stops.records.count }
