@@ -82,7 +82,8 @@ package struct JourneyLiveData: Sendable {
     private(set) var maxEarly = 0
 
     private struct Span: Sendable {
-        let first: Int32
+        /// In `Int`: a message of millions of trips of long patterns passes 2^31 calls.
+        let first: Int
         let count: Int32
         let cancelled: Bool
     }
@@ -102,7 +103,7 @@ package struct JourneyLiveData: Sendable {
     @inline(__always)
     func times(tid: TripNumber, day: Int, start: Int, mirrored: Bool) -> LiveTimes? {
         guard let span = instances[LiveTimes.Key(tid: tid, day: day, start: mirrored ? -start : start)] else { return nil }
-        return LiveTimes(first: Int(span.first), last: Int(span.first) + Int(span.count) - 1, cancelled: span.cancelled, mirrored: mirrored)
+        return LiveTimes(first: span.first, last: span.first + Int(span.count) - 1, cancelled: span.cancelled, mirrored: mirrored)
     }
 
     /// Seconds late (negative: early) of `times`'s arrival at its stop `idx`.
@@ -147,7 +148,7 @@ package struct JourneyLiveData: Sendable {
             data.departureDelays.append(contentsOf: repeatElement(0, count: stops.count))
             data.skippedStops.append(contentsOf: repeatElement(false, count: stops.count))
             let key = LiveTimes.Key(tid: trip.tid, day: date.civil.dayNumber, start: trip.startSecs)
-            data.instances[key] = Span(first: Int32(first), count: Int32(stops.count), cancelled: cancelled)
+            data.instances[key] = Span(first: first, count: Int32(clamping: stops.count), cancelled: cancelled)
         }
 
         /// The calls of the trip added last from stop_sequence `sequences.lowerBound` to
