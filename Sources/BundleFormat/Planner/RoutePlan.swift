@@ -103,7 +103,7 @@ package struct RoutePlan {
     /// By pattern (in the order added): its pid, and the first of its stops in
     /// `offsetDeparture` and `offsetArrival` (seconds from the trip's start, per stop), one
     /// more at the end: pattern p's stops are `patternFirst[p]..<patternFirst[p + 1]`.
-    package private(set) var patternPid: [Int] = []
+    package private(set) var patternPid: [PatternNumber] = []
     package private(set) var patternFirst: [Int32] = [0]
     package private(set) var offsetDeparture: [Int32] = []
     package private(set) var offsetArrival: [Int32] = []
@@ -194,7 +194,7 @@ package struct RoutePlan {
             offsetDeparture.append(Int32(clamping: stop.departureOffset))
             offsetArrival.append(Int32(clamping: stop.arrivalOffset))
         }
-        patternPid.append(pid)
+        patternPid.append(PatternNumber(pid))
         patternFirst.append(Int32(offsetDeparture.count))
         return patternPid.count - 1
     }
@@ -210,7 +210,7 @@ package struct RoutePlan {
             offsetArrival.removeLast(count)
             return nil
         }
-        patternPid.append(pid)
+        patternPid.append(PatternNumber(pid))
         patternFirst.append(Int32(offsetDeparture.count))
         return patternPid.count - 1
     }

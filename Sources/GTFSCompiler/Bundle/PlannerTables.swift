@@ -28,7 +28,7 @@ enum PlannerTables {
         try plan.forEachRoute { route in
             ridden.insert(route.sequence)
             func entry(_ m: RoutePlan.Member) -> PlannerRoutesBlob.Entry {
-                .init(tid: m.trip.tid.int, start: Int(m.trip.start), pid: plan.patternPid[m.pattern], accessible: m.trip.accessible)
+                .init(tid: m.trip.tid.int, start: Int(m.trip.start), pid: plan.patternPid[m.pattern].int, accessible: m.trip.accessible)
             }
             prid += 1
             try routes.run(

@@ -96,7 +96,7 @@ struct JourneyAssembler {
         let feed = bundle.catalog.feed(tables.routes[Int(ride.route)].fid)
         let trip = ride.trip
         let tid: TripNumber
-        let pid: Int
+        let pid: PatternNumber
         var frequencyBased = false
         var isTemplate = false
         switch trip.kind {
@@ -110,7 +110,7 @@ struct JourneyAssembler {
             pid = tables.patternPid[template.pattern]
             frequencyBased = !(template.windows.first { trip.startSecs >= $0.start && trip.startSecs < $0.end }?.exact ?? true)
         }
-        let pattern = try bundle.patterns.pattern(pid, db: db)
+        let pattern = try bundle.patterns.pattern(pid.int, db: db)
         guard let record = pattern.trip(tid.int) else {
             throw TransitError.corruptBundle(reason: "trip \(tid) is missing from pattern \(pid)")
         }

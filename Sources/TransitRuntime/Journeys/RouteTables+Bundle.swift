@@ -177,7 +177,8 @@ private struct PatternIndex {
     private let pids: [Int]
     private let dense: [Int32]
 
-    init(pids: [Int]) {
+    init(pids: [PatternNumber]) {
+        let pids = pids.map(\.int)
         self.pids = pids
         let maxPid = pids.last ?? 0
         if maxPid >= 0, maxPid <= 2 * pids.count + 1024 {

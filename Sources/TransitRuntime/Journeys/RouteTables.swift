@@ -80,7 +80,7 @@ struct RouteTables: Sendable {
     /// Per pattern: its pid, and the first of its stops in the offset arrays (one more at
     /// the end: pattern p's stops are `patternFirst[p]..<patternFirst[p + 1]`); per pattern
     /// stop: seconds from the trip's start.
-    var patternPid: [Int] = []
+    var patternPid: [PatternNumber] = []
     var patternFirst: [Int32] = [0]
     /// Read through `departureOffset(_:_:)` and `arrivalOffset(_:_:)`: the mirror holds the
     /// same arrays (arrivals as its departures and departures as its arrivals) and reads
