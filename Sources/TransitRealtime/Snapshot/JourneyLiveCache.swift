@@ -5,7 +5,8 @@ import TransitRuntime
 /// is. Made from the matcher's trip and pattern numbers when asked by the bundle the
 /// snapshot was matched against (or one with the same content hash); asked by another
 /// bundle (a newer version opened since), made again by the trips' ids for that one and
-/// kept instead.
+/// kept instead. A bundle that records no content hash is never taken for another: its
+/// trips are found by their ids at each query.
 final class JourneyLiveCache: Sendable {
     private let made = Locked<(bundle: String, live: JourneyLiveData)?>(nil)
 
