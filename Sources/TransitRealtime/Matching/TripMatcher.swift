@@ -201,7 +201,7 @@ final class TripMatcher: Sendable {
             let distance = now < span.0 ? span.0 - now : now > span.1 ? now - span.1 : 0
             let match = Match(
                 instance: TripInstance(feedID: trip.feedID, tripID: tripID, serviceDate: day, start: start), schedule: schedule,
-                timetable: trip.timetableTrip(startingAt: start == nil ? nil : startSecs))
+                timetable: trip.timetableTrip(startingAt: trip.frequencies.isEmpty ? nil : startSecs))
             // The only day to try, or a run under way: no other day can be nearer (and the
             // match goes out as it is, not through `best`).
             if distance == 0 || days.count == 1 { return .success(match) }

@@ -13,9 +13,9 @@ final class JourneyLiveCache: Sendable {
     /// The live data for the bundle whose content hash is `bundle`, made by `make` when
     /// none is kept for it. Two threads asking at once may each make it: the same value.
     func live(forBundle bundle: String, make: () -> JourneyLiveData) -> JourneyLiveData {
-        if let kept = made.withLock({ $0 }), kept.bundle == bundle, !bundle.isEmpty { return kept.live }
+        if let kept = made.withLock({ $0 }), kept.bundle == bundle { return kept.live }
         let live = make()
-        made.withLock { $0 = (bundle, live) }
+        if !bundle.isEmpty { made.withLock { $0 = (bundle, live) } }
         return live
     }
 }

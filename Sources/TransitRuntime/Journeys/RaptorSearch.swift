@@ -117,11 +117,7 @@ struct RaptorSearch {
         // In the mirror delays are negated: lateness becomes earliness.
         (maxLate, maxEarly) = mirrored ? (live.maxEarly, live.maxLate) : (live.maxLate, live.maxEarly)
         added = mirrored ? live.mirroredAdded : live.added
-        var places: [Int: [(route: Int, idx: Int)]] = [:]
-        for (a, route) in added.enumerated() {
-            for (idx, sid) in route.sids.enumerated() { places[sid, default: []].append((a, idx)) }
-        }
-        addedPlaces = places
+        addedPlaces = mirrored ? live.mirroredAddedPlaces : live.addedPlaces
         tables = network.tables
         stride = network.stopCount
         self.transfers = transfers

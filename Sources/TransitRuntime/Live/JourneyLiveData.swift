@@ -4,10 +4,10 @@ import TransitSQLite
 /// Live changes a journey search applies to the timetable, in the planner's own terms: by
 /// trip instance (tid, service day, start), each call's delays and whether its stop is
 /// skipped, by the call's index in the trip's pattern; cancelled instances; and the trips
-/// the live data adds, as routes of one trip over sids. `TransitRealtime` makes it once,
-/// when a snapshot is made, from the integers its matcher found (`TimetableTrip`): a
-/// journey query reads it as it is, in either direction (the mirror reads the same columns
-/// backwards). Package API: apps pass the snapshot itself.
+/// the live data adds, as routes of one trip over sids. `TransitRealtime` makes it once per
+/// snapshot, on its first live journey, from the integers its matcher found
+/// (`TimetableTrip`): every journey query then reads it as it is, in either direction (the
+/// mirror reads the same columns backwards). Package API: apps pass the snapshot itself.
 ///
 /// ```swift
 /// var builder = JourneyLiveData.Builder(trips: 1)
@@ -76,6 +76,9 @@ package struct JourneyLiveData: Sendable {
     /// The added trips as routes, in their own direction and in the mirror's.
     private(set) var added: [RaptorSearch.AddedRoute] = []
     private(set) var mirroredAdded: [RaptorSearch.AddedRoute] = []
+    /// By sid: the added routes through the stop and its index in each, in each direction.
+    private(set) var addedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
+    private(set) var mirroredAddedPlaces: [Int: [(route: Int, idx: Int)]] = [:]
     /// The largest lateness and earliness of any call (seconds, at least 0): a trip may
     /// leave up to that much off its schedule.
     private(set) var maxLate = 0
@@ -187,7 +190,18 @@ package struct JourneyLiveData: Sendable {
                         boards: kept.map(\.call.boards), alights: kept.map(\.call.alights), calls: kept.map(\.call)))
             }
             data.mirroredAdded = data.added.map { $0.mirrored() }
+            data.addedPlaces = Self.places(of: data.added)
+            data.mirroredAddedPlaces = Self.places(of: data.mirroredAdded)
             return data
+        }
+
+        /// By sid, the routes of `added` through the stop and its index in each.
+        private static func places(of added: [RaptorSearch.AddedRoute]) -> [Int: [(route: Int, idx: Int)]] {
+            var places: [Int: [(route: Int, idx: Int)]] = [:]
+            for (a, route) in added.enumerated() {
+                for (idx, sid) in route.sids.enumerated() { places[sid, default: []].append((a, idx)) }
+            }
+            return places
         }
     }
 }
